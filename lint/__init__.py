@@ -1,0 +1,51 @@
+"""tflint: lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel) without TensorFlow.
+
+    import tflint
+    report = tflint.lint_file("model/graph.pbtxt")
+    for finding in report.findings:
+        print(finding.location(), finding.message)
+    tflint.validate("export/saved_model_dir")   # raises GraphValidationError on failure
+
+Attributes are imported lazily so that `tflint --version` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "Finding": "tflint.finding",
+    "Severity": "tflint.finding",
+    "Report": "tflint.api",
+    "GraphValidationError": "tflint.api",
+    "lint_file": "tflint.api",
+    "lint_graph": "tflint.api",
+    "validate": "tflint.api",
+    "ConfigError": "tflint.config",
+    "UsageError": "tflint.load",
+}
+
+__all__ = sorted(_LAZY) + ["__version__"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tflint.api import GraphValidationError, Report, lint_file, lint_graph, validate
+    from tflint.config import ConfigError
+    from tflint.finding import Finding, Severity
+    from tflint.load import UsageError
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'tflint' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,5 @@
+"""`python -m tflint`: the same as the `tflint` command."""
+
+from tflint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,307 @@
+"""`.tflint.yaml`: discovery, presets, validation, and the frozen per-rule config rules receive.
+
+Validated once, up front: an unknown rule, option or level is a ConfigError
+(exit 2) naming the file, the key and the closest valid spelling.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from tflint.finding import Severity
+
+CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
+TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs")
+RULE_KEYS = ("level", "ignore-nodes")
+# Seconds a user regex may run against one name before it is reported, not waited on.
+REGEX_TIMEOUT = 0.5
+
+
+class ConfigError(Exception):
+    """Invalid configuration (exit 2): the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """What one rule runs with: its level, its options, node-name patterns it skips."""
+
+    severity: Severity
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    ignore_nodes: tuple[Any, ...] = ()
+
+    def ignores(self, node_name: str | None) -> bool:
+        """Whether findings on `node_name` are switched off for this rule."""
+        if not node_name or not self.ignore_nodes:
+            return False
+        for pattern in self.ignore_nodes:
+            try:
+                if pattern.search(node_name, timeout=REGEX_TIMEOUT):
+                    return True
+            except TimeoutError:
+                raise ConfigError(f"ignore-nodes pattern {pattern.pattern!r} took too long on node {node_name[:80]!r} (catastrophic backtracking?)") from None
+        return False
+
+
+@dataclass(frozen=True)
+class Config:
+    """A resolved configuration: every known rule's RuleConfig, fail-on, op-def files."""
+
+    rules: Mapping[str, RuleConfig]
+    fail_on: Severity = Severity.ERROR
+    op_defs: tuple[str, ...] = ()
+    source: str | None = None
+
+    def enabled(self) -> list[tuple[str, RuleConfig]]:
+        """(rule id, config) for every rule that is not off."""
+        return [(rule_id, conf) for rule_id, conf in self.rules.items() if conf.severity > Severity.OFF]
+
+
+def default_config() -> Config:
+    """Every rule at its default level and default options."""
+    from tflint.rules import all_rules
+
+    return _build({}, all_rules(), source=None)
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read, merge (`extends:`) and validate the config file at `path`."""
+    from tflint.rules import all_rules
+
+    raw = _read_with_extends(Path(path), seen=())
+    return _build(raw, all_rules(), source=str(path))
+
+
+def config_from_mapping(raw: Mapping[str, Any], source: str = "<config>") -> Config:
+    """Validate a config given as a mapping (the Python API's `config=` dict)."""
+    from tflint.rules import all_rules
+
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{source}: the configuration must be a mapping, not {type(raw).__name__}")
+    merged = dict(raw)
+    if "extends" in merged:
+        base = _read_extends(merged.pop("extends"), Path.cwd(), source, seen=())
+        merged = _merge(base, merged)
+    return _build(merged, all_rules(), source=source)
+
+
+def find_config(start: str | os.PathLike[str]) -> Path | None:
+    """The nearest `.tflint.yaml` from `start` upwards, stopping at the repository root."""
+    directory = Path(start).resolve()
+    if not directory.is_dir():
+        directory = directory.parent
+    for candidate_dir in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            candidate = candidate_dir / name
+            if candidate.is_file():
+                return candidate
+        if (candidate_dir / ".git").exists():
+            return None
+    return None
+
+
+def _read_yaml(path: Path, shown: str) -> dict[str, Any]:
+    import yaml
+
+    try:
+        text = path.read_text("utf-8")
+    except OSError as error:
+        raise ConfigError(f"{shown}: cannot read config: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown}: config is not UTF-8 text") from None
+    if path.suffix in (".hcl", ".json") or text.lstrip().startswith(("config {", "rule \"", "plugin \"")):
+        raise ConfigError(f"{shown}: this looks like a Terraform tflint config (HCL), not a tflint YAML config")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader: no object construction
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ConfigError(f"{shown}{where}: invalid YAML: {problem}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{shown}: the configuration must be a mapping, not {type(data).__name__}")
+    return data
+
+
+def _read_with_extends(path: Path, seen: tuple[str, ...]) -> dict[str, Any]:
+    shown = str(path)
+    key = str(path.resolve())
+    if key in seen:
+        raise ConfigError(f"{shown}: extends itself (cycle: {' -> '.join(seen + (key,))})")
+    data = _read_yaml(path, shown)
+    if "extends" in data:
+        base = _read_extends(data.pop("extends"), path.parent, shown, seen + (key,))
+        data = _merge(base, data)
+    return data
+
+
+def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(target, str) or not target:
+        raise ConfigError(f"{shown}: extends: expected a preset name or a path, got {target!r}")
+    presets = preset_names()
+    if target in presets:
+        if target == "default":
+            return {}
+        with resources.as_file(resources.files("tflint").joinpath(f"presets/{target}.yaml")) as preset:
+            return _read_with_extends(preset, seen)
+    path = (base_dir / target) if not os.path.isabs(target) else Path(target)
+    if not path.is_file():
+        hint = _did_you_mean(target, presets)
+        raise ConfigError(f"{shown}: extends: {target!r} is neither a preset ({', '.join(presets)}) nor a file{hint}")
+    return _read_with_extends(path, seen)
+
+
+def preset_names() -> list[str]:
+    """Presets shipped with tflint, usable as `extends: NAME`."""
+    names = ["default"]
+    folder = resources.files("tflint").joinpath("presets")
+    names.extend(sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml")))
+    return names
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Override `base` with `override`; rules merge per rule (a level keeps the base's options)."""
+    merged = dict(base)
+    for key, value in override.items():
+        if key == "rules" and isinstance(value, dict) and isinstance(base.get("rules"), dict):
+            rules = dict(base["rules"])
+            for rule_id, setting in value.items():
+                previous = rules.get(rule_id)
+                if isinstance(previous, dict) and isinstance(setting, dict):
+                    rules[rule_id] = {**previous, **setting}
+                elif isinstance(previous, dict) and isinstance(setting, str):
+                    rules[rule_id] = {**previous, "level": setting}
+                else:
+                    rules[rule_id] = setting
+            merged["rules"] = rules
+        else:
+            merged[key] = value
+    return merged
+
+
+def _did_you_mean(word: str, choices: Any) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None) -> Config:
+    shown = source or "<defaults>"
+    for key in raw:
+        if key not in TOP_LEVEL_KEYS:
+            raise ConfigError(f"{shown}: unknown key {key!r}{_did_you_mean(str(key), TOP_LEVEL_KEYS)}")
+    fail_on = Severity.ERROR
+    if "fail-on" in raw:
+        fail_on = _parse_level(raw["fail-on"], f"{shown}: fail-on", allow_off=False)
+    op_defs = raw.get("op-defs", [])
+    if isinstance(op_defs, str):
+        op_defs = [op_defs]
+    if not isinstance(op_defs, list) or not all(isinstance(item, str) for item in op_defs):
+        raise ConfigError(f"{shown}: op-defs: expected a list of file paths")
+    if source:
+        base_dir = Path(source).parent
+        op_defs = [str(base_dir / item) if not os.path.isabs(item) else item for item in op_defs]
+
+    settings = raw.get("rules", {}) or {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
+    for rule_id in settings:
+        if rule_id not in rules:
+            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{_did_you_mean(str(rule_id), rules)}")
+    resolved = {}
+    for rule_id, module in rules.items():
+        resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")
+    return Config(rules=MappingProxyType(resolved), fail_on=fail_on, op_defs=tuple(op_defs), source=source)
+
+
+def _parse_level(value: Any, where: str, allow_off: bool = True) -> Severity:
+    if value is False and allow_off:
+        return Severity.OFF
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: expected a level (off, info, warning, error), got {value!r}")
+    try:
+        level = Severity.parse(value)
+    except ValueError:
+        choices = [str(s) for s in Severity if allow_off or s != Severity.OFF]
+        raise ConfigError(f"{where}: unknown level {value!r}{_did_you_mean(value.lower(), choices)}") from None
+    if level == Severity.OFF and not allow_off:
+        raise ConfigError(f"{where}: expected info, warning or error")
+    return level
+
+
+def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
+    defaults: Mapping[str, Any] = getattr(module, "OPTIONS", {})
+    severity = module.DEFAULT_SEVERITY
+    options = dict(defaults)
+    ignore_nodes: tuple[Any, ...] = ()
+    if setting is None:
+        pass
+    elif isinstance(setting, (str, bool)):
+        severity = _parse_level(setting, where)
+    elif isinstance(setting, dict):
+        for key, value in setting.items():
+            if key == "level":
+                severity = _parse_level(value, f"{where}.level")
+            elif key == "ignore-nodes":
+                ignore_nodes = _compile_patterns(value, f"{where}.ignore-nodes")
+            elif key in defaults:
+                options[key] = _check_option(value, defaults[key], f"{where}.{key}")
+            else:
+                known = list(RULE_KEYS) + list(defaults)
+                raise ConfigError(f"{where}: unknown option {key!r}{_did_you_mean(str(key), known)}")
+    else:
+        raise ConfigError(f"{where}: expected a level or a mapping, got {setting!r}")
+    validate = getattr(module, "validate_options", None)
+    if validate is not None:
+        problem = validate(options)
+        if problem:
+            raise ConfigError(f"{where}: {problem}")
+    return RuleConfig(severity=severity, options=MappingProxyType(options), ignore_nodes=ignore_nodes)
+
+
+def _check_option(value: Any, default: Any, where: str) -> Any:
+    """Type-check an option against its default's type (None defaults accept a string)."""
+    if default is None:
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f"{where}: expected a string, got {value!r}")
+        return value
+    expected = type(default)
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+        raise ConfigError(f"{where}: expected {expected.__name__}, got {value!r}")
+    if isinstance(value, list):
+        element_types = {type(item) for item in default} or {str}
+        for item in value:
+            if type(item) not in element_types:
+                raise ConfigError(f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {item!r}")
+        return tuple(value)
+    if isinstance(value, dict):
+        return MappingProxyType(dict(value))
+    return value
+
+
+def _compile_patterns(value: Any, where: str) -> tuple[Any, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: expected a list of regular expressions")
+    return tuple(compile_user_regex(item, where) for item in value)
+
+
+def compile_user_regex(pattern: str, where: str) -> Any:
+    """Compile a user-supplied regex with the `regex` package (searched with a timeout)."""
+    import regex
+
+    try:
+        return regex.compile(pattern)
+    except regex.error as error:
+        raise ConfigError(f"{where}: invalid regular expression {pattern!r}: {error}") from None

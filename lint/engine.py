@@ -1,0 +1,120 @@
+"""The engine: runs the enabled rules over each graph of an artifact and builds Findings.
+
+Rules yield small Issues; only here do they get a rule id, the configured
+severity, a file and a position. Findings are returned sorted, so output is
+deterministic whatever order rules run in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tflint.config import Config, RuleConfig
+from tflint.finding import Finding, Issue, Severity
+from tflint.index import GraphIndex, Node
+from tflint.load import Artifact, GraphSource
+from tflint.registry import OpRegistry
+
+INVALID_GRAPH = "invalid-graph"
+
+
+class RuleCrash(Exception):
+    """A rule raised: a bug in tflint (or a plugin), reported as exit 2, not as findings."""
+
+    def __init__(self, rule_id: str, path: str, error: BaseException) -> None:
+        super().__init__(f"internal error in rule {rule_id} on {path}: {type(error).__name__}: {error}")
+        self.rule_id = rule_id
+        self.error = error
+
+
+def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry) -> list[Finding]:
+    """Every finding for one loaded file, sorted."""
+    if artifact.failure is not None:
+        failure = artifact.failure
+        kind = artifact.message_type or "graph"
+        form = f"{artifact.form} " if artifact.form else ""
+        return [
+            Finding(
+                rule=INVALID_GRAPH,
+                severity=Severity.ERROR,
+                message=f"cannot read {form}{kind}: {failure.message}",
+                file=artifact.path,
+                line=failure.line,
+                column=failure.column,
+            )
+        ]
+    findings: list[Finding] = []
+    for source in artifact.graphs:
+        index = build_index(source, registry, artifact)
+        findings.extend(run_rules(index, config, artifact.path, source.label))
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | None = None) -> GraphIndex:
+    """The GraphIndex of one graph, with its stripped_op_list layered over `registry`."""
+    if source.op_list is not None and len(source.op_list.op):
+        registry = registry.with_op_list("stripped_op_list", source.op_list)
+    return GraphIndex(
+        source.graph,
+        registry,
+        label=source.label,
+        meta_graph=source.meta_graph,
+        positions=source.positions,
+        graph_id=source.graph_id,
+        artifact=artifact,
+    )
+
+
+def run_rules(index: GraphIndex, config: Config, path: str, label: str | None) -> Iterator[Finding]:
+    """Run each enabled rule on `index` and turn its issues into findings."""
+    from tflint.rules import all_rules
+
+    rules = all_rules()
+    for rule_id, rule_config in config.enabled():
+        module = rules[rule_id]
+        try:
+            issues = list(module.check(index, rule_config.options))
+        except Exception as error:  # a rule bug must surface as one clear line, not a traceback
+            raise RuleCrash(rule_id, path, error) from error
+        yield from _findings(rule_id, rule_config, issues, index, path, label)
+
+
+def _findings(rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None) -> Iterator[Finding]:
+    for issue in issues:
+        node: Node | None = issue.node
+        node_name = node.name if node is not None else None
+        if rule_config.ignores(node_name):
+            continue
+        line, column = _position(issue, index)
+        yield Finding(
+            rule=rule_id,
+            severity=rule_config.severity,
+            message=issue.message,
+            file=path,
+            line=line,
+            column=column,
+            node=node_name,
+            function=node.function if node is not None else issue.function,
+            graph=label,
+        )
+
+
+def _position(issue: Issue, index: GraphIndex) -> tuple[int | None, int | None]:
+    if issue.position is not None:
+        return issue.position
+    node: Any = issue.node
+    if node is None:
+        if issue.function is not None:
+            for scope in index.function_scopes:
+                if scope.name == issue.function:
+                    where = index.function_position(scope.function_ordinal)
+                    if where:
+                        return where
+        return None, None
+    if issue.field is not None:
+        where = node.attr_position(issue.field)
+        if where is not None:
+            return where
+    return node.line, node.column

@@ -1,0 +1,93 @@
+"""Severity, the Issue a rule yields, and the frozen Finding the engine reports."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+
+class Severity(enum.IntEnum):
+    """How much a finding matters; ordered so that comparisons read naturally."""
+
+    OFF = 0
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        """Return the severity named by `text` (off, info, warning, error)."""
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown level {text!r} (expected off, info, warning or error)") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """What a rule reports: the subject, a message, and optionally the field.
+
+    `node` is the `tflint.index.Node` the issue is about (its position, name
+    and enclosing function come from it); `field` names an attr key, so the
+    location points at that attr entry when the source has positions.
+    Issues about no node (a function, the version block, an OpDef) leave
+    `node` as None and may give `function` and/or an explicit `position`.
+    """
+
+    node: Any
+    message: str
+    field: str | None = None
+    function: str | None = None
+    position: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reported problem, with everything needed to show and key it."""
+
+    rule: str
+    severity: Severity
+    message: str
+    file: str
+    line: int | None = None
+    column: int | None = None
+    node: str | None = None
+    function: str | None = None
+    graph: str | None = None
+
+    def sort_key(self) -> tuple:
+        """Deterministic order: file, position (binary files have none), rule, node."""
+        return (
+            self.file,
+            self.graph or "",
+            self.line or 0,
+            self.column or 0,
+            self.function or "",
+            self.node or "",
+            self.rule,
+            self.message,
+        )
+
+    def location(self) -> str:
+        """`file:line:col`, or `file` plus the node for sources without lines."""
+        if self.line is not None:
+            return f"{self.file}:{self.line}:{self.column or 1}"
+        return self.file
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping with stable keys."""
+        return {
+            "rule": self.rule,
+            "severity": str(self.severity),
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "node": self.node,
+            "function": self.function,
+            "graph": self.graph,
+        }

@@ -1,0 +1,373 @@
+"""GraphIndex: one graph's nodes, edges and functions, built once and shared by every rule.
+
+Rules never walk raw protobuf messages themselves; they ask the index for
+nodes by name, parsed inputs, consumers, op schemas and output counts, so
+each fact is computed once per graph however many rules use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tflint.registry import OpRegistry, OpSchema
+
+# TensorFlow's importer treats these as the heads of loops (control flow v1).
+MERGE_OPS = frozenset({"Merge", "RefMerge", "_XlaMerge"})
+NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One parsed input string of a node.
+
+    `node` and `index` follow TensorFlow's own splitting (`ParseTensorName`):
+    the last `:digits` suffix is the output index, a leading `^` marks a
+    control input. In function bodies `output_arg` holds the `out_arg` part of
+    `node:out_arg:i`, and `index` the element `i` (0 when absent).
+    """
+
+    raw: str
+    node: str
+    index: int
+    is_control: bool
+    position: int
+    output_arg: str | None = None
+
+
+class Node:
+    """A node of the graph or of a function body, as rules see it."""
+
+    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "function", "ordinal", "line", "column", "_attr_positions", "_inputs", "message")
+
+    def __init__(self, message: Any, function: str | None, ordinal: int, position: tuple[int, int] | None, attr_positions: Mapping[str, tuple[int, int]] | None) -> None:
+        self.message = message
+        self.name: str = message.name
+        self.op: str = message.op
+        self.device: str = message.device
+        self.attr = message.attr
+        self.raw_inputs: tuple[str, ...] = tuple(message.input)
+        self.function = function
+        self.ordinal = ordinal
+        self.line, self.column = position if position else (None, None)
+        self._attr_positions = attr_positions
+        self._inputs: tuple[Input, ...] | None = None
+
+    @property
+    def inputs(self) -> tuple[Input, ...]:
+        """The parsed inputs, in order (data inputs then control inputs, if well-formed)."""
+        if self._inputs is None:
+            parse = parse_function_input if self.function is not None else parse_input
+            self._inputs = tuple(parse(raw, position) for position, raw in enumerate(self.raw_inputs))
+        return self._inputs
+
+    @property
+    def data_inputs(self) -> tuple[Input, ...]:
+        """Inputs that carry tensors (not `^control` ones)."""
+        return tuple(item for item in self.inputs if not item.is_control)
+
+    @property
+    def control_inputs(self) -> tuple[Input, ...]:
+        """Inputs that only order execution (`^name`)."""
+        return tuple(item for item in self.inputs if item.is_control)
+
+    def attr_position(self, key: str) -> tuple[int, int] | None:
+        """Where attr `key` is written, when the source has positions."""
+        if self._attr_positions is None:
+            return None
+        return self._attr_positions.get(key)
+
+    def __repr__(self) -> str:
+        where = f" in {self.function}" if self.function else ""
+        return f"Node({self.name!r}, op={self.op!r}{where})"
+
+
+def parse_input(raw: str, position: int = 0) -> Input:
+    """Split an input string exactly as TensorFlow's importer does (`ParseTensorName`).
+
+    Trailing digits after a `:` (not at the start) are the output index,
+    accumulated like TF's 32-bit counter; otherwise a leading `^` makes a
+    control input on the rest; otherwise the whole string names output 0.
+    """
+    end = len(raw)
+    cursor = end
+    while cursor > 0 and raw[cursor - 1].isdigit() and raw[cursor - 1].isascii():
+        cursor -= 1
+    if cursor < end and cursor > 1 and raw[cursor - 1] == ":":
+        return Input(raw, raw[: cursor - 1], _wrap_index(raw[cursor:]), False, position)
+    if raw.startswith("^"):
+        return Input(raw, raw[1:], -1, True, position)
+    return Input(raw, raw, 0, False, position)
+
+
+def _wrap_index(digits: str) -> int:
+    """TensorFlow accumulates the index in a uint32 and reads it as int32."""
+    value = int(digits) % (1 << 32)
+    return value - (1 << 32) if value >= (1 << 31) else value
+
+
+def parse_function_input(raw: str, position: int = 0) -> Input:
+    """Split a function-body input: `arg`, `arg:i`, `node:out_arg`, `node:out_arg:i`, `^node`."""
+    if raw.startswith("^"):
+        return Input(raw, raw[1:], -1, True, position)
+    parts = raw.split(":")
+    if len(parts) == 1:
+        return Input(raw, raw, 0, False, position)
+    if len(parts) == 2:
+        name, second = parts
+        if second.isdigit() and second.isascii():
+            return Input(raw, name, int(second), False, position)
+        return Input(raw, name, 0, False, position, output_arg=second)
+    name, output_arg, element = parts[0], parts[1], ":".join(parts[2:])
+    index = int(element) if element.isdigit() and element.isascii() else -2
+    return Input(raw, name, index, False, position, output_arg=output_arg)
+
+
+class Scope:
+    """The nodes of the top-level graph or of one function body."""
+
+    def __init__(self, function: Any | None, function_ordinal: int | None, nodes: list[Node]) -> None:
+        self.function = function
+        self.function_ordinal = function_ordinal
+        self.name: str | None = function.signature.name if function is not None else None
+        self.nodes = nodes
+        self.by_name: dict[str, Node] = {}
+        self.duplicates: list[Node] = []
+        for node in nodes:
+            if node.name in self.by_name:
+                self.duplicates.append(node)
+            else:
+                self.by_name[node.name] = node
+        self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
+        self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
+
+    def consumers_of(self, name: str) -> list[tuple[Node, Input]]:
+        """The (node, input) pairs that read from node `name`."""
+        if self._consumers is None:
+            consumers: dict[str, list[tuple[Node, Input]]] = {}
+            for node in self.nodes:
+                for item in node.inputs:
+                    consumers.setdefault(item.node, []).append((node, item))
+            self._consumers = consumers
+        return self._consumers.get(name, [])
+
+
+class GraphIndex:
+    """Everything rules need to know about one GraphDef (and its function library)."""
+
+    def __init__(self, graph: Any, registry: OpRegistry, *, label: str | None = None, meta_graph: Any = None, positions: Any = None, graph_id: int = 0, artifact: Any = None) -> None:
+        self.graph = graph
+        self.label = label
+        self.meta_graph = meta_graph
+        self.artifact = artifact
+        self.registry = registry
+        self.versions = graph.versions if graph.HasField("versions") else None
+        self.producer: int = graph.versions.producer
+        library = graph.library
+        self.functions: list[Any] = list(library.function)
+        self.function_by_name: dict[str, Any] = {}
+        for function in self.functions:
+            self.function_by_name.setdefault(function.signature.name, function)
+        self.gradients = list(library.gradient)
+
+        top_nodes = [
+            Node(message, None, ordinal, _node_position(positions, graph_id, None, ordinal), _AttrPositions(positions, graph_id, None, ordinal) if positions else None)
+            for ordinal, message in enumerate(graph.node)
+        ]
+        self.main = Scope(None, None, top_nodes)
+        self.function_scopes: list[Scope] = []
+        for function_ordinal, function in enumerate(self.functions):
+            nodes = [
+                Node(message, function.signature.name, ordinal, _node_position(positions, graph_id, function_ordinal, ordinal), _AttrPositions(positions, graph_id, function_ordinal, ordinal) if positions else None)
+                for ordinal, message in enumerate(function.node_def)
+            ]
+            self.function_scopes.append(Scope(function, function_ordinal, nodes))
+        self._function_positions = {}
+        if positions is not None:
+            for (graph, function_ordinal), where in positions.functions.items():
+                if graph == graph_id:
+                    self._function_positions[function_ordinal] = where
+        self._function_schemas: dict[str, OpSchema] = {}
+        self._signatures: dict[Node, tuple[list[int], list[int]] | None] = {}
+
+    # -- nodes -------------------------------------------------------------
+
+    @property
+    def nodes(self) -> list[Node]:
+        """Top-level nodes, in file order."""
+        return self.main.nodes
+
+    def scopes(self) -> Iterator[Scope]:
+        """The top-level graph, then every function body."""
+        yield self.main
+        yield from self.function_scopes
+
+    def all_nodes(self) -> Iterator[Node]:
+        """Every node: top-level ones, then each function body's."""
+        for scope in self.scopes():
+            yield from scope.nodes
+
+    def node(self, name: str) -> Node | None:
+        """The first top-level node called `name`."""
+        return self.main.by_name.get(name)
+
+    def function_position(self, function_ordinal: int) -> tuple[int, int] | None:
+        """Where a function is defined (its signature's name), in text sources."""
+        return self._function_positions.get(function_ordinal)
+
+    # -- schemas -----------------------------------------------------------
+
+    def schema_for(self, op: str) -> OpSchema | None:
+        """The schema a node with this op is checked against.
+
+        Like TensorFlow, the graph's function library is consulted first,
+        then the op registry. Returns None for an unknown op.
+        """
+        function = self.function_by_name.get(op)
+        if function is not None:
+            schema = self._function_schemas.get(op)
+            if schema is None:
+                schema = OpSchema(function.signature, "function library", is_function=True)
+                self._function_schemas[op] = schema
+            return schema
+        return self.registry.schema(op)
+
+
+    def signature(self, node: Node) -> tuple[list[int], list[int]] | None:
+        """(input types, output types) of `node`, or None for an unknown op or a broken signature.
+
+        Function bodies reference nodes by output arg name, so their output
+        types are computed the same way; the types resolve through
+        `type_attr`, `number_attr`, `type_list_attr` and `is_ref`.
+        """
+        try:
+            return self._signatures[node]
+        except KeyError:
+            pass
+        schema = self.schema_for(node.op)
+        result = None
+        if schema is not None:
+            try:
+                result = (arg_types(node, schema, schema.inputs), arg_types(node, schema, schema.outputs))
+            except SignatureError:
+                result = None
+        self._signatures[node] = result
+        return result
+
+    def signature_error(self, node: Node) -> str | None:
+        """Why `node`'s signature cannot be computed (None when it can, or the op is unknown)."""
+        schema = self.schema_for(node.op)
+        if schema is None:
+            return None
+        try:
+            arg_types(node, schema, schema.inputs)
+            arg_types(node, schema, schema.outputs)
+        except SignatureError as error:
+            return str(error)
+        return None
+
+    def output_count(self, node: Node) -> int | None:
+        """How many outputs `node` has, or None when that cannot be known."""
+        signature = self.signature(node)
+        return None if signature is None else len(signature[1])
+
+
+class _AttrPositions(Mapping):
+    """A lazy view of one node's attr positions inside a SourceMap."""
+
+    __slots__ = ("_positions", "_prefix")
+
+    def __init__(self, positions: Any, graph_id: int, function: int | None, ordinal: int) -> None:
+        self._positions = positions.attrs
+        self._prefix = (graph_id, function, ordinal)
+
+    def __getitem__(self, key: str) -> tuple[int, int]:
+        return self._positions[self._prefix + (key,)]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._positions.get(self._prefix + (key,), default)
+
+    def __iter__(self) -> Iterator[str]:
+        return (key[3] for key in self._positions if key[:3] == self._prefix)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _node_position(positions: Any, graph_id: int, function: int | None, ordinal: int) -> tuple[int, int] | None:
+    if positions is None:
+        return None
+    return positions.nodes.get((graph_id, function, ordinal))
+
+
+class SignatureError(Exception):
+    """A node's input or output signature cannot be computed from its attrs."""
+
+
+# DataType values >= this are reference types (T_REF = T + 100).
+REF_OFFSET = 100
+
+
+def attr_value(node: Node, schema: OpSchema, name: str) -> Any | None:
+    """The node's value for attr `name`, or the OpDef default (TF fills defaults at import)."""
+    if name in node.attr:
+        return node.attr[name]
+    attr_def = schema.attrs.get(name)
+    if attr_def is not None and attr_def.HasField("default_value"):
+        return attr_def.default_value
+    return None
+
+
+def arg_types(node: Node, schema: OpSchema, args: tuple) -> list[int]:
+    """The DataTypes an arg list expands to for this node (TF's `AddArgToSig`).
+
+    Raises SignatureError with TensorFlow-like wording when an attr the
+    signature depends on is missing or has the wrong kind.
+    """
+    types: list[int] = []
+    for arg in args:
+        expanded = _expand_arg(node, schema, arg)
+        if arg.is_ref:
+            if any(value >= REF_OFFSET for value in expanded):
+                raise SignatureError(f"arg '{arg.name}' asks for a reference to a reference type")
+            expanded = [value + REF_OFFSET for value in expanded]
+        types.extend(expanded)
+    return types
+
+
+def _expand_arg(node: Node, schema: OpSchema, arg: Any) -> list[int]:
+    if arg.number_attr:
+        count_value = attr_value(node, schema, arg.number_attr)
+        if count_value is None or count_value.WhichOneof("value") != "i":
+            raise SignatureError(f"attr '{arg.number_attr}' (the length of '{arg.name}') is missing or not an int")
+        count = count_value.i
+        if count < 0:
+            raise SignatureError(f"attr '{arg.number_attr}' is negative ({count})")
+        if count > (1 << 31) - 1:
+            raise SignatureError(f"attr '{arg.number_attr}' is too big ({count})")
+        return [_single_type(node, schema, arg)] * count
+    if arg.type_list_attr:
+        listed = attr_value(node, schema, arg.type_list_attr)
+        if listed is None:
+            raise SignatureError(f"attr '{arg.type_list_attr}' (the types of '{arg.name}') is missing")
+        kind = listed.WhichOneof("value")
+        if kind == "list":
+            return list(listed.list.type)
+        if kind is not None:
+            raise SignatureError(f"attr '{arg.type_list_attr}' is not a list of types")
+        return []
+    return [_single_type(node, schema, arg)]
+
+
+def _single_type(node: Node, schema: OpSchema, arg: Any) -> int:
+    if arg.type_attr:
+        value = attr_value(node, schema, arg.type_attr)
+        if value is None:
+            raise SignatureError(f"attr '{arg.type_attr}' (the type of '{arg.name}') is missing")
+        if value.WhichOneof("value") not in ("type", None):
+            raise SignatureError(f"attr '{arg.type_attr}' is not a type")
+        return value.type
+    if arg.type:
+        return arg.type
+    raise SignatureError(f"arg '{arg.name}' of op '{schema.name}' has no type")

@@ -1,0 +1,455 @@
+"""Reading graph artifacts: bytes or text in, messages and a source map out.
+
+Sniffs text vs binary and GraphDef / MetaGraphDef / SavedModel from the
+content (the file name is only a hint), parses, and splits the result into
+one `GraphSource` per graph: a GraphDef alone, the graph of a MetaGraphDef,
+or every meta graph of a SavedModel. A file that does not parse is not an
+exception here: the `Artifact` carries a `ParseFailure` with its position.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tflint.textpos import SourceMap, scan_positions
+
+MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
+INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
+    "graphdef",
+    "metagraphdef",
+    "savedmodel",
+    "text",
+    "binary",
+)
+
+# Extensions searched for when a directory is given (explicit files are read whatever their name).
+GRAPH_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".textproto", ".txtpb", ".pbtext")
+SAVED_MODEL_FILES = ("saved_model.pb", "saved_model.pbtxt")
+
+# Protobuf refuses messages nested deeper than this; so do we, before Python's stack does.
+MAX_TEXT_NESTING = 100
+
+# Top-level field names that identify a text message (the first one seen decides).
+_TEXT_FIELDS = {
+    "node": "GraphDef",
+    "library": "GraphDef",
+    "versions": "GraphDef",
+    "version": "GraphDef",
+    "debug_info": "GraphDef",
+    "meta_info_def": "MetaGraphDef",
+    "graph_def": "MetaGraphDef",
+    "saver_def": "MetaGraphDef",
+    "collection_def": "MetaGraphDef",
+    "signature_def": "MetaGraphDef",
+    "asset_file_def": "MetaGraphDef",
+    "object_graph_def": "MetaGraphDef",
+    "saved_model_schema_version": "SavedModel",
+    "meta_graphs": "SavedModel",
+}
+_FIRST_FIELD = re.compile(r"(?:\s+|#[^\n]*)*(?P<name>[A-Za-z_][A-Za-z0-9_]*|\[)")
+# Bytes that never occur in text format (everything below 0x20 except whitespace).
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")
+
+
+class UsageError(Exception):
+    """A problem with how tflint was called (exit 2): unreadable path, bad option."""
+
+
+@dataclass(frozen=True)
+class ParseFailure:
+    """Why a file could not be read as a graph, and where (text only)."""
+
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass
+class GraphSource:
+    """One GraphDef to lint, with what surrounds it in its file.
+
+    `nodes` holds NodeDef messages; `positions` maps back into text sources.
+    `graph_id` is the graph's index in its file (keys into `positions`),
+    `label` names it for humans (e.g. a meta graph's tags), `op_list` is a
+    MetaGraphDef's `stripped_op_list`, `meta_graph` the MetaGraphDef itself.
+    """
+
+    graph: Any
+    graph_id: int = 0
+    label: str | None = None
+    op_list: Any = None
+    meta_graph: Any = None
+    positions: SourceMap | None = None
+
+
+@dataclass
+class Artifact:
+    """A loaded file: its kind, its graphs, or why it could not be read."""
+
+    path: str
+    message_type: str | None = None
+    form: str | None = None  # "text" or "binary"
+    graphs: list[GraphSource] = field(default_factory=list)
+    message: Any = None
+    text: str | None = None
+    failure: ParseFailure | None = None
+    saved_model_dir: str | None = None
+
+
+def iter_graph_files(paths: Iterable[str]) -> Iterator[str]:
+    """Expand directories into the graph files below them, in a stable order.
+
+    A SavedModel directory (one holding saved_model.pb/.pbtxt) is yielded
+    whole and not searched further. Explicit file paths are yielded as given.
+    Raises UsageError for a path that does not exist.
+    """
+    for raw in paths:
+        if raw == "-":
+            yield raw
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            yield from _walk_directory(path)
+        elif path.exists():
+            yield raw
+        else:
+            raise UsageError(f"{raw}: no such file or directory")
+
+
+def _walk_directory(top: Path) -> Iterator[str]:
+    seen: set[tuple[int, int]] = set()
+    stack = [top]
+    while stack:
+        directory = stack.pop()
+        try:
+            stat = directory.stat()
+        except OSError as error:
+            raise UsageError(f"{directory}: {error.strerror or error}") from None
+        if (stat.st_dev, stat.st_ino) in seen:
+            continue  # a symlink loop: each directory is read once
+        seen.add((stat.st_dev, stat.st_ino))
+        if _is_saved_model_dir(directory):
+            yield str(directory)  # linted whole; its variables/ and assets/ are not graphs
+            continue
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError as error:
+            raise UsageError(f"{directory}: {error.strerror or error}") from None
+        subdirectories = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                subdirectories.append(Path(entry.path))
+            elif entry.name.endswith(GRAPH_EXTENSIONS) and entry.is_file():
+                yield entry.path
+        stack.extend(reversed(subdirectories))
+
+
+def _is_saved_model_dir(path: Path) -> bool:
+    return any((path / name).is_file() for name in SAVED_MODEL_FILES)
+
+
+def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>") -> Artifact:
+    """Read and parse the file, SavedModel directory or stdin (`-`) at `path`."""
+    saved_model_dir = None
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        shown = stdin_name
+    else:
+        target = Path(path)
+        if target.is_dir():
+            if not _is_saved_model_dir(target):
+                raise UsageError(f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)")
+            saved_model_dir = path
+            name = next(n for n in SAVED_MODEL_FILES if (target / n).is_file())
+            target = target / name
+            if input_type is None:
+                input_type = "savedmodel"
+        try:
+            data = target.read_bytes()
+        except OSError as error:
+            raise UsageError(f"{path}: {error.strerror or error}") from None
+        # Findings name the file actually read (dir/saved_model.pbtxt has lines).
+        shown = str(target) if saved_model_dir else path
+    artifact = load_bytes(data, shown, input_type)
+    artifact.saved_model_dir = saved_model_dir
+    return artifact
+
+
+def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None) -> Artifact:
+    """Parse `data` (the content of file `name`) into an Artifact."""
+    kind, form = _split_input_type(input_type)
+    if form is None:
+        form = "text" if looks_like_text(data) else "binary"
+    if form == "text":
+        return _load_text(data, name, kind)
+    return _load_binary(data, name, kind)
+
+
+def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
+    if not input_type:
+        return None, None
+    normalized = input_type.lower()
+    if normalized not in INPUT_TYPES:
+        raise UsageError(f"unknown input type {input_type!r} (expected one of: {', '.join(INPUT_TYPES)})")
+    kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
+    if normalized in ("text", "binary"):
+        return None, normalized
+    kind, _, form = normalized.partition("-")
+    return kinds[kind], form or None
+
+
+def looks_like_text(data: bytes) -> bool:
+    """Whether `data` reads as text format rather than binary wire format.
+
+    Binary GraphDefs start with 0x0a (a newline!) and are full of control
+    bytes; text format never contains bytes below 0x20 other than whitespace.
+    """
+    if not data.strip():
+        return True
+    return _BINARY_BYTES.search(data, 0, 1 << 16) is None
+
+
+def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
+    from google.protobuf import text_format
+
+    from tflint import protos
+
+    artifact = Artifact(path=name, form="text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        artifact.failure = ParseFailure(f"invalid UTF-8 at byte {error.start}", line, column)
+        return artifact
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    artifact.text = text
+    kind = kind or sniff_text_message(text)
+    artifact.message_type = kind
+    nesting = _excess_nesting(text)
+    if nesting is not None:
+        artifact.failure = nesting
+        return artifact
+    message = getattr(protos, kind)()
+    try:
+        text_format.Parse(text, message, descriptor_pool=protos.POOL)
+    except text_format.ParseError as error:
+        artifact.failure = ParseFailure(_parse_error_text(error), error.GetLine(), error.GetColumn())
+        return artifact
+    except (ValueError, UnicodeError, RecursionError) as error:
+        # text_format lets a few conversion errors through without a position.
+        artifact.failure = ParseFailure(f"{type(error).__name__}: {error}")
+        return artifact
+    artifact.message = message
+    positions = scan_positions(text, kind)
+    artifact.graphs = list(_graph_sources(message, kind, positions))
+    return artifact
+
+
+def _parse_error_text(error: Exception) -> str:
+    # ParseError's text starts with "line:col : "; the finding carries those separately.
+    return re.sub(r"^\d+:\d+ : ", "", str(error))
+
+
+def _excess_nesting(text: str) -> ParseFailure | None:
+    """Refuse text nested deeper than protobuf allows, before recursion does."""
+    depth = 0
+    for match in re.finditer(r"[{<]|[}>]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|#[^\n]*", text):
+        token = match.group()
+        if token in "{<":
+            depth += 1
+            if depth > MAX_TEXT_NESTING:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                return ParseFailure(f"message nesting deeper than {MAX_TEXT_NESTING} levels", line, column)
+        elif token in "}>":
+            depth -= 1
+    return None
+
+
+def sniff_text_message(text: str) -> str:
+    """Which message a text file holds, from its first top-level field name."""
+    match = _FIRST_FIELD.match(text)
+    if match is None:
+        return "GraphDef"
+    return _TEXT_FIELDS.get(match.group("name"), "GraphDef")
+
+
+def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
+    from tflint import protos
+
+    artifact = Artifact(path=name, form="binary")
+    candidates = [kind] if kind else _binary_candidates(data, name)
+    errors = []
+    fallback = None
+    for candidate in candidates:
+        message = getattr(protos, candidate)()
+        try:
+            message.ParseFromString(data)
+        except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
+            errors.append((candidate, error))
+            continue
+        if kind or _plausible(message, candidate):
+            artifact.message_type = candidate
+            artifact.message = message
+            artifact.graphs = list(_graph_sources(message, candidate, None))
+            return artifact
+        if fallback is None:
+            fallback = (candidate, message)
+    if fallback is not None:
+        candidate, message = fallback
+        artifact.message_type = candidate
+        artifact.message = message
+        artifact.graphs = list(_graph_sources(message, candidate, None))
+        return artifact
+    detail = errors[0][1] if errors else "unknown error"
+    shown_kind = kind or "GraphDef, MetaGraphDef or SavedModel"
+    artifact.failure = ParseFailure(f"not a valid binary {shown_kind}: {detail}")
+    return artifact
+
+
+def _binary_candidates(data: bytes, name: str) -> list[str]:
+    """Message types to try, most likely first (file names are only hints)."""
+    base = os.path.basename(name)
+    if base.startswith("saved_model"):
+        first = "SavedModel"
+    elif base.endswith(".meta"):
+        first = "MetaGraphDef"
+    elif data[:1] == b"\x08":
+        first = "SavedModel"  # field 1 as a varint: saved_model_schema_version
+    else:
+        first = "GraphDef"
+    return [first] + [kind for kind in ("SavedModel", "MetaGraphDef", "GraphDef") if kind != first]
+
+
+def _plausible(message: Any, kind: str) -> bool:
+    """Whether a successful parse as `kind` is the right reading of the bytes.
+
+    Wire format is permissive: a GraphDef often parses as a MetaGraphDef too.
+    The right reading has no unknown fields near the top and looks populated.
+    """
+    if _unknown_field_count(message):
+        return False
+    if kind == "SavedModel":
+        return bool(message.meta_graphs) and all(_plausible(meta, "MetaGraphDef") for meta in message.meta_graphs)
+    if kind == "MetaGraphDef":
+        if not (message.HasField("graph_def") or message.HasField("meta_info_def") or message.signature_def):
+            return False
+        return _unknown_field_count(message.meta_info_def) == 0 and _plausible_graph(message.graph_def)
+    return _plausible_graph(message)
+
+
+def _plausible_graph(graph: Any) -> bool:
+    if _unknown_field_count(graph):
+        return False
+    for node in graph.node[:8]:
+        if _unknown_field_count(node) or not node.op:
+            return False
+    return True
+
+
+def _unknown_field_count(message: Any) -> int:
+    try:
+        from google.protobuf import unknown_fields
+
+        return len(unknown_fields.UnknownFieldSet(message))
+    except ImportError:  # pragma: no cover - very old runtimes
+        return len(message.UnknownFields())
+
+
+def _graph_sources(message: Any, kind: str, positions: SourceMap | None) -> Iterator[GraphSource]:
+    if kind == "GraphDef":
+        yield GraphSource(graph=message, graph_id=0, positions=positions)
+    elif kind == "MetaGraphDef":
+        yield _meta_graph_source(message, 0, None, positions)
+    else:
+        metas = message.meta_graphs
+        for index, meta in enumerate(metas):
+            yield _meta_graph_source(meta, index, len(metas), positions)
+
+
+def _meta_graph_source(meta: Any, index: int, count: int | None, positions: SourceMap | None) -> GraphSource:
+    tags = list(meta.meta_info_def.tags)
+    if tags:
+        label = "meta graph [" + ", ".join(tags) + "]"
+    elif count is not None:
+        label = f"meta graph #{index}"
+    else:
+        label = None
+    op_list = meta.meta_info_def.stripped_op_list if meta.meta_info_def.HasField("stripped_op_list") else None
+    return GraphSource(
+        graph=meta.graph_def,
+        graph_id=index,
+        label=label if count is None or count > 1 or tags else None,
+        op_list=op_list,
+        meta_graph=meta,
+        positions=positions,
+    )
+
+
+def parse_op_list(data: bytes, name: str) -> Any:
+    """Parse an OpList (text or binary), for `--op-defs` files and plugins.
+
+    Raises UsageError with the position when the file does not parse.
+    """
+    from google.protobuf import text_format
+
+    from tflint import protos
+
+    op_list = protos.OpList()
+    if looks_like_text(data):
+        try:
+            text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
+        except text_format.ParseError as error:
+            raise UsageError(f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}") from None
+        except (UnicodeError, ValueError) as error:
+            raise UsageError(f"{name}: not an OpList: {error}") from None
+    else:
+        try:
+            op_list.ParseFromString(data)
+        except Exception as error:
+            raise UsageError(f"{name}: not a binary OpList: {error}") from None
+    return op_list
+
+
+def coerce_message(obj: Any) -> tuple[Any, str]:
+    """Turn a tflint message, TensorFlow's own message, or bytes into ours.
+
+    Returns (message, message type). TensorFlow's GraphDef objects live in
+    another descriptor pool, so they cross over as serialized bytes.
+    """
+    from tflint import protos
+
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        artifact = load_bytes(bytes(obj), "<bytes>")
+        if artifact.failure:
+            raise ValueError(f"not a graph: {artifact.failure.message}")
+        return artifact.message, artifact.message_type
+    descriptor = getattr(obj, "DESCRIPTOR", None)
+    full_name = getattr(descriptor, "full_name", None)
+    kinds = {"tensorflow.GraphDef": "GraphDef", "tensorflow.MetaGraphDef": "MetaGraphDef", "tensorflow.SavedModel": "SavedModel"}
+    if full_name not in kinds or not hasattr(obj, "SerializeToString"):
+        raise TypeError(f"expected a GraphDef, MetaGraphDef or SavedModel message or bytes, got {type(obj).__name__}")
+    kind = kinds[full_name]
+    ours = getattr(protos, kind)
+    if isinstance(obj, ours):
+        return obj, kind
+    message = ours()
+    message.ParseFromString(obj.SerializeToString())
+    return message, kind
+
+
+def artifact_from_message(message: Any, kind: str, name: str) -> Artifact:
+    """Wrap an in-memory message as an Artifact (no positions)."""
+    artifact = Artifact(path=name, message_type=kind, form="binary", message=message)
+    artifact.graphs = list(_graph_sources(message, kind, None))
+    return artifact

@@ -1,0 +1,116 @@
+"""Op definitions: TensorFlow's bundled registry snapshot, user files, and a graph's own list.
+
+Lookups go through layers, first match wins: the graph's own
+`stripped_op_list`, then OpLists the user supplied, then the snapshot of
+TensorFlow's registry bundled with tflint (see tools/gen_registry.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    """Which TensorFlow the bundled registry was taken from."""
+
+    tensorflow_version: str
+    graph_def_version: int
+    min_producer: int
+    min_consumer: int
+    data_types: dict[int, str]
+
+
+@functools.cache
+def snapshot_info() -> SnapshotInfo:
+    """Metadata of the bundled registry snapshot (cheap: a small JSON file)."""
+    raw = json.loads(resources.files("tflint").joinpath("data/registry.json").read_text("utf-8"))
+    return SnapshotInfo(
+        tensorflow_version=raw["tensorflow_version"],
+        graph_def_version=int(raw["graph_def_version"]),
+        min_producer=int(raw.get("graph_def_version_min_producer", 0)),
+        min_consumer=int(raw.get("graph_def_version_min_consumer", 0)),
+        data_types={int(number): name for number, name in raw["data_types"].items()},
+    )
+
+
+@functools.cache
+def bundled_ops() -> dict[str, Any]:
+    """Every OpDef of the bundled snapshot by name (parsed once per process)."""
+    from tflint import protos
+
+    op_list = protos.OpList()
+    op_list.ParseFromString(resources.files("tflint").joinpath("data/ops.binpb").read_bytes())
+    return {op.name: op for op in op_list.op}
+
+
+class OpSchema:
+    """An OpDef (or a function signature) with lookups precomputed for rules."""
+
+    __slots__ = ("name", "op_def", "attrs", "inputs", "outputs", "source", "is_function")
+
+    def __init__(self, op_def: Any, source: str, is_function: bool = False) -> None:
+        self.name: str = op_def.name
+        self.op_def = op_def
+        self.attrs: dict[str, Any] = {attr.name: attr for attr in op_def.attr}
+        self.inputs = tuple(op_def.input_arg)
+        self.outputs = tuple(op_def.output_arg)
+        self.source = source
+        self.is_function = is_function
+
+    def __repr__(self) -> str:
+        return f"OpSchema({self.name!r}, source={self.source!r})"
+
+
+class OpRegistry:
+    """Layered OpDef lookup; `schema(name)` returns None for unknown ops."""
+
+    def __init__(self, layers: Iterable[tuple[str, dict[str, Any]]], *, include_bundled: bool = True) -> None:
+        self._layers = list(layers)
+        if include_bundled:
+            self._layers.append(("tensorflow", bundled_ops()))
+        self._schemas: dict[str, OpSchema | None] = {}
+
+    def with_op_list(self, source: str, op_list: Any) -> OpRegistry:
+        """A registry that consults `op_list` (e.g. a stripped_op_list) before this one."""
+        layered = OpRegistry([(source, {op.name: op for op in op_list.op})] + self._layers, include_bundled=False)
+        return layered
+
+    def schema(self, name: str) -> OpSchema | None:
+        """The schema of op `name`, from the first layer that defines it."""
+        try:
+            return self._schemas[name]
+        except KeyError:
+            pass
+        found = None
+        for source, ops in self._layers:
+            op_def = ops.get(name)
+            if op_def is not None:
+                found = OpSchema(op_def, source)
+                break
+        self._schemas[name] = found
+        return found
+
+    def names(self) -> Iterator[str]:
+        """Every op name any layer defines (for did-you-mean suggestions)."""
+        seen: set[str] = set()
+        for _, ops in self._layers:
+            for name in ops:
+                if name not in seen:
+                    seen.add(name)
+                    yield name
+
+    def layers(self) -> list[tuple[str, dict[str, Any]]]:
+        """The (source, ops by name) layers, most specific first."""
+        return list(self._layers)
+
+
+def user_registry(op_list_files: Iterable[tuple[str, Any]] = ()) -> OpRegistry:
+    """The registry for a run: user OpLists (in the order given) over the bundled snapshot."""
+    layers = [(name, {op.name: op for op in op_list.op}) for name, op_list in op_list_files]
+    return OpRegistry(layers)

@@ -1,0 +1,184 @@
+"""Source positions for text-format graphs: where each node, attr and function is.
+
+protobuf's text parser builds messages but keeps no positions, so this module
+scans the same text once more, token by token, and records the (line, column)
+of the fields findings point at. It only ever runs on text that the parser
+has already accepted, so it can be small: it tracks nesting and counts the
+repeated fields on the way to nodes, attrs and functions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+# One alternative per token kind; text is already known to be valid text format.
+_TOKEN = re.compile(
+    r"""
+      (?P<space>\s+)
+    | (?P<comment>\#[^\n]*)
+    | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+    | (?P<bracketed>\[[^\]\s"'{}<>]*\])
+    | (?P<word>[A-Za-z0-9_.+\-]+)
+    | (?P<open>[{<])
+    | (?P<close>[}>])
+    | (?P<list_open>\[)
+    | (?P<list_close>\])
+    | (?P<punct>[:,;])
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass
+class SourceMap:
+    """Positions (1-based line, column) of the parts of a text graph findings name.
+
+    Keys use indexes, not names, because names may repeat: graph `g` (the
+    index of the GraphDef in the file: 0 for a GraphDef, the meta graph index
+    otherwise), function `f` (index in the library, or None for top-level
+    nodes), node `n` (index in its list).
+    """
+
+    nodes: dict[tuple[int, int | None, int], tuple[int, int]] = field(default_factory=dict)
+    attrs: dict[tuple[int, int | None, int, str], tuple[int, int]] = field(default_factory=dict)
+    functions: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    graphs: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+class LineTable:
+    """Turns character offsets into 1-based (line, column) pairs."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0]
+        self._starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The (line, column) of character `offset`, both 1-based."""
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+def _graph_root_depth(root: str) -> tuple[str, ...]:
+    """The field path, from the file's message, under which a GraphDef lives."""
+    return {"GraphDef": (), "MetaGraphDef": ("graph_def",), "SavedModel": ("meta_graphs", "graph_def")}[root]
+
+
+def scan_positions(text: str, root: str) -> SourceMap:
+    """Scan accepted text-format `text` whose top message is `root`.
+
+    `root` is "GraphDef", "MetaGraphDef" or "SavedModel".
+    """
+    lines = LineTable(text)
+    source = SourceMap()
+    graph_path = _graph_root_depth(root)
+
+    # The stack holds, per open message, its field name and a counter of
+    # repeated child fields seen so far (to know node/function indexes).
+    stack: list[tuple[str, dict]] = [("", {})]
+    # Open `field: [ ... ]` lists, with the stack depth they belong to: inside
+    # one, the field name carries on from element to element.
+    lists: list[tuple[str | None, int]] = []
+    pending: str | None = None
+    pending_offset = 0
+    meta_index = -1
+
+    def carried() -> str | None:
+        if lists and lists[-1][1] == len(stack):
+            return lists[-1][0]
+        return None
+
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind in ("space", "comment", "punct"):
+            continue
+        if kind in ("word", "bracketed", "string"):
+            if pending is None:
+                if kind != "string":  # a field name
+                    pending = match.group()
+                    pending_offset = match.start()
+                continue  # a string with no field: the tail of "a" "b" concatenation
+            _scalar(stack, pending, match.group(), pending_offset, lines, source, graph_path, meta_index)
+            pending = carried()
+        elif kind == "list_open":
+            lists.append((pending, len(stack)))
+        elif kind == "list_close":
+            lists.pop()
+            pending = None
+        elif kind == "open":
+            name = pending or ""
+            counters = stack[-1][1]
+            counters[name] = counters.get(name, -1) + 1
+            if name == "meta_graphs" and len(stack) == 1:
+                meta_index = counters[name]
+            stack.append((name, {"@index": counters[name], "@offset": pending_offset}))
+            _opened(stack, lines, source, graph_path, meta_index)
+            pending = None
+        else:  # close
+            stack.pop()
+            pending = carried()
+    return source
+
+
+def _path(stack: list[tuple[str, dict[str, int]]]) -> tuple[str, ...]:
+    return tuple(name for name, _ in stack[1:])
+
+
+def _graph_index(stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[int, int] | None:
+    """If the stack is inside the GraphDef, return (graph index, depth of the GraphDef)."""
+    path = _path(stack)
+    depth = len(graph_path)
+    if path[:depth] != graph_path:
+        return None
+    return (meta_index if graph_path and graph_path[0] == "meta_graphs" else 0), depth
+
+
+def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: int) -> None:
+    """Record a GraphDef or FunctionDef opening (for findings about whole graphs/functions)."""
+    located = _graph_index(stack, graph_path, meta_index)
+    if located is None:
+        return
+    graph, depth = located
+    path = _path(stack)
+    offset = stack[-1][1]["@offset"]
+    if len(path) == depth and depth > 0:
+        source.graphs.setdefault(graph, lines.position(offset))
+    elif path[depth:] == ("library", "function"):
+        source.functions[(graph, stack[-1][1]["@index"])] = lines.position(offset)
+
+
+def _scalar(stack, field_name: str, value: str, offset: int, lines: LineTable, source: SourceMap,
+            graph_path, meta_index: int) -> None:
+    """Record node names and attr keys: the fields findings point at."""
+    if field_name not in ("name", "key"):
+        return
+    located = _graph_index(stack, graph_path, meta_index)
+    if located is None:
+        return
+    graph, depth = located
+    rest = _path(stack)[depth:]
+    if rest == ("node",) and field_name == "name":
+        source.nodes.setdefault((graph, None, stack[-1][1]["@index"]), lines.position(offset))
+    elif rest == ("library", "function", "node_def") and field_name == "name":
+        function = stack[-2][1]["@index"]
+        source.nodes.setdefault((graph, function, stack[-1][1]["@index"]), lines.position(offset))
+    elif rest == ("library", "function", "signature") and field_name == "name":
+        source.functions[(graph, stack[-2][1]["@index"])] = lines.position(offset)
+    elif rest == ("node", "attr") and field_name == "key":
+        node = stack[-2][1]["@index"]
+        source.attrs.setdefault((graph, None, node, _unquote(value)), lines.position(offset))
+    elif rest == ("library", "function", "node_def", "attr") and field_name == "key":
+        function = stack[-3][1]["@index"]
+        node = stack[-2][1]["@index"]
+        source.attrs.setdefault((graph, function, node, _unquote(value)), lines.position(offset))
+
+
+def _unquote(token: str) -> str:
+    """The text of a string token, escapes resolved (attr keys are plain in practice)."""
+    from google.protobuf import text_encoding
+
+    body = token[1:-1]
+    if "\\" not in body:
+        return body
+    return text_encoding.CUnescape(body).decode("utf-8", "replace")

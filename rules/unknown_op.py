@@ -1,0 +1,54 @@
+"""Every node's op is a registered TensorFlow op or a function of the graph's library.
+
+TensorFlow looks an op up in the graph's function library first, then in its
+op registry, and refuses the graph when neither has it (`Op type not
+registered 'X'`). tflint checks against a snapshot of TensorFlow's complete
+registry (see `tflint --version`), a MetaGraphDef's own `stripped_op_list`,
+and OpLists given with `--op-defs` or `op-defs:` in the config (for custom-op
+libraries). Op names are case-sensitive; the message suggests the closest
+known name. Nodes with an empty op are reported by `empty-op` instead.
+
+How to fix: correct the op name, or load the OpDefs of the custom-op library
+the graph needs with `--op-defs ops.pbtxt`.
+
+Okay:
+  node { name: "a" op: "NoOp" }
+Fail:
+  node { name: "a" op: "matmul" }   # unknown-op
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tflint.finding import Issue, Severity
+from tflint.index import GraphIndex
+
+ID = "unknown-op"
+CATEGORY = "schema"
+DEFAULT_SEVERITY = Severity.ERROR
+OPTIONS: dict[str, Any] = {}
+
+
+def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield an issue for each node whose op resolves to no OpDef and no function."""
+    suggestions: dict[str, str] = {}
+    for node in graph.all_nodes():
+        if not node.op or graph.schema_for(node.op) is not None:
+            continue
+        if node.op not in suggestions:
+            suggestions[node.op] = _suggest(node.op, graph)
+        yield Issue(node, f"Node '{node.name}' uses op '{node.op}', which is not registered{suggestions[node.op]}")
+
+
+def _suggest(op: str, graph: GraphIndex) -> str:
+    """A did-you-mean hint: a case-insensitive match first, then close spellings."""
+    names = list(graph.registry.names()) + list(graph.function_by_name)
+    public = [name for name in names if not name.startswith("_")] if not op.startswith("_") else names
+    folded = {name.lower(): name for name in public}
+    if op.lower() in folded:
+        return f" (did you mean '{folded[op.lower()]}'?)"
+    close = difflib.get_close_matches(op, public, n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,44 @@
+"""Shared helpers: lint inline pbtxt and pin findings as (rule, node, line)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tflint.api import registry_for
+from tflint.config import config_from_mapping, default_config
+from tflint.engine import lint_artifact
+from tflint.load import load_bytes
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+WILD = SHARED / "wild"
+
+
+def lint_text(pbtxt: str, config: dict | None = None, *, name: str = "graph.pbtxt", input_type: str | None = None):
+    """Lint inline text (dedented) and return the sorted findings."""
+    resolved = config_from_mapping(config) if config is not None else default_config()
+    artifact = load_bytes(textwrap.dedent(pbtxt).encode("utf-8"), name, input_type)
+    return lint_artifact(artifact, resolved, registry_for(resolved))
+
+
+def lint_bytes(data: bytes, config: dict | None = None, *, name: str = "graph.pb"):
+    """Lint serialized bytes and return the sorted findings."""
+    resolved = config_from_mapping(config) if config is not None else default_config()
+    return lint_artifact(load_bytes(data, name), resolved, registry_for(resolved))
+
+
+def pinned(findings, rule: str | None = None):
+    """Findings as (rule, node, line) triples, optionally of one rule only."""
+    return [(f.rule, f.node, f.line) for f in findings if rule is None or f.rule == rule]
+
+
+def require(path: Path) -> Path:
+    """Skip the test when shared data beside the repo is absent."""
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    return path

@@ -1,0 +1,75 @@
+"""Every rule is registered, documented, and its docstring examples hold (pycodestyle's trick)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import tflint.rules
+from tflint.finding import Severity
+from tflint.rules import RULES
+
+from conftest import lint_text
+
+_EXPECTED = re.compile(r"#\s*(?P<rules>[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)\s*$")
+
+
+def _examples(module):
+    """Yield (kind, text, [(rule, line)]) for each Okay:/Fail: block of the docstring."""
+    lines = (module.__doc__ or "").splitlines()
+    index = 0
+    while index < len(lines):
+        header = lines[index].strip()
+        if header in ("Okay:", "Fail:"):
+            body = []
+            index += 1
+            while index < len(lines) and lines[index].startswith("  ") and lines[index].strip():
+                body.append(lines[index][2:])
+                index += 1
+            expected = []
+            for number, line in enumerate(body, start=1):
+                match = _EXPECTED.search(line)
+                if match and header == "Fail:":
+                    expected.extend((rule.strip(), number) for rule in match.group("rules").split(","))
+            yield header[:-1], "\n".join(body) + "\n", expected
+        else:
+            index += 1
+
+
+def _cases():
+    for rule_id, module in sorted(RULES.items()):
+        for number, (kind, text, expected) in enumerate(_examples(module)):
+            yield pytest.param(rule_id, kind, text, expected, id=f"{rule_id}-{kind.lower()}{number}")
+
+
+def test_every_rule_module_is_registered():
+    names = {info.name for info in pkgutil.iter_modules(tflint.rules.__path__)}
+    assert {module.__name__.rsplit(".", 1)[1] for module in RULES.values()} == names
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_rule_declares_its_contract(rule_id):
+    module = RULES[rule_id]
+    assert module.ID == rule_id
+    assert module.__name__.rsplit(".", 1)[1] == rule_id.replace("-", "_")
+    assert re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", rule_id)
+    assert isinstance(module.DEFAULT_SEVERITY, Severity)
+    assert module.CATEGORY
+    assert callable(module.check)
+    assert isinstance(module.OPTIONS, dict)
+    kinds = [kind for kind, _, _ in _examples(module)]
+    assert "Fail" in kinds, f"{rule_id} documents no failing example"
+
+
+@pytest.mark.parametrize("rule_id, kind, text, expected", list(_cases()))
+def test_docstring_example(rule_id, kind, text, expected):
+    module = RULES[rule_id]
+    config = {"rules": {rule_id: "error"}} if module.DEFAULT_SEVERITY == Severity.OFF else None
+    found = [(f.rule, f.line) for f in lint_text(text, config) if f.rule == rule_id]
+    if kind == "Okay":
+        assert found == []
+    else:
+        assert sorted(found) == sorted(expected)
