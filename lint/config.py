@@ -35,6 +35,7 @@ class RuleConfig:
     severity: Severity
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     ignore_nodes: tuple[Any, ...] = ()
+    level_set: bool = False  # the user chose the level: it overrides a rule's per-issue severity
 
     def ignores(self, node_name: str | None) -> bool:
         """Whether findings on `node_name` are switched off for this rule."""
@@ -223,17 +224,20 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
 
 
 def _parse_level(value: Any, where: str, allow_off: bool = True) -> Severity:
-    if value is False and allow_off:
-        return Severity.OFF
+    expected = "off, info, warning or error" if allow_off else "info, warning or error"
+    if value is False:  # YAML 1.1 reads a bare `off` as false
+        if allow_off:
+            return Severity.OFF
+        raise ConfigError(f"{where}: expected {expected}")
     if not isinstance(value, str):
-        raise ConfigError(f"{where}: expected a level (off, info, warning, error), got {value!r}")
+        raise ConfigError(f"{where}: expected a level ({expected}), got {value!r}")
     try:
         level = Severity.parse(value)
     except ValueError:
         choices = [str(s) for s in Severity if allow_off or s != Severity.OFF]
         raise ConfigError(f"{where}: unknown level {value!r}{_did_you_mean(value.lower(), choices)}") from None
     if level == Severity.OFF and not allow_off:
-        raise ConfigError(f"{where}: expected info, warning or error")
+        raise ConfigError(f"{where}: expected {expected}")
     return level
 
 
@@ -242,14 +246,17 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
     severity = module.DEFAULT_SEVERITY
     options = dict(defaults)
     ignore_nodes: tuple[Any, ...] = ()
+    level_set = False
     if setting is None:
         pass
     elif isinstance(setting, (str, bool)):
         severity = _parse_level(setting, where)
+        level_set = True
     elif isinstance(setting, dict):
         for key, value in setting.items():
             if key == "level":
                 severity = _parse_level(value, f"{where}.level")
+                level_set = True
             elif key == "ignore-nodes":
                 ignore_nodes = _compile_patterns(value, f"{where}.ignore-nodes")
             elif key in defaults:
@@ -264,7 +271,7 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
         problem = validate(options)
         if problem:
             raise ConfigError(f"{where}: {problem}")
-    return RuleConfig(severity=severity, options=MappingProxyType(options), ignore_nodes=ignore_nodes)
+    return RuleConfig(severity=severity, options=MappingProxyType(options), ignore_nodes=ignore_nodes, level_set=level_set)
 
 
 def _check_option(value: Any, default: Any, where: str) -> Any:

@@ -88,9 +88,14 @@ def _findings(rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], in
         if rule_config.ignores(node_name):
             continue
         line, column = _position(issue, index)
+        severity = rule_config.severity
+        if issue.severity is not None and not rule_config.level_set:
+            severity = issue.severity
+        if severity == Severity.OFF:
+            continue
         yield Finding(
             rule=rule_id,
-            severity=rule_config.severity,
+            severity=severity,
             message=issue.message,
             file=path,
             line=line,

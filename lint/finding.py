@@ -36,6 +36,9 @@ class Issue:
     location points at that attr entry when the source has positions.
     Issues about no node (a function, the version block, an OpDef) leave
     `node` as None and may give `function` and/or an explicit `position`.
+    `severity` lets a rule whose cases differ in gravity (a deprecated op vs a
+    removed one) say so; it applies only while the user has not set the rule's
+    level, so configuration always wins.
     """
 
     node: Any
@@ -43,6 +46,7 @@ class Issue:
     field: str | None = None
     function: str | None = None
     position: tuple[int, int] | None = None
+    severity: Severity | None = None
 
 
 @dataclass(frozen=True, slots=True)

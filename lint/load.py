@@ -243,7 +243,7 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     try:
         text_format.Parse(text, message, descriptor_pool=protos.POOL)
     except text_format.ParseError as error:
-        artifact.failure = ParseFailure(_parse_error_text(error), error.GetLine(), error.GetColumn())
+        artifact.failure = ParseFailure(_parse_error_text(error, text), error.GetLine(), error.GetColumn())
         return artifact
     except (ValueError, UnicodeError, RecursionError) as error:
         # text_format lets a few conversion errors through without a position.
@@ -255,9 +255,21 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     return artifact
 
 
-def _parse_error_text(error: Exception) -> str:
-    # ParseError's text starts with "line:col : "; the finding carries those separately.
-    return re.sub(r"^\d+:\d+ : ", "", str(error))
+def _parse_error_text(error: Exception, text: str | None = None) -> str:
+    """The parser's message without what the finding already shows.
+
+    ParseError's text starts with "line:col : " and sometimes echoes the whole
+    source line in quotes, which for a one-line file is the whole file.
+    """
+    message = re.sub(r"^\d+:\d+ : ", "", str(error))
+    line = getattr(error, "GetLine", lambda: None)()
+    if text is not None and line:
+        lines = text.split("\n", line)
+        if len(lines) >= line:
+            echoed = f"'{lines[line - 1]}': "
+            if message.startswith(echoed):
+                message = message[len(echoed):]
+    return message
 
 
 def _excess_nesting(text: str) -> ParseFailure | None:

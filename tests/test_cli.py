@@ -1,0 +1,203 @@
+"""The command line: output formats, exit codes 0/1/2, one-line errors, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import CORPUS, require
+from tflint.cli import main
+
+THREE_PROBLEMS = """\
+node {
+  name: "a"
+  op: "NoOp"
+}
+node {
+  name: "a"
+  op: "NoOp"
+}
+node {
+  name: "b"
+  op: "Idenity"
+  input: "missing:1"
+}
+"""
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def three(tmp_path):
+    path = tmp_path / "graph.pbtxt"
+    path.write_text(THREE_PROBLEMS)
+    return path
+
+
+def test_three_problems_three_findings(capsys, three):
+    code, out, err = run(capsys, str(three))
+    assert code == 1
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[:3] == [
+        f"{three}:6:3: error: Node 'a' is not unique: another node has the same name (first defined at line 2) [duplicate-node-name]",
+        f"{three}:10:3: error: Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]",
+        f"{three}:10:3: error: Node 'b' has input 'missing:1' but no node is named 'missing' [unresolved-input]",
+    ]
+    assert lines[3] == "Found 3 errors in 1 of 1 file."
+
+
+def test_json_format_carries_the_same_findings(capsys, three):
+    code, out, _ = run(capsys, "--format", "json", str(three))
+    assert code == 1
+    data = json.loads(out)
+    assert [(f["rule"], f["node"], f["line"], f["column"]) for f in data] == [
+        ("duplicate-node-name", "a", 6, 3),
+        ("unknown-op", "b", 10, 3),
+        ("unresolved-input", "b", 10, 3),
+    ]
+    assert set(data[0]) == {"rule", "severity", "message", "file", "line", "column", "node", "function", "graph"}
+
+
+def test_corpus_is_clean(capsys):
+    code, out, _ = run(capsys, str(require(CORPUS)))
+    assert code == 0, out
+    assert out.startswith("All checks passed")
+
+
+def test_binary_findings_name_the_node(capsys, tmp_path):
+    from tflint import protos
+
+    graph = protos.GraphDef()
+    graph.node.add(name="x", op="NoSuchOp")
+    path = tmp_path / "g.pb"
+    path.write_bytes(graph.SerializeToString())
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert out.splitlines()[0] == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered (in node 'x') [unknown-op]"
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        pytest.param(b'node {\n  name: "a"\n  op: NoOp"\n}\n', ":3:7: error: cannot read text GraphDef: Expected string but found: 'NoOp' [invalid-graph]", id="syntax"),
+        pytest.param(b"\x0a\xff\xff\xff\xff\x0f\x00", ": error: cannot read binary graph: not a valid binary", id="truncated"),
+    ],
+)
+def test_unreadable_graphs_are_findings(capsys, tmp_path, content, expected):
+    path = tmp_path / "g.pbtxt"
+    path.write_bytes(content)
+    code, out, err = run(capsys, str(path))
+    assert code == 1
+    assert err == ""
+    assert out.splitlines()[0].startswith(f"{path}{expected}")
+
+
+def test_misspelled_rule_in_config_is_exit_2_with_suggestion(capsys, three):
+    (three.parent / ".tflint.yaml").write_text("rules:\n  unknwn-op: warning\n")
+    code, out, err = run(capsys, str(three))
+    assert code == 2
+    assert out == ""
+    assert err == f"tflint: error: {three.parent / '.tflint.yaml'}: rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)\n"
+
+
+def test_config_levels_and_fail_on(capsys, three):
+    (three.parent / ".tflint.yaml").write_text("rules:\n  duplicate-node-name: warning\n  unknown-op: off\n  unresolved-input: info\n")
+    code, out, _ = run(capsys, str(three))
+    assert code == 0
+    assert [line.split(": ")[1] for line in out.splitlines()[:-1]] == ["warning", "info"]
+    assert run(capsys, "--fail-on", "warning", str(three))[0] == 1
+    assert run(capsys, "--fail-on", "info", str(three))[0] == 1
+
+
+def test_missing_path_is_exit_2(capsys, tmp_path):
+    code, out, err = run(capsys, str(tmp_path / "nope.pb"))
+    assert (code, out) == (2, "")
+    assert err == f"tflint: error: {tmp_path / 'nope.pb'}: no such file or directory\n"
+
+
+def test_unreadable_file_is_exit_2(capsys, tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root reads everything")
+    path = tmp_path / "g.pb"
+    path.write_bytes(b"")
+    path.chmod(0)
+    code, _, err = run(capsys, str(path))
+    assert code == 2 and "Permission denied" in err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        pytest.param([], "no paths given", id="no-paths"),
+        pytest.param(["--format", "xml", "g.pb"], "invalid choice: 'xml'", id="bad-format"),
+        pytest.param(["--bogus", "g.pb"], "unrecognized arguments: --bogus", id="bad-flag"),
+        pytest.param(["explain", "no-such-rule"], "no rule named 'no-such-rule'", id="explain-unknown"),
+        pytest.param(["--input-type", "onnx", "-"], "unknown input type 'onnx'", id="bad-input-type"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(capsys, monkeypatch, args, message):
+    monkeypatch.setattr(sys, "stdin", open(os.devnull))  # noqa: SIM115
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+    assert "Traceback" not in err
+    assert err.startswith("tflint: ")
+
+
+def test_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(THREE_PROBLEMS.encode())))
+    code, out, _ = run(capsys, "--stdin-filename", "piped.pbtxt", "-")
+    assert code == 1
+    assert out.startswith("piped.pbtxt:6:3: error:")
+
+
+def test_rules_and_explain(capsys):
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("unknown-op "))
+    assert row.split()[1:3] == ["schema", "error"]
+    code, out, _ = run(capsys, "rules", "--format", "json")
+    assert any(entry["id"] == "duplicate-node-name" for entry in json.loads(out))
+    code, out, _ = run(capsys, "explain", "unknown-op")
+    assert code == 0
+    assert out.startswith("unknown-op (schema, default level: error)")
+    assert "Fail:" in out
+
+
+def test_version_names_the_registry(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.startswith("tflint 0.1.0 (op registry: TensorFlow 2.21.0, GraphDef version 2474")
+
+
+def test_color_only_when_asked(capsys, three, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    _, out, _ = run(capsys, "--color", "always", str(three))
+    assert "\033[31merror" in out
+    _, out, _ = run(capsys, str(three))
+    assert "\033[" not in out
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    _, out, _ = run(capsys, str(three))
+    assert "\033[" in out
+
+
+def test_entry_points_run_without_traceback(tmp_path):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(THREE_PROBLEMS)
+    for command in ([sys.executable, "-m", "tflint"], [os.path.join(os.path.dirname(sys.executable), "tflint")]):
+        result = subprocess.run(command + [str(path)], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert result.stdout.count("error:") == 3
+        assert "Traceback" not in result.stderr

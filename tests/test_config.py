@@ -1,0 +1,105 @@
+"""Configuration: discovery, presets and extends, validation with suggestions, frozen results."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import lint_text, pinned
+from tflint.config import ConfigError, config_from_mapping, default_config, find_config, load_config
+from tflint.finding import Severity
+
+DUPLICATE = 'node { name: "a" op: "NoOp" }\nnode { name: "a" op: "NoOp" }\nnode { name: "tmp/a" op: "NoOp" }\nnode { name: "tmp/a" op: "NoOp" }\n'
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_defaults_follow_each_rule():
+    config = default_config()
+    assert config.rules["unknown-op"].severity == Severity.ERROR
+    assert config.fail_on == Severity.ERROR
+    with pytest.raises(TypeError):
+        config.rules["unknown-op"].options["x"] = 1  # frozen: rules cannot change their options
+
+
+def test_discovery_walks_up_to_the_repository_root(tmp_path):
+    repo = tmp_path / "repo"
+    nested = repo / "models" / "v1"
+    nested.mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write(repo / ".tflint.yaml", "fail-on: warning\n")
+    write(tmp_path / ".tflint.yaml", "fail-on: info\n")
+    assert find_config(nested / "g.pb") == repo / ".tflint.yaml"
+    (repo / ".tflint.yaml").unlink()
+    assert find_config(nested / "g.pb") is None  # never crosses the repository root
+    write(nested / ".tflint.yml", "")
+    assert find_config(nested / "g.pb") == nested / ".tflint.yml"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        pytest.param("rules:\n  unknwn-op: warning\n", "rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)", id="rule"),
+        pytest.param("rules:\n  unknown-op: warn\n", "rules.unknown-op: unknown level 'warn' (did you mean 'warning'?)", id="level"),
+        pytest.param("rules:\n  unknown-op: {levle: error}\n", "rules.unknown-op: unknown option 'levle' (did you mean 'level'?)", id="option"),
+        pytest.param("rulez: {}\n", "unknown key 'rulez' (did you mean 'rules'?)", id="top-level"),
+        pytest.param("fail-on: off\n", "fail-on: expected info, warning or error", id="fail-on-off"),
+        pytest.param("rules: [a, b]\n", "rules: expected a mapping", id="rules-list"),
+        pytest.param("- a\n- b\n", "the configuration must be a mapping, not list", id="not-mapping"),
+        pytest.param("rules:\n  unknown-op: error\n bad: [\n", "invalid YAML", id="yaml-syntax"),
+        pytest.param("!!python/object/apply:os.system ['echo pwned']\n", "invalid YAML", id="python-tag"),
+        pytest.param("rules:\n  unknown-op: {ignore-nodes: ['(']}\n", "invalid regular expression '('", id="bad-regex"),
+        pytest.param("extends: strcit\n", "extends: 'strcit' is neither a preset", id="bad-extends"),
+        pytest.param('config {\n  module = true\n}\n', "Terraform tflint config", id="hcl"),
+    ],
+)
+def test_invalid_configs_name_file_and_key(tmp_path, text, message):
+    path = write(tmp_path / ".tflint.yaml", text)
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value).startswith(str(path))
+    assert message in str(error.value)
+
+
+def test_python_tags_never_execute(tmp_path):
+    marker = tmp_path / "pwned"
+    path = write(tmp_path / ".tflint.yaml", f"!!python/object/apply:os.system ['touch {marker}']\n")
+    with pytest.raises(ConfigError):
+        load_config(path)
+    assert not marker.exists()
+
+
+def test_extends_a_file_and_merges_per_rule(tmp_path):
+    write(tmp_path / "base.yaml", "fail-on: warning\nrules:\n  duplicate-node-name: {level: warning, ignore-nodes: ['^tmp/']}\n")
+    path = write(tmp_path / ".tflint.yaml", "extends: base.yaml\nrules:\n  duplicate-node-name: info\n")
+    config = load_config(path)
+    rule = config.rules["duplicate-node-name"]
+    assert config.fail_on == Severity.WARNING
+    assert rule.severity == Severity.INFO
+    assert rule.ignores("tmp/a") and not rule.ignores("a")
+
+
+def test_extends_cycles_are_reported(tmp_path):
+    write(tmp_path / "a.yaml", "extends: b.yaml\n")
+    write(tmp_path / "b.yaml", "extends: a.yaml\n")
+    with pytest.raises(ConfigError, match="extends itself"):
+        load_config(tmp_path / "a.yaml")
+
+
+def test_ignore_nodes_skips_matching_findings():
+    config = {"rules": {"duplicate-node-name": {"ignore-nodes": ["^tmp/"]}}}
+    assert pinned(lint_text(DUPLICATE, config)) == [("duplicate-node-name", "a", 2)]
+    assert pinned(lint_text(DUPLICATE)) == [("duplicate-node-name", "a", 2), ("duplicate-node-name", "tmp/a", 4)]
+
+
+def test_catastrophic_ignore_pattern_times_out_instead_of_hanging():
+    config = config_from_mapping({"rules": {"duplicate-node-name": {"ignore-nodes": ["(a|aa)+$"]}}})
+    with pytest.raises(ConfigError, match="took too long"):
+        config.rules["duplicate-node-name"].ignores("a" * 40 + "!")
+
+
+def test_off_disables_a_rule():
+    assert lint_text(DUPLICATE, {"rules": {"duplicate-node-name": "off"}}) == []
+    assert lint_text(DUPLICATE, {"rules": {"duplicate-node-name": False}}) == []
