@@ -59,6 +59,7 @@ def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | 
     return GraphIndex(
         source.graph,
         registry,
+        nodes=source.node_list(),
         label=source.label,
         meta_graph=source.meta_graph,
         positions=source.positions,

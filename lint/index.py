@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tflint.registry import OpRegistry, OpSchema
+from tflint.textfast import TextNode
 
 # TensorFlow's importer treats these as the heads of loops (control flow v1).
 MERGE_OPS = frozenset({"Merge", "RefMerge", "_XlaMerge"})
@@ -156,7 +157,7 @@ class Scope:
 class GraphIndex:
     """Everything rules need to know about one GraphDef (and its function library)."""
 
-    def __init__(self, graph: Any, registry: OpRegistry, *, label: str | None = None, meta_graph: Any = None, positions: Any = None, graph_id: int = 0, artifact: Any = None) -> None:
+    def __init__(self, graph: Any, registry: OpRegistry, *, nodes: Any = None, label: str | None = None, meta_graph: Any = None, positions: Any = None, graph_id: int = 0, artifact: Any = None) -> None:
         self.graph = graph
         self.label = label
         self.meta_graph = meta_graph
@@ -171,10 +172,17 @@ class GraphIndex:
             self.function_by_name.setdefault(function.signature.name, function)
         self.gradients = list(library.gradient)
 
-        top_nodes = [
-            Node(message, None, ordinal, _node_position(positions, graph_id, None, ordinal), _AttrPositions(positions, graph_id, None, ordinal) if positions else None)
-            for ordinal, message in enumerate(graph.node)
-        ]
+        if nodes is None:
+            nodes = graph.node
+        nodes = list(nodes)
+        if nodes and isinstance(nodes[0], TextNode):
+            # The fast text reader carries each node's positions itself.
+            top_nodes = [Node(message, None, ordinal, (message.line, message.column), message.attr_positions) for ordinal, message in enumerate(nodes)]
+        else:
+            top_nodes = [
+                Node(message, None, ordinal, _node_position(positions, graph_id, None, ordinal), _AttrPositions(positions, graph_id, None, ordinal) if positions else None)
+                for ordinal, message in enumerate(nodes)
+            ]
         self.main = Scope(None, None, top_nodes)
         self.function_scopes: list[Scope] = []
         for function_ordinal, function in enumerate(self.functions):

@@ -9,6 +9,7 @@ exception here: the `Artifact` carries a `ParseFailure` with its position.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import sys
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tflint.textfast import FastReader, NotCanonical
 from tflint.textpos import SourceMap, scan_positions
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
@@ -74,18 +76,25 @@ class ParseFailure:
 class GraphSource:
     """One GraphDef to lint, with what surrounds it in its file.
 
-    `nodes` holds NodeDef messages; `positions` maps back into text sources.
+    `nodes` holds the graph's nodes when they were read apart from `graph`
+    (the fast text reader); otherwise `graph.node` is used. `positions` maps
+    back into text sources.
     `graph_id` is the graph's index in its file (keys into `positions`),
     `label` names it for humans (e.g. a meta graph's tags), `op_list` is a
     MetaGraphDef's `stripped_op_list`, `meta_graph` the MetaGraphDef itself.
     """
 
     graph: Any
+    nodes: list[Any] | None = None
     graph_id: int = 0
     label: str | None = None
     op_list: Any = None
     meta_graph: Any = None
     positions: SourceMap | None = None
+
+    def node_list(self) -> Any:
+        """The graph's nodes, however they were read (NodeDefs or fast-reader nodes)."""
+        return self.nodes if self.nodes is not None else self.graph.node
 
 
 @dataclass
@@ -239,6 +248,11 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     if nesting is not None:
         artifact.failure = nesting
         return artifact
+    try:
+        _read_canonical_text(artifact, text, kind)
+        return artifact
+    except NotCanonical:
+        pass  # not TensorFlow's own layout: the general reader handles everything
     message = getattr(protos, kind)()
     try:
         text_format.Parse(text, message, descriptor_pool=protos.POOL)
@@ -253,6 +267,68 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     positions = scan_positions(text, kind)
     artifact.graphs = list(_graph_sources(message, kind, positions))
     return artifact
+
+
+# Where node blocks sit in each message's canonical text, and the block that holds them.
+_NODE_DEPTH = {"GraphDef": 0, "MetaGraphDef": 2, "SavedModel": 4}
+_GRAPH_BLOCK = {
+    "MetaGraphDef": re.compile(r"^graph_def \{\n.*?^\}\n", re.MULTILINE | re.DOTALL),
+    "SavedModel": re.compile(r"^  graph_def \{\n.*?^  \}\n", re.MULTILINE | re.DOTALL),
+}
+_META_GRAPH = re.compile(r"^meta_graphs \{\n", re.MULTILINE)
+
+
+def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
+    """Read `text` with the fast reader, or raise NotCanonical (nothing is half-done)."""
+    from google.protobuf import text_format
+
+    from tflint import protos
+
+    if not text.endswith("\n"):
+        text += "\n"
+    reader = FastReader()
+    found, residual = reader.read_nodes(text, _NODE_DEPTH[kind])
+    if not found:
+        raise NotCanonical("no canonical node blocks")
+    graph_of = _graph_assignment(text, kind, [offset for offset, _ in found])
+    reader.validate_values()
+    message = getattr(protos, kind)()
+    try:
+        text_format.Parse(residual, message, descriptor_pool=protos.POOL)
+    except (text_format.ParseError, ValueError, UnicodeError) as error:
+        raise NotCanonical(f"residual does not parse: {error}") from None
+    sources = list(_graph_sources(message, kind, scan_positions(residual, kind)))
+    if any(len(source.graph.node) for source in sources):
+        raise NotCanonical("node blocks outside the canonical layout")
+    for source in sources:
+        source.nodes = []
+    for (_, node), graph_index in zip(found, graph_of):
+        if graph_index >= len(sources):
+            raise NotCanonical("node block outside any graph")
+        sources[graph_index].nodes.append(node)
+    artifact.message = message
+    artifact.graphs = sources
+
+
+def _graph_assignment(text: str, kind: str, offsets: list[int]) -> list[int]:
+    """The index of the graph each node block (by offset) belongs to.
+
+    Node blocks found by indentation alone must really sit inside a
+    `graph_def { }` block (of the right meta graph, for a SavedModel).
+    """
+    if kind == "GraphDef":
+        return [0] * len(offsets)
+    spans = [(match.start(), match.end()) for match in _GRAPH_BLOCK[kind].finditer(text)]
+    metas = [match.start() for match in _META_GRAPH.finditer(text)] if kind == "SavedModel" else [0]
+    owners = []
+    span_index = 0
+    for offset in offsets:
+        while span_index < len(spans) and spans[span_index][1] <= offset:
+            span_index += 1
+        if span_index == len(spans) or not spans[span_index][0] < offset:
+            raise NotCanonical("node block outside graph_def")
+        owners.append(bisect.bisect_right(metas, spans[span_index][0]) - 1)
+    return owners
 
 
 def _parse_error_text(error: Exception, text: str | None = None) -> str:

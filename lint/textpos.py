@@ -142,10 +142,16 @@ def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: 
     graph, depth = located
     path = _path(stack)
     offset = stack[-1][1]["@offset"]
+    rest = path[depth:]
     if len(path) == depth and depth > 0:
         source.graphs.setdefault(graph, lines.position(offset))
-    elif path[depth:] == ("library", "function"):
+    elif rest == ("library", "function"):
         source.functions[(graph, stack[-1][1]["@index"])] = lines.position(offset)
+    elif rest == ("node",):
+        # Until its `name:` is seen, a node is located at its opening field.
+        source.nodes[(graph, None, stack[-1][1]["@index"])] = lines.position(offset)
+    elif rest == ("library", "function", "node_def"):
+        source.nodes[(graph, stack[-2][1]["@index"], stack[-1][1]["@index"])] = lines.position(offset)
 
 
 def _scalar(stack, field_name: str, value: str, offset: int, lines: LineTable, source: SourceMap,
@@ -159,10 +165,10 @@ def _scalar(stack, field_name: str, value: str, offset: int, lines: LineTable, s
     graph, depth = located
     rest = _path(stack)[depth:]
     if rest == ("node",) and field_name == "name":
-        source.nodes.setdefault((graph, None, stack[-1][1]["@index"]), lines.position(offset))
+        source.nodes[(graph, None, stack[-1][1]["@index"])] = lines.position(offset)
     elif rest == ("library", "function", "node_def") and field_name == "name":
         function = stack[-2][1]["@index"]
-        source.nodes.setdefault((graph, function, stack[-1][1]["@index"]), lines.position(offset))
+        source.nodes[(graph, function, stack[-1][1]["@index"])] = lines.position(offset)
     elif rest == ("library", "function", "signature") and field_name == "name":
         source.functions[(graph, stack[-2][1]["@index"])] = lines.position(offset)
     elif rest == ("node", "attr") and field_name == "key":

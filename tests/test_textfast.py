@@ -1,0 +1,179 @@
+"""The fast text reader agrees with protobuf's parser, positions included, or steps aside."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import CORPUS, DATA, WILD
+from tflint import load
+from tflint.index import GraphIndex
+from tflint.load import load_bytes
+from tflint.registry import OpRegistry
+from tflint.textfast import NotCanonical
+
+TEXT_FILES = sorted(
+    path
+    for folder in (CORPUS, WILD, DATA / "real")
+    if folder.exists()
+    for path in folder.rglob("*")
+    if path.is_file() and path.suffix not in (".md", ".jsonl", ".json") and load.looks_like_text(path.read_bytes()[:4096])
+)
+
+
+def general_reader(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise NotCanonical("forced")
+
+    monkeypatch.setattr(load, "_read_canonical_text", refuse)
+
+
+def snapshot(artifact):
+    """Everything rules can observe of an artifact: nodes, attrs, positions, the rest of the message."""
+    if artifact.failure:
+        return ("failure", artifact.failure)
+    graphs = []
+    registry = OpRegistry([], include_bundled=False)
+    for source in artifact.graphs:
+        index = GraphIndex(source.graph, registry, nodes=source.node_list(), positions=source.positions, graph_id=source.graph_id)
+        nodes = []
+        for node in index.all_nodes():
+            attrs = {key: getattr(value, "message", value).SerializeToString(deterministic=True) for key, value in node.attr.items()}
+            positions = {key: node.attr_position(key) for key in node.attr}
+            nodes.append((node.function, node.name, node.op, node.raw_inputs, node.device, attrs, node.line, node.column, positions))
+        functions = [index.function_position(scope.function_ordinal) for scope in index.function_scopes]
+        rest = source.graph.__class__()
+        rest.CopyFrom(source.graph)
+        del rest.node[:]
+        graphs.append((source.label, nodes, functions, rest.SerializeToString(deterministic=True)))
+    return graphs
+
+
+def took_fast_path(data: bytes, name: str) -> bool:
+    artifact = load.Artifact(path=name, form="text")
+    text = data.decode("utf-8")
+    try:
+        load._read_canonical_text(artifact, text, load.sniff_text_message(text))
+    except NotCanonical:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("path", TEXT_FILES, ids=lambda p: p.name[:80])
+def test_fast_reader_matches_general_reader(path, monkeypatch):
+    data = path.read_bytes()
+    fast = snapshot(load_bytes(data, path.name))
+    general_reader(monkeypatch)
+    slow = snapshot(load_bytes(data, path.name))
+    assert fast == slow
+
+
+def test_canonical_corpus_files_take_the_fast_path():
+    names = ["b_keras_cnn_frozen.pbtxt", "a_tf1_saver_ref.graph.pbtxt", "d_tf1_control_flow_v1.pbtxt", "a_tf1_saver_ref.meta.pbtxt", "tf12_saver.meta.pbtxt"]
+    for name in names:
+        path = CORPUS / name
+        if path.exists():
+            assert took_fast_path(path.read_bytes(), name), name
+    one_line = CORPUS / "tf12_saver_oneline.meta.pbtxt"
+    if one_line.exists():
+        assert not took_fast_path(one_line.read_bytes(), one_line.name)
+
+
+CANONICAL = """\
+node {
+  name: "a"
+  op: "Const"
+  attr {
+    key: "dtype"
+    value {
+      type: DT_FLOAT
+    }
+  }
+  attr {
+    key: "value"
+    value {
+      tensor {
+        dtype: DT_FLOAT
+        tensor_shape {
+        }
+        float_val: 1.5
+      }
+    }
+  }
+}
+node {
+  name: "b\\303\\251"
+  op: "Identity"
+  input: "a"
+  input: "^a"
+  device: "/device:CPU:0"
+  attr {
+    key: "T"
+    value {
+      type: DT_FLOAT
+    }
+  }
+}
+node {
+  op: "NoOp"
+}
+library {
+  function {
+    signature {
+      name: "f"
+    }
+    node_def {
+      name: "inner"
+      op: "NoOp"
+    }
+  }
+}
+versions {
+  producer: 27
+}
+"""
+
+
+def mutations(text: str, count: int, seed: int):
+    """Small random edits of canonical text: deleted, duplicated and swapped lines, stray characters."""
+    rng = random.Random(seed)
+    lines = text.splitlines(keepends=True)
+    for _ in range(count):
+        edited = list(lines)
+        kind = rng.randrange(5)
+        index = rng.randrange(len(edited))
+        if kind == 0:
+            del edited[index]
+        elif kind == 1:
+            edited.insert(index, edited[index])
+        elif kind == 2 and index + 1 < len(edited):
+            edited[index], edited[index + 1] = edited[index + 1], edited[index]
+        elif kind == 3:
+            line = edited[index]
+            cut = rng.randrange(len(line))
+            edited[index] = line[:cut] + rng.choice(['"', "{", "}", "\\", " ", "#", "x", ":", "\n"]) + line[cut:]
+        else:
+            edited[index] = edited[index].replace("  ", " ", 1)
+        yield "".join(edited)
+
+
+def test_hand_written_canonical_graph(monkeypatch):
+    data = CANONICAL.encode()
+    assert took_fast_path(data, "g.pbtxt")
+    fast = snapshot(load_bytes(data, "g.pbtxt"))
+    nodes = fast[0][1]
+    assert [(n[1], n[6], n[7]) for n in nodes[:3]] == [("a", 2, 3), ("bé", 23, 3), ("", 35, 1)]
+    assert nodes[0][8] == {"dtype": (5, 5), "value": (11, 5)}
+    general_reader(monkeypatch)
+    assert snapshot(load_bytes(data, "g.pbtxt")) == fast
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mutated_text_agrees(seed, monkeypatch):
+    results = []
+    for text in mutations(CANONICAL, 40, seed):
+        results.append(snapshot(load_bytes(text.encode(), "g.pbtxt")))
+    general_reader(monkeypatch)
+    for text, fast in zip(mutations(CANONICAL, 40, seed), results):
+        assert snapshot(load_bytes(text.encode(), "g.pbtxt")) == fast, text
