@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tflint.textfast import FastReader, NotCanonical
-from tflint.textpos import SourceMap, scan_positions
+from tflint.textpos import SourceMap, excess_nesting, scan_positions
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
@@ -34,8 +34,6 @@ INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "s
 GRAPH_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".textproto", ".txtpb", ".pbtext")
 SAVED_MODEL_FILES = ("saved_model.pb", "saved_model.pbtxt")
 
-# Protobuf refuses messages nested deeper than this; so do we, before Python's stack does.
-MAX_TEXT_NESTING = 100
 
 # Top-level field names that identify a text message (the first one seen decides).
 _TEXT_FIELDS = {
@@ -244,15 +242,15 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     artifact.text = text
     kind = kind or sniff_text_message(text)
     artifact.message_type = kind
-    nesting = _excess_nesting(text)
-    if nesting is not None:
-        artifact.failure = nesting
-        return artifact
     try:
         _read_canonical_text(artifact, text, kind)
         return artifact
     except NotCanonical:
         pass  # not TensorFlow's own layout: the general reader handles everything
+    nesting = excess_nesting(text)
+    if nesting is not None:
+        artifact.failure = ParseFailure(*nesting)
+        return artifact
     message = getattr(protos, kind)()
     try:
         text_format.Parse(text, message, descriptor_pool=protos.POOL)
@@ -287,17 +285,20 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
     if not text.endswith("\n"):
         text += "\n"
     reader = FastReader()
-    found, residual = reader.read_nodes(text, _NODE_DEPTH[kind])
+    found, residual, line_map = reader.read_nodes(text, _NODE_DEPTH[kind])
     if not found:
         raise NotCanonical("no canonical node blocks")
     graph_of = _graph_assignment(text, kind, [offset for offset, _ in found])
     reader.validate_values()
+    if excess_nesting(residual) is not None:
+        raise NotCanonical("deep nesting")  # the general reader reports where
     message = getattr(protos, kind)()
     try:
         text_format.Parse(residual, message, descriptor_pool=protos.POOL)
     except (text_format.ParseError, ValueError, UnicodeError) as error:
         raise NotCanonical(f"residual does not parse: {error}") from None
-    sources = list(_graph_sources(message, kind, scan_positions(residual, kind)))
+    positions = scan_positions(residual, kind).remapped(line_map.original)
+    sources = list(_graph_sources(message, kind, positions))
     if any(len(source.graph.node) for source in sources):
         raise NotCanonical("node blocks outside the canonical layout")
     for source in sources:
@@ -346,22 +347,6 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
             if message.startswith(echoed):
                 message = message[len(echoed):]
     return message
-
-
-def _excess_nesting(text: str) -> ParseFailure | None:
-    """Refuse text nested deeper than protobuf allows, before recursion does."""
-    depth = 0
-    for match in re.finditer(r"[{<]|[}>]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|#[^\n]*", text):
-        token = match.group()
-        if token in "{<":
-            depth += 1
-            if depth > MAX_TEXT_NESTING:
-                line = text.count("\n", 0, match.start()) + 1
-                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-                return ParseFailure(f"message nesting deeper than {MAX_TEXT_NESTING} levels", line, column)
-        elif token in "}>":
-            depth -= 1
-    return None
 
 
 def sniff_text_message(text: str) -> str:

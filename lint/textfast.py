@@ -19,9 +19,12 @@ its value parsed only when a rule asks for it.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from tflint.textpos import excess_nesting
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -86,6 +89,8 @@ class LazyAttrValue:
 
             from tflint import protos
 
+            if excess_nesting(self._text) is not None:
+                raise text_format.ParseError("attr value nested too deeply")
             value = protos.AttrValue()
             text_format.Parse(self._text, value, descriptor_pool=protos.POOL)
             self._message = value
@@ -152,6 +157,30 @@ class _ShiftedPositions(Mapping):
         return len(self._offsets)
 
 
+class LineMap:
+    """Maps lines of a residual text (node blocks cut out) back to the original text.
+
+    Blocks start and end at line boundaries, so each kept segment keeps its
+    columns and only shifts its line numbers.
+    """
+
+    def __init__(self) -> None:
+        self._residual_lines: list[int] = []
+        self._original_lines: list[int] = []
+        self._next_residual_line = 1
+
+    def add(self, segment: str, original_line: int) -> None:
+        """Record that `segment` (whole lines) starts at `original_line` of the original."""
+        self._residual_lines.append(self._next_residual_line)
+        self._original_lines.append(original_line)
+        self._next_residual_line += segment.count("\n")
+
+    def original(self, line: int) -> int:
+        """The original line number of residual line `line`."""
+        index = bisect.bisect_right(self._residual_lines, line) - 1
+        return self._original_lines[index] + line - self._residual_lines[index]
+
+
 class FastReader:
     """Reads the node blocks of one text file; caches shared attr texts."""
 
@@ -159,18 +188,21 @@ class FastReader:
         self._blocks: dict[str, _AttrBlock] = {}
         self._values: dict[str, LazyAttrValue] = {}
 
-    def read_nodes(self, text: str, depth: int) -> tuple[list[tuple[int, TextNode]], str]:
+    def read_nodes(self, text: str, depth: int) -> tuple[list[tuple[int, TextNode]], str, LineMap]:
         """Find every node block at indentation `depth`.
 
-        Returns ([(offset, node)], residual) where the residual is `text`
-        with each node block replaced by as many newlines as it spanned.
-        Raises NotCanonical when something is outside this reader's layout.
+        Returns ([(offset, node)], residual, line_map): the residual is
+        `text` without the node blocks, and `line_map` turns its line numbers
+        back into `text`'s. Raises NotCanonical when something is outside
+        this reader's layout.
         """
         pattern = _NODE_PATTERNS[depth]
         inner = depth + 2
         nodes: list[tuple[int, TextNode]] = []
         pieces: list[str] = []
+        line_map = LineMap()
         kept_from = 0
+        kept_line = 1
         line = 1
         counted_to = 0
         for match in pattern.finditer(text):
@@ -195,11 +227,14 @@ class FastReader:
                 _ShiftedPositions(block.offsets, line + 1 + header_lines) if block.offsets else _NO_POSITIONS,
             )
             nodes.append((start, node))
-            pieces.append(text[kept_from:start])
-            pieces.append("\n" * match.group(0).count("\n"))
+            if start > kept_from:
+                pieces.append(text[kept_from:start])
+                line_map.add(pieces[-1], kept_line)
             kept_from = match.end()
+            kept_line = line + match.group(0).count("\n")
         pieces.append(text[kept_from:])
-        return nodes, "".join(pieces)
+        line_map.add(pieces[-1], kept_line)
+        return nodes, "".join(pieces), line_map
 
     def _attr_block(self, attrs_text: str, depth: int) -> _AttrBlock:
         block = self._blocks.get(attrs_text)

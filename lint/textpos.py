@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # One alternative per token kind; text is already known to be valid text format.
@@ -31,6 +32,28 @@ _TOKEN = re.compile(
 )
 
 
+# Protobuf refuses messages nested deeper than this; so do we, before Python's stack does.
+MAX_TEXT_NESTING = 100
+
+
+def excess_nesting(text: str) -> tuple[str, int, int] | None:
+    """Refuse text nested deeper than protobuf allows, before recursion does."""
+    if text.count("{") + text.count("<") <= MAX_TEXT_NESTING:
+        return None
+    depth = 0
+    for match in re.finditer(r"[{<]|[}>]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|#[^\n]*", text):
+        token = match.group()
+        if token in "{<":
+            depth += 1
+            if depth > MAX_TEXT_NESTING:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                return f"message nesting deeper than {MAX_TEXT_NESTING} levels", line, column
+        elif token in "}>":
+            depth -= 1
+    return None
+
+
 @dataclass
 class SourceMap:
     """Positions (1-based line, column) of the parts of a text graph findings name.
@@ -45,6 +68,14 @@ class SourceMap:
     attrs: dict[tuple[int, int | None, int, str], tuple[int, int]] = field(default_factory=dict)
     functions: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     graphs: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def remapped(self, line_of: Callable[[int], int]) -> SourceMap:
+        """A copy with every line number passed through `line_of`."""
+
+        def move(table: dict) -> dict:
+            return {key: (line_of(line), column) for key, (line, column) in table.items()}
+
+        return SourceMap(move(self.nodes), move(self.attrs), move(self.functions), move(self.graphs))
 
 
 class LineTable:
