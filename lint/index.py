@@ -8,8 +8,7 @@ each fact is computed once per graph however many rules use it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tflint.registry import OpRegistry, OpSchema
 from tflint.textfast import TextNode
@@ -19,8 +18,7 @@ MERGE_OPS = frozenset({"Merge", "RefMerge", "_XlaMerge"})
 NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
 
 
-@dataclass(frozen=True, slots=True)
-class Input:
+class Input(NamedTuple):
     """One parsed input string of a node.
 
     `node` and `index` follow TensorFlow's own splitting (`ParseTensorName`):
@@ -91,6 +89,8 @@ def parse_input(raw: str, position: int = 0) -> Input:
     accumulated like TF's 32-bit counter; otherwise a leading `^` makes a
     control input on the rest; otherwise the whole string names output 0.
     """
+    if ":" not in raw and raw[:1] != "^":
+        return Input(raw, raw, 0, False, position)  # the common case: a plain node name
     end = len(raw)
     cursor = end
     while cursor > 0 and raw[cursor - 1].isdigit() and raw[cursor - 1].isascii():

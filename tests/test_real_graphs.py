@@ -1,0 +1,29 @@
+"""Graphs TensorFlow wrote itself lint clean: no error, and no warning either.
+
+../shared/corpus and tests/data/real (generated with tools/gen_test_graphs.py)
+hold only graphs TensorFlow 2.21 imports; a finding on any of them is a false
+alarm.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CORPUS, DATA
+from tflint.api import lint_file
+from tflint.load import iter_graph_files
+
+
+def _real_graphs():
+    paths = []
+    for folder in (CORPUS, DATA / "real"):
+        if folder.exists():
+            paths.extend(iter_graph_files([str(folder)]))
+    return sorted(paths)
+
+
+@pytest.mark.parametrize("path", _real_graphs(), ids=lambda p: p.split("/")[-1][:80])
+def test_real_graph_has_no_error_or_warning(path):
+    report = lint_file(path)
+    noisy = [f for f in report.findings if str(f.severity) in ("error", "warning")]
+    assert noisy == [], "\n".join(f"{f.location()} {f.rule}: {f.message}" for f in noisy)
