@@ -83,35 +83,39 @@ class Node:
 
 
 def parse_input(raw: str, position: int = 0) -> Input:
-    """Split an input string exactly as TensorFlow's importer does (`ParseTensorName`).
+    """Split an input string exactly as TensorFlow 2.x's importer does (`ParseTensorName`).
 
-    Trailing digits after a `:` (not at the start) are the output index,
-    accumulated like TF's 32-bit counter; otherwise a leading `^` makes a
-    control input on the rest; otherwise the whole string names output 0.
+    Digits after the last `:` are the output index (read as an unsigned
+    64-bit number and kept to its low 32 bits, as TF's C++ does); otherwise a
+    leading `^` makes a control input on the rest; otherwise the whole string
+    names output 0. `tflint.inputs` reports the strings TF misreads this way.
     """
-    if ":" not in raw and raw[:1] != "^":
+    if ":" not in raw:
+        if raw[:1] == "^":
+            return Input(raw, raw[1:], -1, True, position)
         return Input(raw, raw, 0, False, position)  # the common case: a plain node name
-    end = len(raw)
-    cursor = end
-    while cursor > 0 and raw[cursor - 1].isdigit() and raw[cursor - 1].isascii():
-        cursor -= 1
-    if cursor < end and cursor > 1 and raw[cursor - 1] == ":":
-        return Input(raw, raw[: cursor - 1], _wrap_index(raw[cursor:]), False, position)
-    if raw.startswith("^"):
+    head, _, digits = raw.rpartition(":")
+    if digits.isdigit() and digits.isascii() and int(digits) < (1 << 64):
+        return Input(raw, head, _wrap_index(digits), False, position)
+    if raw[:1] == "^":
         return Input(raw, raw[1:], -1, True, position)
     return Input(raw, raw, 0, False, position)
 
 
 def _wrap_index(digits: str) -> int:
-    """TensorFlow accumulates the index in a uint32 and reads it as int32."""
+    """TensorFlow keeps the low 32 bits of the index and reads them as a signed int."""
     value = int(digits) % (1 << 32)
     return value - (1 << 32) if value >= (1 << 31) else value
 
 
 def parse_function_input(raw: str, position: int = 0) -> Input:
-    """Split a function-body input: `arg`, `arg:i`, `node:out_arg`, `node:out_arg:i`, `^node`."""
+    """Split a function-body input: `arg`, `arg:i`, `node:out_arg`, `node:out_arg:i`, `^node`.
+
+    A control input names only a node: TensorFlow ignores anything after a
+    `:` there (`^n:output` depends on `n`).
+    """
     if raw.startswith("^"):
-        return Input(raw, raw[1:], -1, True, position)
+        return Input(raw, raw[1:].split(":", 1)[0], -1, True, position)
     parts = raw.split(":")
     if len(parts) == 1:
         return Input(raw, raw, 0, False, position)
