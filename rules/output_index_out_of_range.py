@@ -1,0 +1,93 @@
+"""Every data input names an output its producer really has.
+
+A node's outputs come from its op's OpDef and attrs (an output arg with a
+`number_attr` has N values, one with a `type_list_attr` one per listed type)
+or, for a call to a library function, from the function's signature.
+TensorFlow's importer refuses an input `x:i` when `i` is not below that count
+(`Node 'merge': Connecting to invalid output 1 of source node const2 which has 1
+outputs.`). An index written past 2^31 wraps around in TensorFlow's 32-bit
+parser and becomes negative: `x:4294967295` (output -1) and `x:2147483648`
+crash TensorFlow 2.21 at import (segmentation fault), and other negative
+indexes make it read a garbage type. Every negative index is reported.
+
+Inside a function body outputs are named, not numbered: `node:out_arg` (the
+whole output arg) or `node:out_arg:i` (one element of it), and the function's
+own inputs are `arg` or `arg:i`. TensorFlow checks those names when it
+instantiates the function (`input x:y is not found`), so this rule reports an
+output arg the producer's op does not have, an element index past the arg's
+length, a function argument indexed past its length, and a bare `node` whose
+op has outputs. Malformed spellings (`node:0`, `arg:out_arg`) are
+`input-syntax`'s findings. Lengths that depend on the function's own attrs
+are not checked.
+
+How to fix: point the input at an existing output (count from 0), or correct
+the producer's attrs (`num`, `N`, `Tout`, ...) so that it has the output.
+
+Okay:
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
+  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "s" op: "AddN" input: "u:1" input: "u" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+Fail:
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
+  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "s" op: "AddN" input: "u:2" input: "a:1" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }   # output-index-out-of-range, output-index-out-of-range
+  node { name: "w" op: "Identity" input: "a:4294967295" attr { key: "T" value { type: DT_FLOAT } } }   # output-index-out-of-range
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tflint.dtypes import body_input, op_label, signatures
+from tflint.finding import Issue, Severity
+from tflint.index import GraphIndex, Node
+
+ID = "output-index-out-of-range"
+CATEGORY = "structure"
+DEFAULT_SEVERITY = Severity.ERROR
+OPTIONS: dict[str, Any] = {}
+
+# TensorFlow adds a hint for these ops, whose intermediate outputs may be pruned away.
+_FUNCTIONAL_OPS = frozenset({"If", "StatelessIf", "While", "StatelessWhile"})
+_ABSENT = object()
+
+
+def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield an issue per data input whose output index (or output arg name) its producer lacks."""
+    cache = signatures(graph)
+    for scope in graph.scopes():
+        by_name = scope.by_name
+        if scope.function is not None:
+            for node in scope.nodes:
+                for item in node.inputs:
+                    if item.is_control:
+                        continue
+                    resolved = body_input(cache, scope, item)
+                    if resolved is not None and resolved.error is not None:
+                        yield Issue(node, f"Node '{node.name}': input '{item.raw}' names no output: {resolved.error}")
+            continue
+        outputs = cache.output_types(scope)
+        for node in scope.nodes:
+            for item in node.inputs:
+                if item.is_control:
+                    continue
+                types = outputs.get(item.node, _ABSENT)
+                if types is _ABSENT:
+                    continue  # unresolved-input's finding
+                index = item.index
+                if index < 0:
+                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number")
+                elif types is not None and index >= len(types):
+                    producer = by_name[item.node]
+                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(len(types))} ({op_label(graph, producer)}){_hint(producer)}")
+
+
+def _outputs(count: int) -> str:
+    return "1 output" if count == 1 else f"{count} outputs"
+
+
+def _hint(producer: Node) -> str:
+    if producer.op in _FUNCTIONAL_OPS:
+        return "; if the graph relies on intermediate outputs, build it with tf.compat.v1.experimental.output_all_intermediates(True)"
+    return ""
