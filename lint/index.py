@@ -201,7 +201,6 @@ class GraphIndex:
                 if graph == graph_id:
                     self._function_positions[function_ordinal] = where
         self._function_schemas: dict[str, OpSchema] = {}
-        self._signatures: dict[Node, tuple[list[int], list[int]] | None] = {}
 
     # -- nodes -------------------------------------------------------------
 
@@ -246,45 +245,6 @@ class GraphIndex:
         return self.registry.schema(op)
 
 
-    def signature(self, node: Node) -> tuple[list[int], list[int]] | None:
-        """(input types, output types) of `node`, or None for an unknown op or a broken signature.
-
-        Function bodies reference nodes by output arg name, so their output
-        types are computed the same way; the types resolve through
-        `type_attr`, `number_attr`, `type_list_attr` and `is_ref`.
-        """
-        try:
-            return self._signatures[node]
-        except KeyError:
-            pass
-        schema = self.schema_for(node.op)
-        result = None
-        if schema is not None:
-            try:
-                result = (arg_types(node, schema, schema.inputs), arg_types(node, schema, schema.outputs))
-            except SignatureError:
-                result = None
-        self._signatures[node] = result
-        return result
-
-    def signature_error(self, node: Node) -> str | None:
-        """Why `node`'s signature cannot be computed (None when it can, or the op is unknown)."""
-        schema = self.schema_for(node.op)
-        if schema is None:
-            return None
-        try:
-            arg_types(node, schema, schema.inputs)
-            arg_types(node, schema, schema.outputs)
-        except SignatureError as error:
-            return str(error)
-        return None
-
-    def output_count(self, node: Node) -> int | None:
-        """How many outputs `node` has, or None when that cannot be known."""
-        signature = self.signature(node)
-        return None if signature is None else len(signature[1])
-
-
 class _AttrPositions(Mapping):
     """A lazy view of one node's attr positions inside a SourceMap."""
 
@@ -313,73 +273,5 @@ def _node_position(positions: Any, graph_id: int, function: int | None, ordinal:
     return positions.nodes.get((graph_id, function, ordinal))
 
 
-class SignatureError(Exception):
-    """A node's input or output signature cannot be computed from its attrs."""
-
-
 # DataType values >= this are reference types (T_REF = T + 100).
 REF_OFFSET = 100
-
-
-def attr_value(node: Node, schema: OpSchema, name: str) -> Any | None:
-    """The node's value for attr `name`, or the OpDef default (TF fills defaults at import)."""
-    if name in node.attr:
-        return node.attr[name]
-    attr_def = schema.attrs.get(name)
-    if attr_def is not None and attr_def.HasField("default_value"):
-        return attr_def.default_value
-    return None
-
-
-def arg_types(node: Node, schema: OpSchema, args: tuple) -> list[int]:
-    """The DataTypes an arg list expands to for this node (TF's `AddArgToSig`).
-
-    Raises SignatureError with TensorFlow-like wording when an attr the
-    signature depends on is missing or has the wrong kind.
-    """
-    types: list[int] = []
-    for arg in args:
-        expanded = _expand_arg(node, schema, arg)
-        if arg.is_ref:
-            if any(value >= REF_OFFSET for value in expanded):
-                raise SignatureError(f"arg '{arg.name}' asks for a reference to a reference type")
-            expanded = [value + REF_OFFSET for value in expanded]
-        types.extend(expanded)
-    return types
-
-
-def _expand_arg(node: Node, schema: OpSchema, arg: Any) -> list[int]:
-    if arg.number_attr:
-        count_value = attr_value(node, schema, arg.number_attr)
-        if count_value is None or count_value.WhichOneof("value") != "i":
-            raise SignatureError(f"attr '{arg.number_attr}' (the length of '{arg.name}') is missing or not an int")
-        count = count_value.i
-        if count < 0:
-            raise SignatureError(f"attr '{arg.number_attr}' is negative ({count})")
-        if count > (1 << 31) - 1:
-            raise SignatureError(f"attr '{arg.number_attr}' is too big ({count})")
-        return [_single_type(node, schema, arg)] * count
-    if arg.type_list_attr:
-        listed = attr_value(node, schema, arg.type_list_attr)
-        if listed is None:
-            raise SignatureError(f"attr '{arg.type_list_attr}' (the types of '{arg.name}') is missing")
-        kind = listed.WhichOneof("value")
-        if kind == "list":
-            return list(listed.list.type)
-        if kind is not None:
-            raise SignatureError(f"attr '{arg.type_list_attr}' is not a list of types")
-        return []
-    return [_single_type(node, schema, arg)]
-
-
-def _single_type(node: Node, schema: OpSchema, arg: Any) -> int:
-    if arg.type_attr:
-        value = attr_value(node, schema, arg.type_attr)
-        if value is None:
-            raise SignatureError(f"attr '{arg.type_attr}' (the type of '{arg.name}') is missing")
-        if value.WhichOneof("value") not in ("type", None):
-            raise SignatureError(f"attr '{arg.type_attr}' is not a type")
-        return value.type
-    if arg.type:
-        return arg.type
-    raise SignatureError(f"arg '{arg.name}' of op '{schema.name}' has no type")

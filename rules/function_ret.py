@@ -53,7 +53,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import REF_OFFSET, GraphIndex, Scope, SignatureError, arg_types
+from tflint.dtypes import signatures
+from tflint.index import REF_OFFSET, GraphIndex, Scope
 
 ID = "function-ret"
 CATEGORY = "function"
@@ -150,12 +151,13 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
         names = ", ".join(arg.name for arg in schema.outputs) or "none"
         hint = f"; output arg names of {node.op}: {names}" if output is None else ""
         return f"which is not an output of node '{name}'{hint}"
-    try:
-        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in arg_types(node, schema, (output,))]
-    except SignatureError:
-        types = None
-    if types is not None and 0 in types:
-        types = None  # an unset or placeholder type: known only at the call
+    signature = signatures(graph).resolved(node)
+    resolved = signature.output_arg(output.name) if signature is not None else None
+    types = None
+    if resolved is not None and resolved.types is not None and all(resolved.types):
+        # Base types: a ref output feeds a plain return value (and unset or
+        # placeholder types are known only at the call, so they stay None).
+        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in resolved.types]
     if len(parts) == 2:
         return types
     if not _is_index(parts[2]) or (types is not None and int(parts[2]) >= len(types)):
