@@ -166,6 +166,8 @@ class GraphIndex:
         self.label = label
         self.meta_graph = meta_graph
         self.artifact = artifact
+        self.positions = positions
+        self.graph_id = graph_id
         self.registry = registry
         self.versions = graph.versions if graph.HasField("versions") else None
         self.producer: int = graph.versions.producer
@@ -222,6 +224,14 @@ class GraphIndex:
     def node(self, name: str) -> Node | None:
         """The first top-level node called `name`."""
         return self.main.by_name.get(name)
+
+    def field_position(self, name: str) -> tuple[int, int] | None:
+        """Where a GraphDef field such as `versions` is written, in text sources."""
+        return self.positions.fields.get((self.graph_id, name)) if self.positions is not None else None
+
+    def op_def_position(self, op_index: int) -> tuple[int, int] | None:
+        """Where entry `op_index` of this meta graph's stripped_op_list is written, in text sources."""
+        return self.positions.ops.get((self.graph_id, op_index)) if self.positions is not None else None
 
     def function_position(self, function_ordinal: int) -> tuple[int, int] | None:
         """Where a function is defined (its signature's name), in text sources."""

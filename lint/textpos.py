@@ -68,6 +68,10 @@ class SourceMap:
     attrs: dict[tuple[int, int | None, int, str], tuple[int, int]] = field(default_factory=dict)
     functions: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     graphs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # (graph, field name) for GraphDef fields such as `versions`.
+    fields: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    # (graph, op index) for each OpDef of a meta graph's stripped_op_list.
+    ops: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
 
     def remapped(self, line_of: Callable[[int], int]) -> SourceMap:
         """A copy with every line number passed through `line_of`."""
@@ -75,7 +79,7 @@ class SourceMap:
         def move(table: dict) -> dict:
             return {key: (line_of(line), column) for key, (line, column) in table.items()}
 
-        return SourceMap(move(self.nodes), move(self.attrs), move(self.functions), move(self.graphs))
+        return SourceMap(move(self.nodes), move(self.attrs), move(self.functions), move(self.graphs), move(self.fields), move(self.ops))
 
 
 class LineTable:
@@ -165,10 +169,18 @@ def _graph_index(stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[i
     return (meta_index if graph_path and graph_path[0] == "meta_graphs" else 0), depth
 
 
+# Where a meta graph's stripped_op_list entries sit, by the file's top message.
+_OP_PATHS = {"MetaGraphDef": ("meta_info_def", "stripped_op_list", "op"), "SavedModel": ("meta_graphs", "meta_info_def", "stripped_op_list", "op")}
+
+
 def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: int) -> None:
-    """Record a GraphDef or FunctionDef opening (for findings about whole graphs/functions)."""
+    """Record the openings findings point at: graphs, functions, nodes, versions, OpDefs."""
     located = _graph_index(stack, graph_path, meta_index)
     if located is None:
+        path = _path(stack)
+        if path in _OP_PATHS.values():
+            graph = meta_index if path[0] == "meta_graphs" else 0
+            source.ops[(graph, stack[-1][1]["@index"])] = lines.position(stack[-1][1]["@offset"])
         return
     graph, depth = located
     path = _path(stack)
@@ -178,6 +190,8 @@ def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: 
         source.graphs.setdefault(graph, lines.position(offset))
     elif rest == ("library", "function"):
         source.functions[(graph, stack[-1][1]["@index"])] = lines.position(offset)
+    elif rest == ("versions",):
+        source.fields.setdefault((graph, "versions"), lines.position(offset))
     elif rest == ("node",):
         # Until its `name:` is seen, a node is located at its opening field.
         source.nodes[(graph, None, stack[-1][1]["@index"])] = lines.position(offset)

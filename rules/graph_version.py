@@ -45,7 +45,6 @@ from typing import Any
 from tflint.finding import Issue, Severity
 from tflint.index import GraphIndex
 from tflint.registry import snapshot_info
-from tflint.textfields import graph_field_position
 
 ID = "graph-version"
 CATEGORY = "version"
@@ -77,6 +76,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         problems.append(f"bad_consumers lists the target GraphDef version {target}; the graph refuses that TensorFlow as buggy")
     if not problems:
         return
-    position = graph_field_position(graph, "versions")
+    position = graph.field_position("versions")
     for problem in problems:
         yield Issue(None, f"GraphDef versions: {problem}", position=position)

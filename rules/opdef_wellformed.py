@@ -68,7 +68,6 @@ from tflint import protos
 from tflint.attrs import AttrSpec, type_name
 from tflint.finding import Issue, Severity
 from tflint.index import REF_OFFSET, GraphIndex
-from tflint.opdef_positions import op_position
 from tflint.registry import snapshot_info
 
 ID = "opdef-wellformed"
@@ -97,12 +96,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     dtype_names = _data_type_names()
     meta = graph.meta_graph
     if meta is not None and meta.HasField("meta_info_def") and meta.meta_info_def.HasField("stripped_op_list"):
-        located: dict[str, Any] = {}
         for index, op_def in enumerate(meta.meta_info_def.stripped_op_list.op):
             problems = opdef_problems(op_def, dtype_names)
             if not problems:
                 continue
-            position = op_position(graph.artifact, meta, index, located)
+            position = graph.op_def_position(index)
             for problem in problems:
                 yield Issue(None, f"OpDef '{op_def.name}' in the graph's stripped_op_list: {problem}", position=position, severity=Severity.WARNING)
     seen: set[str] = set()
