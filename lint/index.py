@@ -38,7 +38,7 @@ class Input(NamedTuple):
 class Node:
     """A node of the graph or of a function body, as rules see it."""
 
-    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "function", "ordinal", "line", "column", "_attr_positions", "_inputs", "message")
+    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "function", "ordinal", "line", "column", "_attr_positions", "_inputs", "_data_inputs", "message")
 
     def __init__(self, message: Any, function: str | None, ordinal: int, position: tuple[int, int] | None, attr_positions: Mapping[str, tuple[int, int]] | None) -> None:
         self.message = message
@@ -52,19 +52,23 @@ class Node:
         self.line, self.column = position if position else (None, None)
         self._attr_positions = attr_positions
         self._inputs: tuple[Input, ...] | None = None
+        self._data_inputs: tuple[Input, ...] | None = None
 
     @property
     def inputs(self) -> tuple[Input, ...]:
         """The parsed inputs, in order (data inputs then control inputs, if well-formed)."""
         if self._inputs is None:
             parse = parse_function_input if self.function is not None else parse_input
-            self._inputs = tuple(parse(raw, position) for position, raw in enumerate(self.raw_inputs))
+            self._inputs = tuple([parse(raw, position) for position, raw in enumerate(self.raw_inputs)])
         return self._inputs
 
     @property
     def data_inputs(self) -> tuple[Input, ...]:
         """Inputs that carry tensors (not `^control` ones)."""
-        return tuple(item for item in self.inputs if not item.is_control)
+        if self._data_inputs is None:
+            inputs = self.inputs
+            self._data_inputs = inputs if not any(item.is_control for item in inputs) else tuple(item for item in inputs if not item.is_control)
+        return self._data_inputs
 
     @property
     def control_inputs(self) -> tuple[Input, ...]:
