@@ -22,6 +22,7 @@ _LAZY = {
     "GraphValidationError": "tflint.api",
     "lint_file": "tflint.api",
     "lint_graph": "tflint.api",
+    "lint_paths": "tflint.api",
     "validate": "tflint.api",
     "ConfigError": "tflint.config",
     "UsageError": "tflint.load",
@@ -30,7 +31,7 @@ _LAZY = {
 __all__ = sorted(_LAZY) + ["__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tflint.api import GraphValidationError, Report, lint_file, lint_graph, validate
+    from tflint.api import GraphValidationError, Report, lint_file, lint_graph, lint_paths, validate
     from tflint.config import ConfigError
     from tflint.finding import Finding, Severity
     from tflint.load import UsageError

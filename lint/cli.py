@@ -1,7 +1,8 @@
-"""The `tflint` command: parse arguments, load, lint, report, exit 0/1/2.
+"""The `tflint` command: parse arguments, lint (tflint.api), render (tflint.report), exit 0/1/2.
 
-Exit codes: 0 nothing at or above the failing level; 1 findings at or above
-it (a file that does not parse included); 2 usage, configuration or
+Exit codes: 0 nothing at or above the failing level (and no more warnings
+than --max-warnings); 1 findings at or above it (a file that does not parse
+included), unless --exit-zero; 2 usage, configuration, plugin, baseline or
 unreadable-path errors, printed as one line on stderr, never a traceback.
 """
 
@@ -28,22 +29,41 @@ class _UsageExit(Exception):
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from tflint.report import CHOICES  # cheap: the format modules load only when used
+
     parser = _Parser(
         prog="tflint",
         description="Lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel; text or binary) without TensorFlow.",
         epilog="Other commands: 'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="graph files, SavedModel directories, directories to search, or - for stdin")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=CHOICES, default="text", help="output format (default: text; auto: github under GitHub Actions, else text)")
+    output.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    output.add_argument("--statistics", action="store_true", help="show how many findings each rule produced")
+    output.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output (default: auto: on a terminal, unless NO_COLOR is set)")
+    policy = parser.add_argument_group("failing policy")
+    policy.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the run fail (default: error, or the config's fail-on)")
+    policy.add_argument("--max-warnings", type=_count, metavar="N", help="also fail when there are more than N warnings")
+    policy.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail the run (2 still means tflint could not run)")
+    baseline = parser.add_argument_group("baseline")
+    which = baseline.add_mutually_exclusive_group()
+    which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE; report new ones and stale entries (default: the config's baseline)")
+    which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE, then report as if it were the baseline")
+    baseline.add_argument("--prune-baseline", action="store_true", help="remove the stale entries of the baseline in force (never adds new findings to it)")
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
-    parser.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the run fail (default: error, or the config's fail-on)")
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text")
     parser.add_argument("--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -")
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output (default: auto: on a terminal, unless NO_COLOR is set)")
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
     parser.add_argument("--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version")
     return parser
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a count (0 or more), got {text!r}")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,80 +125,112 @@ def version_text() -> str:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from tflint.api import registry_for, resolve_config
-    from tflint.engine import lint_artifact
+    from tflint.api import lint_paths
     from tflint.finding import Severity
-    from tflint.load import iter_graph_files, load_path
-    from tflint.report import renderer
-    from tflint.report.summary import Summary
+    from tflint.report import resolve_format
+    from tflint.report.output import write_atomically
+    from tflint.report.progress import Progress
+    from tflint.report.summary import statistics
 
-    files = list(iter_graph_files(args.paths))
-    if args.paths.count("-") > 1:
-        raise _UsageExit("stdin (-) can be read only once")
+    if args.prune_baseline and args.write_baseline:
+        raise _UsageExit("argument --prune-baseline: not allowed with argument --write-baseline")
+    if args.config and not os.path.isfile(args.config):
+        from tflint.load import UsageError
 
-    configs: dict[str | None, object] = {}
-    registries: dict[int, object] = {}
-    findings = []
-    failing = False
-    cli_fail_on = Severity.parse(args.fail_on) if args.fail_on else None
-    for path in files:
-        config = _config_for(path, args.config, configs, resolve_config)
-        registry = registries.get(id(config))
-        if registry is None:
-            registry = registries[id(config)] = registry_for(config, args.op_defs)
-        artifact = load_path(path, args.input_type, stdin_name=args.stdin_filename)
-        file_findings = lint_artifact(artifact, config, registry)
-        fail_on = cli_fail_on or config.fail_on  # each file fails by its own config's level
-        failing = failing or any(finding.severity >= fail_on for finding in file_findings)
-        findings.extend(file_findings)
+        raise UsageError(f"{args.config}: config file not found")
+    progress = Progress.for_terminal(sys.stderr)
+    try:
+        report = lint_paths(
+            args.paths,
+            args.config,
+            op_defs=args.op_defs,
+            input_type=args.input_type,
+            stdin_name=args.stdin_filename,
+            fail_on=args.fail_on,
+            baseline=args.baseline,
+            write_baseline=args.write_baseline,
+            prune_baseline=args.prune_baseline,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.write_baseline:
+        print(f"tflint: wrote {args.write_baseline}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded", file=sys.stderr)
+    if args.prune_baseline:
+        print(f"tflint: pruned {report.pruned} stale baseline {'entry' if report.pruned == 1 else 'entries'}", file=sys.stderr)
 
-    color = _use_color(args.color)
-    output = renderer(args.format)(findings, Summary(files=len(files), color=color))
-    sys.stdout.write(output)
-    sys.stdout.flush()
+    fmt = resolve_format(args.format)
+    color = fmt == "text" and _use_color(args.color, None if args.output else sys.stdout)
+    output = report.render(fmt, color=color, statistics=args.statistics)
+    if args.output:
+        try:
+            write_atomically(args.output, output)
+        except OSError as error:
+            from tflint.load import UsageError
+
+            raise UsageError(f"{args.output}: cannot write report: {error.strerror or error}") from None
+    else:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    if args.statistics and fmt != "text":
+        sys.stderr.write(statistics(report.findings))  # never mixed into a machine-readable document
+
+    failing = bool(report.failing())
+    warnings = sum(1 for finding in report.findings if finding.severity == Severity.WARNING)
+    if args.max_warnings is not None and warnings > args.max_warnings:
+        print(f"tflint: {warnings} warnings, more than --max-warnings {args.max_warnings}", file=sys.stderr)
+        failing = True
+    if args.exit_zero:
+        return EXIT_OK
     return EXIT_FINDINGS if failing else EXIT_OK
 
 
-def _config_for(path: str, explicit: str | None, cache: dict, resolve_config) -> object:
-    """The config for one file: --config, or the nearest .tflint.yaml (cached per file found)."""
-    if explicit:
-        if None not in cache:
-            if not os.path.isfile(explicit):
-                from tflint.load import UsageError
-
-                raise UsageError(f"{explicit}: config file not found")
-            cache[None] = resolve_config(explicit)
-        return cache[None]
-    from tflint.config import find_config
-
-    found = find_config(path if path != "-" else os.getcwd())
-    key = str(found) if found else ""
-    if key not in cache:
-        cache[key] = resolve_config(found) if found else resolve_config(None)
-    return cache[key]
-
-
-def _use_color(choice: str) -> bool:
+def _use_color(choice: str, stream: object | None) -> bool:
+    """Colour for `--color`: auto means on a terminal, unless NO_COLOR (or FORCE_COLOR) says otherwise."""
     if choice != "auto":
         return choice == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    return sys.stdout.isatty()
+    return stream is not None and stream.isatty()  # type: ignore[attr-defined]
+
+
+def _rules_parser(command: str) -> argparse.ArgumentParser:
+    parser = _Parser(prog=f"tflint {command}")
+    parser.add_argument("--config", metavar="FILE", help="the config whose plugins to include (default: the nearest .tflint.yaml)")
+    if command == "rules":
+        parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="text (default), json, or markdown (docs/rules.md)")
+    else:
+        parser.add_argument("rule", metavar="RULE")
+    return parser
+
+
+def _registry(config_path: str | None) -> object:
+    """The rules of the config in force here: built-in ones plus those of its enabled plugins."""
+    from tflint.api import resolve_config
+    from tflint.config import find_config
+
+    if config_path is not None and not os.path.isfile(config_path):
+        from tflint.load import UsageError
+
+        raise UsageError(f"{config_path}: config file not found")
+    return resolve_config(config_path or find_config(os.getcwd())).modules
 
 
 def _list_rules(argv: list[str]) -> int:
-    from tflint.rules import all_rules
+    from tflint.report.rulesdoc import markdown, summary_of
 
-    as_json = argv[:2] == ["--format", "json"] or "--format=json" in argv
-    unknown = [arg for arg in argv if arg not in ("--format", "json", "text", "--format=json", "--format=text")]
-    if unknown:
-        raise _UsageExit(f"tflint rules: unexpected argument {unknown[0]!r}")
+    args = _rules_parser("rules").parse_args(argv)
+    rules = _registry(args.config)
+    if args.format == "markdown":
+        sys.stdout.write(markdown(rules))
+        return EXIT_OK
     rows = []
-    for rule_id, module in sorted(all_rules().items()):
+    for rule_id, module in sorted(rules.items()):
         rows.append({"id": rule_id, "category": module.CATEGORY, "level": str(module.DEFAULT_SEVERITY), "summary": summary_of(module)})
-    if as_json:
+    if args.format == "json":
         import json
 
         print(json.dumps(rows, indent=2))
@@ -189,35 +241,18 @@ def _list_rules(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def summary_of(module: object) -> str:
-    """The first line of a rule's docstring."""
-    doc = (module.__doc__ or "").strip()
-    return doc.splitlines()[0] if doc else ""
-
-
 def _explain(argv: list[str]) -> int:
-    from tflint.rules import all_rules
+    from tflint.report.rulesdoc import explain_text
 
-    if len(argv) != 1:
-        raise _UsageExit("tflint explain takes one rule id")
-    rules = all_rules()
-    rule_id = argv[0]
-    if rule_id not in rules:
+    args = _rules_parser("explain").parse_args(argv)
+    rules = _registry(args.config)
+    if args.rule not in rules:
         import difflib
 
-        close = difflib.get_close_matches(rule_id, list(rules), n=1)
+        close = difflib.get_close_matches(args.rule, list(rules), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         from tflint.load import UsageError
 
-        raise UsageError(f"no rule named '{rule_id}'{hint}; 'tflint rules' lists them")
-    import inspect
-
-    module = rules[rule_id]
-    print(f"{rule_id} ({module.CATEGORY}, default level: {module.DEFAULT_SEVERITY})\n")
-    print(inspect.getdoc(module))
-    options = getattr(module, "OPTIONS", {})
-    if options:
-        print("\nOptions (defaults):")
-        for key, value in options.items():
-            print(f"  {key}: {value!r}")
+        raise UsageError(f"no rule named '{args.rule}'{hint}; 'tflint rules' lists them")
+    sys.stdout.write(explain_text(args.rule, rules[args.rule]))
     return EXIT_OK

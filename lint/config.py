@@ -12,14 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from tflint.finding import Severity
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
-TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs")
+TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")
 RULE_KEYS = ("level", "ignore-nodes")
+INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
 # Seconds a user regex may run against one name before it is reported, not waited on.
 REGEX_TIMEOUT = 0.5
 
@@ -51,13 +52,37 @@ class RuleConfig:
 
 
 @dataclass(frozen=True)
+class InlineSuppressions:
+    """Governance of `# tflint: ignore[...]` comments (`inline-suppressions:` in the config)."""
+
+    allowed: bool = True
+    require_reason: bool = False
+
+
+def _builtin_rules() -> Mapping[str, ModuleType]:
+    from tflint.rules import all_rules
+
+    return all_rules()
+
+
+@dataclass(frozen=True)
 class Config:
-    """A resolved configuration: every known rule's RuleConfig, fail-on, op-def files."""
+    """A resolved configuration: every known rule's RuleConfig, fail-on, op-def files.
+
+    `modules` is the rule registry this configuration runs: the built-in
+    rules plus those of the plugins it enables; `plugin_op_defs` holds the
+    (label, OpList source) pairs those plugins contribute.
+    """
 
     rules: Mapping[str, RuleConfig]
     fail_on: Severity = Severity.ERROR
     op_defs: tuple[str, ...] = ()
     source: str | None = None
+    baseline: str | None = None
+    inline_suppressions: InlineSuppressions = InlineSuppressions()
+    plugins: tuple[str, ...] = ()
+    modules: Mapping[str, ModuleType] = field(default_factory=_builtin_rules)
+    plugin_op_defs: tuple[tuple[str, Any], ...] = ()
 
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
@@ -207,20 +232,80 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         op_defs = [op_defs]
     if not isinstance(op_defs, list) or not all(isinstance(item, str) for item in op_defs):
         raise ConfigError(f"{shown}: op-defs: expected a list of file paths")
+    baseline = raw.get("baseline")
+    if baseline is not None and (not isinstance(baseline, str) or not baseline):
+        raise ConfigError(f"{shown}: baseline: expected the path of a baseline file")
     if source:
         base_dir = Path(source).parent
         op_defs = [str(base_dir / item) if not os.path.isabs(item) else item for item in op_defs]
+        if baseline and not os.path.isabs(baseline):
+            baseline = str(base_dir / baseline)
+    inline = _inline_suppressions(raw.get("inline-suppressions"), f"{shown}: inline-suppressions")
+
+    plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
+    plugin_op_defs: tuple[tuple[str, Any], ...] = ()
+    if plugin_names:
+        from tflint.plugins import load_plugins
+
+        loaded = load_plugins(plugin_names, f"{shown}: plugins", reserved=rules)
+        rules = {**rules, **loaded.rules}
+        plugin_op_defs = loaded.op_defs
 
     settings = raw.get("rules", {}) or {}
     if not isinstance(settings, dict):
         raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
     for rule_id in settings:
         if rule_id not in rules:
-            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{_did_you_mean(str(rule_id), rules)}")
+            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{_did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}")
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")
-    return Config(rules=MappingProxyType(resolved), fail_on=fail_on, op_defs=tuple(op_defs), source=source)
+    return Config(
+        rules=MappingProxyType(resolved),
+        fail_on=fail_on,
+        op_defs=tuple(op_defs),
+        source=source,
+        baseline=baseline,
+        inline_suppressions=inline,
+        plugins=plugin_names,
+        modules=MappingProxyType(dict(rules)),
+        plugin_op_defs=plugin_op_defs,
+    )
+
+
+def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
+    """`inline-suppressions: false`, or a mapping of `allowed` and `require-reason`."""
+    if value is None:
+        return InlineSuppressions()
+    if isinstance(value, bool):
+        return InlineSuppressions(allowed=value)
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected true, false or a mapping with allowed / require-reason")
+    settings = {}
+    for key, setting in value.items():
+        if key not in INLINE_SUPPRESSION_KEYS:
+            raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(str(key), INLINE_SUPPRESSION_KEYS)}")
+        if not isinstance(setting, bool):
+            raise ConfigError(f"{where}.{key}: expected true or false, got {setting!r}")
+        settings[key.replace("-", "_")] = setting
+    return InlineSuppressions(**settings)
+
+
+def _plugin_names(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise ConfigError(f"{where}: expected a list of plugin names")
+    return tuple(dict.fromkeys(value))
+
+
+def _plugin_hint(rule_id: Any, plugin_names: tuple[str, ...]) -> str:
+    """Point at `plugins:` when a namespaced rule's plugin is not enabled."""
+    if isinstance(rule_id, str) and "/" in rule_id and rule_id.split("/", 1)[0] not in plugin_names:
+        return f"; enable its plugin with 'plugins: [{rule_id.split('/', 1)[0]}]'"
+    return ""
 
 
 def _parse_level(value: Any, where: str, allow_off: bool = True) -> Severity:

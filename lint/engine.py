@@ -7,7 +7,7 @@ deterministic whatever order rules run in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tflint.config import Config, RuleConfig
@@ -28,8 +28,12 @@ class RuleCrash(Exception):
         self.error = error
 
 
-def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry) -> list[Finding]:
-    """Every finding for one loaded file, sorted."""
+def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, progress: Callable[[str], None] | None = None) -> list[Finding]:
+    """Every finding for one loaded file, sorted, after the file's inline suppressions.
+
+    `progress` (if given) is called with the id of each rule as it starts,
+    so a front end can show where a long run on a huge graph is.
+    """
     if artifact.failure is not None:
         failure = artifact.failure
         kind = artifact.message_type or "graph"
@@ -47,8 +51,12 @@ def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry) -> l
     findings: list[Finding] = []
     for source in artifact.graphs:
         index = build_index(source, registry, artifact)
-        findings.extend(run_rules(index, config, artifact.path, source.label))
+        findings.extend(run_rules(index, config, artifact.path, source.label, progress))
     findings.sort(key=Finding.sort_key)
+    if artifact.text is not None:
+        from tflint.suppress import apply_inline
+
+        findings = apply_inline(findings, artifact.text, artifact.path, config)
     return findings
 
 
@@ -68,13 +76,13 @@ def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | 
     )
 
 
-def run_rules(index: GraphIndex, config: Config, path: str, label: str | None) -> Iterator[Finding]:
-    """Run each enabled rule on `index` and turn its issues into findings."""
-    from tflint.rules import all_rules
-
-    rules = all_rules()
+def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, progress: Callable[[str], None] | None = None) -> Iterator[Finding]:
+    """Run each enabled rule (built-in or from an enabled plugin) on `index`; turn its issues into findings."""
+    rules = config.modules
     for rule_id, rule_config in config.enabled():
         module = rules[rule_id]
+        if progress is not None:
+            progress(rule_id)
         try:
             issues = list(module.check(index, rule_config.options))
         except Exception as error:  # a rule bug must surface as one clear line, not a traceback

@@ -64,7 +64,7 @@ def test_json_format_carries_the_same_findings(capsys, three):
         ("unknown-op", "b", 10, 3),
         ("unresolved-input", "b", 10, 3),
     ]
-    assert set(data[0]) == {"rule", "severity", "message", "file", "line", "column", "node", "function", "graph"}
+    assert list(data[0]) == ["rule", "category", "severity", "message", "file", "line", "column", "node", "function", "graph", "fingerprint"]
 
 
 def test_corpus_is_clean(capsys):
@@ -201,3 +201,99 @@ def test_entry_points_run_without_traceback(tmp_path):
         assert result.returncode == 1, result.stderr
         assert result.stdout.count("error:") == 3
         assert "Traceback" not in result.stderr
+
+
+# --- failing policy, statistics, progress -------------------------------------------------------
+
+WARNINGS = 'node {\n  name: "a"\n  op: "NoOp"\n  attr { key: "x" value { i: 1 } }\n  attr { key: "y" value { i: 1 } }\n}\n'
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        pytest.param([], 0, id="warnings-pass-by-default"),
+        pytest.param(["--max-warnings", "2"], 0, id="at-the-limit"),
+        pytest.param(["--max-warnings", "1"], 1, id="over-the-limit"),
+        pytest.param(["--max-warnings", "0", "--exit-zero"], 0, id="exit-zero-wins"),
+        pytest.param(["--fail-on", "warning"], 1, id="fail-on-warning"),
+        pytest.param(["--fail-on", "warning", "--exit-zero"], 0, id="exit-zero"),
+    ],
+)
+def test_failing_policy(capsys, tmp_path, args, expected):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(WARNINGS)
+    code, out, err = run(capsys, *args, str(path))
+    assert code == expected
+    assert out.splitlines()[-1] == "Found 2 warnings in 1 of 1 file."
+    limit = args[1] if args[:1] == ["--max-warnings"] else None
+    assert err == (f"tflint: 2 warnings, more than --max-warnings {limit}\n" if limit in ("0", "1") else "")
+
+
+def test_exit_zero_never_hides_usage_errors(capsys, tmp_path):
+    assert run(capsys, "--exit-zero", str(tmp_path / "missing.pbtxt"))[0] == 2
+    assert run(capsys, "--max-warnings", "many", str(tmp_path))[0] == 2
+
+
+def test_statistics_in_text(capsys, three):
+    code, out, _ = run(capsys, "--statistics", str(three))
+    assert code == 1
+    assert out.splitlines()[3:] == [
+        "",
+        "1  duplicate-node-name  error",
+        "1  unknown-op           error",
+        "1  unresolved-input     error",
+        "",
+        "Found 3 errors in 1 of 1 file.",
+    ]
+
+
+def test_progress_only_on_a_terminal(capsys, tmp_path, monkeypatch):
+    import io
+
+    from tflint.report import progress
+
+    for number in range(3):
+        (tmp_path / f"g{number}.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    run(capsys, str(tmp_path))  # stderr is captured here: not a terminal
+    assert capsys.readouterr().err == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setenv("COLUMNS", "400")
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.001)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    drawn = []
+    original = progress.Progress._draw
+
+    def draw_and_wait(self):
+        original(self)
+        drawn.append(self._status)
+
+    monkeypatch.setattr(progress.Progress, "_draw", draw_and_wait)
+    slow = progress.Progress.file
+
+    def file_slowly(self, number, total, path):
+        slow(self, number, total, path)
+        import time
+
+        deadline = time.monotonic() + 1
+        while not any(f"[{number}/{total}]" in status for status in drawn) and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+    monkeypatch.setattr(progress.Progress, "file", file_slowly)
+    code = main([str(tmp_path)])
+    assert code == 0
+    written = terminal.getvalue()
+    assert f"\r\033[Ktflint: [3/3] {tmp_path / 'g2.pbtxt'}" in written
+    assert written.endswith("\r\033[K")  # erased before the report is printed
+    assert "All checks passed" not in written  # the report itself goes to stdout
+
+
+def test_rules_subcommand_usage_errors(capsys):
+    code, out, err = run(capsys, "rules", "--bogus")
+    assert (code, out) == (2, "")
+    assert err.startswith("tflint: usage error: unrecognized arguments: --bogus")

@@ -53,6 +53,13 @@ def test_discovery_walks_up_to_the_repository_root(tmp_path):
         pytest.param("rules:\n  unknown-op: {ignore-nodes: ['(']}\n", "invalid regular expression '('", id="bad-regex"),
         pytest.param("extends: strcit\n", "extends: 'strcit' is neither a preset", id="bad-extends"),
         pytest.param('config {\n  module = true\n}\n', "Terraform tflint config", id="hcl"),
+        pytest.param("inline-suppressions: {allowd: false}\n", "inline-suppressions: unknown key 'allowd' (did you mean 'allowed'?)", id="inline-key"),
+        pytest.param("inline-suppressions: {require-reason: sometimes}\n", "inline-suppressions.require-reason: expected true or false, got 'sometimes'", id="inline-value"),
+        pytest.param("inline-suppressions: [allowed]\n", "inline-suppressions: expected true, false or a mapping with allowed / require-reason", id="inline-list"),
+        pytest.param("baseline: 3\n", "baseline: expected the path of a baseline file", id="baseline"),
+        pytest.param("plugins: acme, other\n", "plugins: plugin 'acme, other' is not installed", id="plugins-string"),
+        pytest.param("plugins: [1]\n", "plugins: expected a list of plugin names", id="plugins-type"),
+        pytest.param("plugin: [acme]\n", "unknown key 'plugin' (did you mean 'plugins'?)", id="plugins-typo"),
     ],
 )
 def test_invalid_configs_name_file_and_key(tmp_path, text, message):
@@ -103,3 +110,12 @@ def test_catastrophic_ignore_pattern_times_out_instead_of_hanging():
 def test_off_disables_a_rule():
     assert lint_text(DUPLICATE, {"rules": {"duplicate-node-name": "off"}}) == []
     assert lint_text(DUPLICATE, {"rules": {"duplicate-node-name": False}}) == []
+
+
+def test_suppression_baseline_and_plugin_settings(tmp_path):
+    (tmp_path / "ci").mkdir()
+    config = load_config(write(tmp_path / "ci" / ".tflint.yaml", "baseline: base.json\ninline-suppressions: {require-reason: true}\n"))
+    assert config.baseline == str(tmp_path / "ci" / "base.json")  # relative to the config file
+    assert (config.inline_suppressions.allowed, config.inline_suppressions.require_reason) == (True, True)
+    assert load_config(write(tmp_path / "b.yaml", "inline-suppressions: false\n")).inline_suppressions.allowed is False
+    assert default_config().plugins == () and "unknown-op" in default_config().modules

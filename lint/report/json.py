@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from tflint.finding import Finding
+from tflint.report.identity import fingerprints
 from tflint.report.summary import Summary
+
+KEYS = ("rule", "category", "severity", "message", "file", "line", "column", "node", "function", "graph", "fingerprint")
 
 
 def render(findings: Sequence[Finding], summary: Summary) -> str:
     """All findings as one JSON array (no summary: machines count for themselves)."""
-    return json.dumps([finding.to_dict() for finding in findings], indent=2) + "\n"
+    return json.dumps(records(findings, summary), indent=2) + "\n"
+
+
+def records(findings: Sequence[Finding], summary: Summary) -> list[dict[str, Any]]:
+    """One mapping per finding, keys in the order of KEYS.
+
+    `category` comes from the rule registry; `fingerprint` identifies the
+    finding across runs by (repo-relative file, rule, node), never its line.
+    """
+    rules = summary.rule_modules()
+    result = []
+    for finding, fingerprint in zip(findings, fingerprints(findings, summary.root)):
+        record = finding.to_dict()
+        module = rules.get(finding.rule)
+        record["category"] = getattr(module, "CATEGORY", None)
+        record["fingerprint"] = fingerprint
+        result.append({key: record.get(key) for key in KEYS})
+    return result

@@ -1,33 +1,78 @@
-"""What a run covered, for the closing line of human-readable formats."""
+"""What a run covered: the closing line of human-readable formats, and per-rule statistics."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tflint.finding import Finding, Severity
 
 
 @dataclass(frozen=True)
 class Summary:
-    """The counts behind `Found 2 errors, 1 warning in 3 files.`"""
+    """The run behind a list of findings, as the formats need it.
+
+    `files` counts the files linted and `paths` names them (as findings do);
+    `root` is the repository root that SARIF, GitHub and fingerprints make
+    paths relative to; `baselined` counts findings the baseline hid; `rules`
+    is the rule registry of the run (built-in rules plus enabled plugins);
+    `statistics` asks human-readable formats for per-rule counts.
+    """
 
     files: int
     color: bool = False
+    paths: tuple[str, ...] = ()
+    root: str | None = None
+    baselined: int = 0
+    rules: Mapping[str, Any] | None = None
+    statistics: bool = False
+
+    def rule_modules(self) -> Mapping[str, Any]:
+        """The run's rules, or the built-in registry when none were given."""
+        if self.rules is not None:
+            return self.rules
+        from tflint.rules import all_rules
+
+        return all_rules()
 
     def line(self, findings: Sequence[Finding]) -> str:
         """One sentence summarising `findings`."""
+        hidden = f" {self.baselined} baselined {_plural(self.baselined, 'finding')} not shown." if self.baselined else ""
         if not findings:
-            return f"All checks passed ({self.files} {_plural(self.files, 'file')})."
-        counts = Counter(finding.severity for finding in findings)
-        parts = [
-            f"{counts[level]} {_plural(counts[level], str(level))}"
-            for level in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-            if counts[level]
-        ]
-        files = len({finding.file for finding in findings})
-        return f"Found {', '.join(parts)} in {files} of {self.files} {_plural(self.files, 'file')}."
+            return f"All checks passed ({self.files} {_plural(self.files, 'file')}).{hidden}"
+        files = {finding.file for finding in findings}
+        if self.paths:
+            files &= set(self.paths)  # a stale baseline entry may sit in the baseline file, which was not linted
+        return f"Found {counts_text(findings)} in {len(files)} of {self.files} {_plural(self.files, 'file')}.{hidden}"
+
+
+def counts_text(findings: Sequence[Finding]) -> str:
+    """`2 errors, 1 warning`: the non-zero counts per level, most severe first."""
+    counts = Counter(finding.severity for finding in findings)
+    return ", ".join(
+        f"{counts[level]} {_plural(counts[level], str(level))}"
+        for level in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+        if counts[level]
+    )
+
+
+def statistics(findings: Sequence[Finding]) -> str:
+    """`--statistics`: one line per rule with its count and level(s), most frequent first."""
+    if not findings:
+        return ""
+    counts = Counter(finding.rule for finding in findings)
+    levels: dict[str, set[Severity]] = {}
+    for finding in findings:
+        levels.setdefault(finding.rule, set()).add(finding.severity)
+    width = max(len(str(count)) for count in counts.values())
+    rule_width = max(len(rule) for rule in counts)
+    lines = []
+    for rule, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        shown = ", ".join(str(level) for level in sorted(levels[rule], reverse=True))
+        lines.append(f"{count:>{width}}  {rule:<{rule_width}}  {shown}".rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def _plural(count: int, word: str) -> str:

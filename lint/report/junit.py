@@ -1,0 +1,43 @@
+"""`--format junit`: JUnit XML for CI test-report views (Jenkins, GitLab, Azure DevOps).
+
+One test suite per linted file; each finding is a failed test case named
+after its rule and node, and a file without findings is one passing case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from tflint.finding import Finding
+from tflint.report.summary import Summary
+from tflint.report.text import format_line
+
+
+def render(findings: Sequence[Finding], summary: Summary) -> str:
+    """The JUnit XML document."""
+    by_file: dict[str, list[Finding]] = {path: [] for path in summary.paths}
+    for finding in findings:
+        by_file.setdefault(finding.file, []).append(finding)
+    total_tests = sum(max(1, len(items)) for items in by_file.values())
+    out = ['<?xml version="1.0" encoding="UTF-8"?>']
+    out.append(f'<testsuites name="tflint" tests="{total_tests}" failures="{len(findings)}" errors="0">')
+    for path, items in by_file.items():
+        out.append(f'  <testsuite name={quoteattr(path)} tests="{max(1, len(items))}" failures="{len(items)}" errors="0" skipped="0">')
+        if not items:
+            out.append(f'    <testcase classname={quoteattr(path)} name="tflint"/>')
+        for finding in items:
+            out.extend(_testcase(finding))
+        out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def _testcase(finding: Finding) -> list[str]:
+    name = f"{finding.rule} ({finding.node})" if finding.node else finding.rule
+    line = f' line="{finding.line}"' if finding.line is not None else ""
+    return [
+        f"    <testcase classname={quoteattr(finding.file)} name={quoteattr(name)} file={quoteattr(finding.file)}{line}>",
+        f"      <failure type={quoteattr(str(finding.severity))} message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
+        "    </testcase>",
+    ]

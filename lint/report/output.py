@@ -1,0 +1,32 @@
+"""Writing reports and baselines: whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same directory and os.replace.
+
+    A reader (a CI upload step, an editor) never sees a half-written file,
+    and an interrupted run leaves the previous file intact.
+    """
+    target = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(target))
+    handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        if os.path.exists(target):
+            os.chmod(temporary, os.stat(target).st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,299 @@
+"""Inline suppressions in text graphs: `# tflint: ignore[...]` and `# tflint: file-ignore[...]`.
+
+Text-format protobuf allows `#` comments, so a hand-maintained `.pbtxt` can
+carry its own exceptions (ruff's `# ruff: ignore[...]` form):
+
+    # tflint: ignore[unknown-op, unknown-attr] -- registered by our serving binary
+    node {                              <- own line, directly above: the whole block
+      name: "a"
+      op: "VendorOp"
+      attr { key: "x" value { i: 1 } }  # tflint: ignore[unknown-attr]   <- this line
+    }
+
+- On its own line, a directive covers the next line that is not blank or a
+  comment, and the whole block when that line opens one (`node {`).
+- Trailing code, it covers its own line.
+- `file-ignore` covers the whole file, and is valid only in the file's
+  leading comment block.
+- Text after ` -- ` is the reason; `inline-suppressions: {require-reason: true}`
+  makes it mandatory, `inline-suppressions: false` forbids directives.
+
+Directives that name unknown or unsuppressible rules (invalid-graph), are
+malformed, misplaced or forbidden by config become `invalid-suppression`
+findings and suppress nothing; a rule a directive names but that it did not
+suppress anything of becomes an `unused-suppression` finding. Neither meta
+rule can itself be suppressed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tflint.config import Config, InlineSuppressions
+from tflint.finding import Finding, Severity
+
+UNUSED = "unused-suppression"
+INVALID = "invalid-suppression"
+KINDS = ("ignore", "file-ignore")
+USAGE = "expected '# tflint: ignore[rule, ...]' or '# tflint: file-ignore[rule, ...]'"
+
+_MARKER = "tflint:"
+# Code up to the first `#` outside a string (text-format strings never span lines).
+_CODE = re.compile(r"""(?:[^"'#\n]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')*""")
+_DIRECTIVE = re.compile(r"#+\s*tflint:\s*(?P<body>.*)")
+_FORM = re.compile(r"(?P<kind>[A-Za-z][\w-]*)\s*\[(?P<rules>[^\]]*)\](?P<rest>.*)")
+_REASON = re.compile(r"\s*--\s*(?P<reason>\S.*)")
+_RULE_SEPARATOR = re.compile(r"[,\s]+")
+# Blank or comment-only lines.
+_SKIPPABLE_LINES = re.compile(r"(?:[ \t\r\f\v]*(?:#[^\n]*)?\n)*")
+_NOTHING_LEFT = re.compile(r"\s*(?:#[^\n]*)?\Z")
+_TOKEN = re.compile(r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)""")
+
+
+@dataclass
+class Directive:
+    """One parsed suppression comment and what it covers.
+
+    `first`/`last` are the covered lines (inclusive); a file-ignore covers
+    the whole file (`whole_file`); an own-line directive with nothing after
+    it covers nothing (`first` is None).
+    """
+
+    kind: str
+    line: int
+    column: int
+    rules: tuple[str, ...]
+    reason: str | None
+    whole_file: bool = False
+    first: int | None = None
+    last: int | None = None
+    used: dict[str, int] = field(default_factory=dict)
+
+    def covers(self, line: int | None) -> bool:
+        """Whether a finding on `line` is within this directive's reach."""
+        if self.whole_file:
+            return True
+        return line is not None and self.first is not None and self.first <= line <= self.last  # type: ignore[operator]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A directive that cannot be honoured, and why (an invalid-suppression finding)."""
+
+    line: int
+    column: int
+    message: str
+
+
+def apply_inline(findings: Sequence[Finding], text: str, path: str, config: Config) -> list[Finding]:
+    """`findings` without those the file's directives suppress, plus the meta findings."""
+    if _MARKER not in text:
+        return list(findings)
+    directives, problems = parse_directives(text, config.modules, config.inline_suppressions)
+    by_rule: dict[str, _Reach] = {}
+    for directive in directives:
+        for rule_id in directive.rules:
+            by_rule.setdefault(rule_id, _Reach()).add(directive)
+    kept = []
+    for finding in findings:
+        reach = by_rule.get(finding.rule)
+        covering = reach.covering(finding.line) if reach is not None else []
+        if not covering or not suppressible(finding.rule, config.modules):
+            kept.append(finding)
+            continue
+        for directive in covering:
+            directive.used[finding.rule] = directive.used.get(finding.rule, 0) + 1
+    kept.extend(_meta_findings(directives, problems, path, config))
+    kept.sort(key=Finding.sort_key)
+    return kept
+
+
+class _Reach:
+    """The directives naming one rule, indexed so that a finding's lookup stays logarithmic.
+
+    Line ranges are sorted by their first line, with the running maximum of
+    their last lines, so that the search walks back only over ranges that
+    may still reach the finding (node blocks do not overlap; only nesting does).
+    """
+
+    def __init__(self) -> None:
+        self.whole_file: list[Directive] = []
+        self.ranges: list[Directive] = []
+        self._firsts: list[int] | None = None
+        self._reach: list[int] = []
+
+    def add(self, directive: Directive) -> None:
+        if directive.whole_file:
+            self.whole_file.append(directive)
+        elif directive.first is not None:
+            self.ranges.append(directive)
+            self._firsts = None
+
+    def covering(self, line: int | None) -> list[Directive]:
+        """The directives whose reach includes `line`."""
+        found = list(self.whole_file)
+        if line is None or not self.ranges:
+            return found
+        if self._firsts is None:
+            self.ranges.sort(key=lambda d: d.first)  # type: ignore[arg-type, return-value]
+            self._firsts = [d.first for d in self.ranges]  # type: ignore[misc]
+            self._reach = list(itertools.accumulate((d.last for d in self.ranges), max))  # type: ignore[arg-type]
+        index = bisect.bisect_right(self._firsts, line) - 1
+        while index >= 0 and self._reach[index] >= line:
+            if self.ranges[index].covers(line):
+                found.append(self.ranges[index])
+            index -= 1
+        return found
+
+
+def suppressible(rule_id: str, modules: Mapping[str, Any]) -> bool:
+    """Whether findings of `rule_id` may be suppressed (inline or by a baseline)."""
+    module = modules.get(rule_id)
+    return module is None or getattr(module, "SUPPRESSIBLE", True)
+
+
+def parse_directives(text: str, modules: Mapping[str, Any], governance: InlineSuppressions | None = None) -> tuple[list[Directive], list[Problem]]:
+    """Every well-formed, permitted directive of `text`, and a Problem for every other one.
+
+    `modules` are the rules directives may name; `governance` what the config permits.
+    """
+    directives: list[Directive] = []
+    problems: list[Problem] = []
+    leading = _SKIPPABLE_LINES.match(text)
+    first_code_line = text.count("\n", 0, leading.end() if leading else 0) + 1
+    line_number, counted_to = 1, 0
+    for start, end in _marked_lines(text):
+        line_number += text.count("\n", counted_to, start)
+        counted_to = start
+        source_line = text[start:end]
+        code = _CODE.match(source_line)
+        code_end = code.end() if code else 0
+        directive_match = _DIRECTIVE.match(source_line, code_end)
+        if directive_match is None:
+            continue  # the marker is inside a string, or not the start of the comment
+        column = code_end + 1
+        own_line = not source_line[:code_end].strip()
+        parsed = _parse_body(directive_match.group("body"), line_number, column, modules, problems)
+        if parsed is None:
+            continue
+        if governance is not None and not governance.allowed:
+            problems.append(Problem(line_number, column, "Inline suppressions are disabled by configuration (inline-suppressions: false)"))
+            continue
+        if governance is not None and governance.require_reason and parsed.reason is None:
+            problems.append(Problem(line_number, column, "Suppression gives no reason, and the configuration requires one: add ' -- why' after the rules"))
+            continue
+        if parsed.kind == "file-ignore":
+            if not own_line or line_number >= first_code_line:
+                problems.append(Problem(line_number, column, "file-ignore is valid only in the file's leading comment block; use ignore[...] here"))
+                continue
+            parsed.whole_file = True
+        elif own_line:
+            parsed.first, parsed.last = _next_statement(text, end, line_number)
+        else:
+            parsed.first = parsed.last = line_number
+        if parsed.rules:
+            directives.append(parsed)
+    return directives, problems
+
+
+def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], problems: list[Problem]) -> Directive | None:
+    form = _FORM.match(body)
+    if form is None:
+        problems.append(Problem(line, column, f"Malformed suppression: {USAGE}"))
+        return None
+    kind = form.group("kind")
+    if kind not in KINDS:
+        close = difflib.get_close_matches(kind, KINDS, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        problems.append(Problem(line, column, f"Unknown suppression kind '{kind}'{hint}: {USAGE}"))
+        return None
+    names = [name for name in _RULE_SEPARATOR.split(form.group("rules")) if name]
+    if not names:
+        problems.append(Problem(line, column, f"Suppression names no rule: {USAGE}"))
+        return None
+    rules = []
+    for name in names:
+        if name not in modules:
+            if name.lower() == "all":
+                problems.append(Problem(line, column, "Blanket suppressions are not supported: name the rules to suppress"))
+                continue
+            close = difflib.get_close_matches(name, list(modules), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            problems.append(Problem(line, column, f"Suppression names unknown rule '{name}'{hint}"))
+        elif not suppressible(name, modules):
+            problems.append(Problem(line, column, f"Rule '{name}' cannot be suppressed"))
+        elif name not in rules:
+            rules.append(name)
+    reason = _REASON.match(form.group("rest"))
+    return Directive(kind=kind, line=line, column=column, rules=tuple(rules), reason=reason.group("reason").strip() if reason else None)
+
+
+def _marked_lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) offsets of each line holding the marker, found with str.find (huge files)."""
+    position = text.find(_MARKER)
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        end = text.find("\n", position)
+        if end < 0:
+            end = len(text)
+        yield start, end
+        position = text.find(_MARKER, end)
+
+
+def _next_statement(text: str, line_end: int, line: int) -> tuple[int | None, int | None]:
+    """The lines of the statement after the directive on `line` (ending at offset `line_end`):
+    its whole block if it opens one."""
+    if line_end >= len(text):
+        return None, None
+    skipped = _SKIPPABLE_LINES.match(text, line_end + 1)
+    offset = skipped.end() if skipped else line_end + 1
+    if _NOTHING_LEFT.match(text, offset):
+        return None, None
+    first = line + 1 + text.count("\n", line_end + 1, offset)
+    depth, current = 0, first
+    for token in _TOKEN.finditer(text, offset):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+        elif kind == "newline":
+            if depth <= 0:
+                return first, current
+            current += 1
+    return first, current
+
+
+def _meta_findings(directives: Iterable[Directive], problems: Iterable[Problem], path: str, config: Config) -> list[Finding]:
+    found = []
+    invalid = config.rules.get(INVALID)
+    if invalid is not None and invalid.severity > Severity.OFF:
+        for problem in problems:
+            found.append(Finding(rule=INVALID, severity=invalid.severity, message=problem.message, file=path, line=problem.line, column=problem.column))
+    unused = config.rules.get(UNUSED)
+    if unused is not None and unused.severity > Severity.OFF:
+        for directive in directives:
+            for rule_id in directive.rules:
+                if directive.used.get(rule_id):
+                    continue
+                message = f"Suppression of '{rule_id}' is unused: {_why_unused(directive, rule_id, config)}"
+                found.append(Finding(rule=UNUSED, severity=unused.severity, message=message, file=path, line=directive.line, column=directive.column))
+    return found
+
+
+def _why_unused(directive: Directive, rule_id: str, config: Config) -> str:
+    rule = config.rules.get(rule_id)
+    if rule is None or rule.severity == Severity.OFF:
+        return "the rule is off"
+    if directive.whole_file:
+        return f"no {rule_id} finding in this file"
+    if directive.first is None:
+        return "nothing follows it to cover"
+    lines = f"line {directive.first}" if directive.first == directive.last else f"lines {directive.first}-{directive.last}"
+    return f"no {rule_id} finding on {lines}"

@@ -1,0 +1,100 @@
+"""Documentation that cannot go stale: docs/rules.md, `tflint explain`, the README's usage and hook."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from conftest import REPO
+from tflint.cli import _build_parser, main
+from tflint.load import GRAPH_EXTENSIONS
+from tflint.report.rulesdoc import GENERATED_NOTE, markdown
+from tflint.rules import RULES
+
+RULES_DOC = REPO / "docs" / "rules.md"
+README = (REPO / "README.md").read_text()
+REGENERATE = "docs/rules.md is stale: regenerate it with `tflint rules --format markdown > docs/rules.md`"
+
+
+def test_rules_doc_is_generated_from_the_docstrings():
+    assert RULES_DOC.read_text() == markdown(RULES), REGENERATE
+
+
+def test_rules_doc_command_prints_the_same(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no .tflint.yaml here, so no plugins
+    assert main(["rules", "--format", "markdown"]) == 0
+    assert capsys.readouterr().out == markdown(RULES)
+
+
+def test_rules_doc_has_every_rule_with_its_examples():
+    text = markdown(RULES)
+    assert text.startswith("# Rules\n\n" + GENERATED_NOTE)
+    for rule_id, module in RULES.items():
+        assert f"| [`{rule_id}`](#{rule_id}) | {module.CATEGORY} | {module.DEFAULT_SEVERITY} |" in text
+        section = text.split(f"\n## {rule_id}\n", 1)[1].split("\n## ", 1)[0]
+        assert "Fail:\n\n```protobuf\n" in section
+        for key in getattr(module, "OPTIONS", {}):
+            assert f"| `{key}` |" in section
+
+
+def test_the_staleness_test_would_notice_a_changed_docstring(monkeypatch):
+    module = RULES["unknown-op"]
+    monkeypatch.setattr(module, "__doc__", module.__doc__.replace("Every node's op", "Each node's op"))
+    assert markdown(RULES) != RULES_DOC.read_text()
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_explain_prints_the_docstring_and_options(capsys, rule_id):
+    import inspect
+
+    module = RULES[rule_id]
+    assert main(["explain", rule_id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{rule_id} ({module.CATEGORY}, default level: {module.DEFAULT_SEVERITY})\n\n{inspect.getdoc(module)}\n")
+    for key, value in getattr(module, "OPTIONS", {}).items():
+        assert f"  {key}: {value!r}\n" in out
+
+
+def test_explain_suggests_a_close_rule(capsys):
+    assert main(["explain", "unknwn-op"]) == 2
+    assert capsys.readouterr().err == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?); 'tflint rules' lists them\n"
+
+
+def test_readme_documents_every_option():
+    for action in _build_parser()._actions:
+        for flag in action.option_strings:
+            if flag.startswith("--") and flag != "--help":
+                assert f"`{flag}" in README, f"README's usage table does not mention {flag}"
+
+
+def test_readme_sections():
+    for heading in ("## pre-commit", "## GitHub Actions", "## Python API", "## Output formats", "## Suppressing findings", "## Baseline", "## Plugins"):
+        assert f"\n{heading}" in README
+    actions = README.split("## GitHub Actions", 1)[1].split("\n## ", 1)[0]
+    assert "github/codeql-action/upload-sarif" in actions and "--format sarif -o tflint.sarif" in actions and "security-events: write" in actions
+    python_api = README.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    import tflint
+    from tflint.api import Report
+
+    for name in re.findall(r"tflint\.(\w+)\(", python_api):
+        assert hasattr(tflint, name), name
+    for name in re.findall(r"report\.(\w+)\(", python_api):
+        assert hasattr(Report, name), name
+
+
+def test_pre_commit_hook_manifest():
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert [hook["id"] for hook in hooks] == ["tflint"]
+    readme_ids = re.findall(r"- id: (\S+)", README.split("## pre-commit", 1)[1].split("\n## ", 1)[0])
+    assert readme_ids == ["tflint"]
+    hook = hooks[0]
+    assert (hook["entry"], hook["language"], hook["require_serial"]) == ("tflint", "python", True)
+    pattern = re.compile(hook["files"])
+    for extension in GRAPH_EXTENSIONS:
+        assert pattern.search(f"models/graph{extension}")
+    for other in ("export/1/variables/variables.index", "export/1/variables/variables.data-00000-of-00001", "model.py", "graph.pbtxt.orig"):
+        assert not pattern.search(other), other
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    clientlib.load_manifest(str(REPO / ".pre-commit-hooks.yaml"))  # pre-commit's own validation
