@@ -11,7 +11,8 @@ from typing import Any
 from tflint.config import Config, ConfigError, config_from_mapping, default_config, find_config, load_config
 from tflint.engine import lint_artifact
 from tflint.finding import Finding, Severity
-from tflint.load import UsageError, artifact_from_message, coerce_message, load_path, parse_op_list
+from tflint.load import UsageError, artifact_from_message, coerce_message, iter_graph_files, load_path, parse_op_list
+from tflint.plugins import OP_DEFS_GROUP
 from tflint.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
@@ -19,20 +20,63 @@ ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
 
 @dataclass(frozen=True)
 class Report:
-    """The findings of one lint run, and whether they pass `fail_on`."""
+    """The findings of one lint run, and whether they pass the failing level.
+
+    `fail_on` is the failing level; `file_fail_on` overrides it per file
+    (each file fails by its own config's `fail-on`). `files` names the files
+    linted, as findings do; `baselined` counts findings a baseline hid;
+    `rules` is the rule registry of the run (built-in plus plugin rules);
+    `pruned` counts the stale baseline entries `prune_baseline` removed.
+    """
 
     findings: tuple[Finding, ...]
     fail_on: Severity = Severity.ERROR
     files: tuple[str, ...] = field(default=())
+    file_fail_on: Mapping[str, Severity] = field(default_factory=dict)
+    baselined: int = 0
+    rules: Mapping[str, Any] | None = None
+    pruned: int = 0
+
+    def failing(self) -> tuple[Finding, ...]:
+        """The findings at or above their file's failing level."""
+        return tuple(f for f in self.findings if f.severity >= self.file_fail_on.get(f.file, self.fail_on))
 
     @property
     def ok(self) -> bool:
         """True when no finding is at or above the failing level."""
-        return not any(finding.severity >= self.fail_on for finding in self.findings)
+        return not self.failing()
+
+    def render(self, format: str = "text", *, color: bool = False, root: str | None = None, statistics: bool = False) -> str:  # noqa: A002 - the CLI's name
+        """The report in an output format: text, json, sarif, github or junit.
+
+        Paths in SARIF, GitHub annotations and fingerprints are made relative
+        to `root` (default: the repository holding the current directory).
+        """
+        from tflint.report import renderer
+        from tflint.report.summary import Summary
+
+        summary = Summary(
+            files=len(self.files),
+            color=color,
+            paths=self.files,
+            root=root if root is not None else project_root(),
+            baselined=self.baselined,
+            rules=self.rules,
+            statistics=statistics,
+        )
+        return renderer(format)(self.findings, summary)
 
     def to_json(self, indent: int | None = 2) -> str:
         """The findings as a JSON array (same keys as `--format json`)."""
-        return json.dumps([finding.to_dict() for finding in self.findings], indent=indent)
+        from tflint.report.json import records
+        from tflint.report.summary import Summary
+
+        summary = Summary(files=len(self.files), paths=self.files, root=project_root(), rules=self.rules)
+        return json.dumps(records(self.findings, summary), indent=indent)
+
+    def to_sarif(self) -> str:
+        """The report as a SARIF 2.1.0 log (same as `--format sarif`)."""
+        return self.render("sarif")
 
     def __iter__(self):
         return iter(self.findings)
@@ -66,34 +110,190 @@ def resolve_config(config: ConfigLike, near: str | None = None) -> Config:
 
 
 def registry_for(config: Config, extra_op_defs: Iterable[str | Any] = ()) -> OpRegistry:
-    """The op registry for a run: extra OpLists, the config's op-defs, then the bundled snapshot."""
+    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the bundled snapshot."""
     lists = []
     for item in list(extra_op_defs) + list(config.op_defs):
         if isinstance(item, (str, os.PathLike)):
-            try:
-                with open(item, "rb") as handle:
-                    data = handle.read()
-            except OSError as error:
-                raise UsageError(f"{item}: cannot read op definitions: {error.strerror or error}") from None
-            lists.append((str(item), parse_op_list(data, str(item))))
+            lists.append((str(item), _read_op_list(item)))
         else:
             lists.append(("op_defs", item))
+    for label, value in config.plugin_op_defs:
+        lists.append((label, _plugin_op_list(label, value)))
     return user_registry(lists)
 
 
+def _read_op_list(path: str | os.PathLike[str]) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read op definitions: {error.strerror or error}") from None
+    return parse_op_list(data, str(path))
+
+
+def _plugin_op_list(label: str, value: Any) -> Any:
+    """A plugin's OpDefs: an OpList message (ours or TensorFlow's), its bytes, a file path, or a callable."""
+    if callable(value) and not hasattr(value, "SerializeToString"):
+        try:
+            value = value()
+        except Exception as error:
+            raise ConfigError(f"{label}: its {OP_DEFS_GROUP} entry point raised {type(error).__name__}: {error}") from None
+    if isinstance(value, (str, os.PathLike)):
+        return _read_op_list(value)
+    if hasattr(value, "SerializeToString"):
+        value = value.SerializeToString()
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return parse_op_list(bytes(value), label)
+        except UsageError as error:
+            raise ConfigError(str(error)) from None
+    raise ConfigError(f"{label}: its {OP_DEFS_GROUP} entry point gave {type(value).__name__}, not an OpList, its bytes or a path")
+
+
+def lint_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+    stdin_name: str = "<stdin>",
+    fail_on: Severity | str | None = None,
+    baseline: str | os.PathLike[str] | bool | None = None,
+    write_baseline: str | os.PathLike[str] | None = None,
+    prune_baseline: bool = False,
+    progress: Any = None,
+) -> Report:
+    """Lint files, SavedModel directories and directories (searched), as the `tflint` command does.
+
+    `config`: None discovers the nearest `.tflint.yaml` for each file;
+    anything else applies to every file. `fail_on` overrides each config's
+    `fail-on`. `baseline`: None uses each config's `baseline:`; a path uses
+    that file for every file; False uses none. `write_baseline` records
+    every current finding in that file first, and then applies it;
+    `prune_baseline` rewrites each baseline in force without its stale
+    entries (never adding new ones) and reports none of them.
+    `progress` receives `file(number, total, path)` and `rule(id)` calls.
+    Raises ConfigError and UsageError (exit 2 in the CLI).
+    """
+    from tflint.baseline import Baseline
+
+    files = list(iter_graph_files([os.fspath(path) for path in paths]))
+    if sum(1 for path in files if path == "-") > 1:
+        raise UsageError("stdin (-) can be read only once")
+    override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
+    explicit = Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None  # fail before the work
+    configs = _ConfigCache(config)
+    registries: dict[int, OpRegistry] = {}
+    linted: list[tuple[str, Config, list[Finding]]] = []
+    for number, path in enumerate(files, start=1):
+        resolved = configs.for_path(path)
+        registry = registries.get(id(resolved))
+        if registry is None:
+            registry = registries[id(resolved)] = registry_for(resolved, op_defs)
+        if progress is not None:
+            progress.file(number, len(files), stdin_name if path == "-" else path)
+        artifact = load_path(path, input_type, stdin_name=stdin_name)
+        findings = lint_artifact(artifact, resolved, registry, progress.rule if progress is not None else None)
+        linted.append((artifact.path, resolved, findings))
+
+    config_of = {shown: resolved for shown, resolved, _ in linted}
+    shown_files = [shown for shown, _, _ in linted]
+    findings = sorted((f for _, _, file_findings in linted for f in file_findings), key=Finding.sort_key)
+    modules = _rule_registry(config_of.values())
+    if write_baseline is not None:
+        written = Baseline.from_findings(write_baseline, findings, modules)
+        written.write()
+        baselines = {os.fspath(write_baseline): (written, shown_files)}
+    else:
+        groups = _baseline_groups(linted, baseline)
+        baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
+        if prune_baseline and not baselines and linted:
+            raise UsageError("--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)")
+    hidden = stale = 0
+    for loaded, members in baselines.values():
+        if not members:
+            continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
+        findings, applied = _apply_baseline(loaded, members, findings, config_of, modules, prune_baseline)
+        hidden += applied.hidden
+        if prune_baseline:
+            loaded.pruned(applied.matched, members).write()
+            stale += applied.stale
+
+    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in linted}
+    default_fail_on = override or (linted[0][1].fail_on if linted else Severity.ERROR)
+    return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules, pruned=stale)
+
+
+def _apply_baseline(baseline: Any, members: list[str], findings: list[Finding], config_of: Mapping[str, Config], modules: Mapping[str, Any], pruning: bool) -> tuple[list[Finding], Any]:
+    """`findings` with `baseline` applied to those of the files in `members`."""
+    member_set = set(members)
+    fallback = config_of[members[0]]
+
+    def stale_level(shown: str | None) -> Severity:
+        if pruning:
+            return Severity.OFF  # the entries are being removed: nothing to report
+        rule = config_of.get(shown, fallback).rules.get("unused-suppression")  # None (a file that is gone): the fallback
+        return rule.severity if rule is not None else Severity.OFF
+
+    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level)
+    outside = [f for f in findings if f.file not in member_set]
+    return sorted(outside + applied.findings, key=Finding.sort_key), applied
+
+
+class _ConfigCache:
+    """One Config per config file: the given one, or the nearest `.tflint.yaml` of each path."""
+
+    def __init__(self, config: ConfigLike) -> None:
+        self._fixed = None if config is None else resolve_config(config)
+        self._found: dict[str, Config] = {}
+
+    def for_path(self, path: str) -> Config:
+        if self._fixed is not None:
+            return self._fixed
+        found = find_config(path if path != "-" else os.getcwd())
+        key = str(found) if found else ""
+        if key not in self._found:
+            self._found[key] = load_config(found) if found else default_config()
+        return self._found[key]
+
+
+def _baseline_groups(linted: list[tuple[str, Config, list[Finding]]], baseline: Any) -> dict[str, list[str]]:
+    """Baseline path -> the linted files it applies to (an explicit one applies to all)."""
+    groups: dict[str, list[str]] = {}
+    if baseline is False:
+        return groups
+    for shown, resolved, _ in linted:
+        path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
+        if path:
+            groups.setdefault(path, []).append(shown)
+    return groups
+
+
+def _rule_registry(configs: Iterable[Config]) -> Mapping[str, Any]:
+    """Every rule any config of the run knows (built-in rules plus enabled plugins)."""
+    from tflint.rules import all_rules
+
+    merged = dict(all_rules())
+    for resolved in configs:
+        merged.update(resolved.modules)
+    return merged
+
+
+def project_root(start: str | None = None) -> str:
+    """The repository root above `start` (default: the current directory), or `start` itself."""
+    from tflint.report.identity import find_root
+
+    return find_root(start)
+
+
 def lint_file(path: str | os.PathLike[str], config: ConfigLike = None, *, op_defs: Sequence[str] = (), input_type: str | None = None) -> Report:
-    """Lint one graph file or SavedModel directory.
+    """Lint one graph file or SavedModel directory, with its config's baseline if it has one.
 
     Raises `tflint.ConfigError` for invalid configuration and
     `tflint.UsageError` for an unreadable path; a file that does not parse
     is an `invalid-graph` finding in the report.
     """
-    path = os.fspath(path)
-    resolved = resolve_config(config, near=path)
-    registry = registry_for(resolved, op_defs)
-    artifact = load_path(path, input_type)
-    findings = lint_artifact(artifact, resolved, registry)
-    return Report(tuple(findings), resolved.fail_on, (path,))
+    return lint_paths([path], config, op_defs=op_defs, input_type=input_type)
 
 
 def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, name: str = "<graph>") -> Report:
@@ -107,15 +307,25 @@ def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = 
     registry = registry_for(resolved, op_defs)
     message, kind = coerce_message(graph)
     artifact = artifact_from_message(message, kind, name)
-    return Report(tuple(lint_artifact(artifact, resolved, registry)), resolved.fail_on, (name,))
+    return Report(tuple(lint_artifact(artifact, resolved, registry)), resolved.fail_on, (name,), rules=resolved.modules)
 
 
-def validate(graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None) -> Report:
+def validate(graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, serving: bool | None = None) -> Report:
     """Lint a path or an in-memory graph; raise GraphValidationError if it fails.
 
     Returns the report (warnings included) when nothing is at or above the
-    configured `fail-on` level.
+    configured `fail-on` level. `serving` applies the `serving` preset under
+    the configuration (rules the configuration sets keep their settings);
+    the default, None, applies it to SavedModels (directories, files,
+    messages or bytes) and not to other graphs.
     """
+    from tflint.serving_preset import looks_like_saved_model, with_serving_preset
+
+    if serving is None:
+        serving = looks_like_saved_model(graph_or_path)
+    if serving:
+        near = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+        config = with_serving_preset(resolve_config(config, near=near))
     if isinstance(graph_or_path, (str, os.PathLike)):
         report = lint_file(graph_or_path, config, op_defs=op_defs)
     else:
@@ -132,5 +342,6 @@ __all__ = [
     "UsageError",
     "lint_file",
     "lint_graph",
+    "lint_paths",
     "validate",
 ]

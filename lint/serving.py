@@ -1,0 +1,771 @@
+"""What a model server sees in a SavedModel or MetaGraphDef: signatures, entry points, files, positions.
+
+Shared by the `serving` rules. A model server (TensorFlow Serving, the C++
+`LoadSavedModel`, `tf.compat.v1.saved_model.load`) picks the meta graph whose
+tag *set* equals the requested one, restores variables by running
+`saver_def.restore_op_name` with `variables/variables` fed to
+`saver_def.filename_tensor_name`, runs the init op (the
+`__saved_model_init_op` signature, or the `saved_model_main_op` /
+`legacy_init_op` collection) with each asset's path fed to its tensor, and
+then answers requests with `Session::Run`, feeding and fetching the tensor
+names of a SignatureDef. It never runs the save op. This module computes
+those facts once per graph:
+
+- `signature_tensors`: every tensor name a SignatureDef mentions;
+- `resolve_tensor` / `output_types`: the top-level node and output a name
+  points at, and that output's DataType, looking through function-call nodes
+  (`StatefulPartitionedCall`, `PartitionedCall`, or a library function used as
+  an op) into the called function's signature, as TF2 SavedModels need;
+- `served`: the nodes and library functions the server may run (backward
+  closure from signature outputs, init ops and the restore op, then every
+  function those nodes call, transitively); `saver_nodes`: the checkpoint
+  subgraph; `alive_nodes`: what any signature, op, saver or collection needs;
+- `saved_model_listing`: the files under `assets/` and `variables/` of a
+  SavedModel directory (the only place the serving rules touch the disk);
+- `Locator`: positions of signature entries, tags, assets and saver fields
+  in text sources, for findings that are about no node.
+
+Everything is iterative (no recursion over graphs) and cached per GraphIndex
+or per Artifact.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tflint.dtypes import signatures
+from tflint.functions import func_references
+from tflint.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
+from tflint.textpos import _TOKEN as TEXT_TOKEN  # the text-format tokenizer positions are read with
+from tflint.textpos import LineTable
+
+# SignatureDefs whose "output" is an op to run, not a tensor (signature_constants.py).
+INIT_OP_SIGNATURE_KEYS = frozenset({"__saved_model_init_op", "__saved_model_train_op"})
+# Collections holding the op a loader runs after restoring (constants.py: MAIN_OP_KEY, LEGACY_INIT_OP_KEY).
+INIT_OP_COLLECTIONS = ("saved_model_main_op", "legacy_init_op")
+# TF1 SavedModels list their AssetFileDefs in this collection instead of `asset_file_def`.
+ASSETS_COLLECTION = "saved_model_assets"
+ASSET_FILE_DEF_URL = "type.googleapis.com/tensorflow.AssetFileDef"
+
+# Ops that call a function named by their `f` attr (the TF2 way signatures reach their code).
+CALL_OPS = frozenset({"StatefulPartitionedCall", "PartitionedCall", "TPUPartitionedCall"})
+# Checkpoint I/O the saver itself runs; legitimate only inside the saver's subgraph.
+CHECKPOINT_OPS = frozenset({"Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints", "DTensorRestoreV2"})
+# tf.compat.v1.train.Saver's name scopes (`save`, `save_1`, ...), for plain GraphDefs without a SaverDef.
+_SAVER_SCOPE = re.compile(r"^save(?:_\d+)?/")
+VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable", "_VarHandlesOp"})
+
+
+# -- the meta graph a GraphIndex belongs to ------------------------------------------------------
+
+
+def meta_graph_ordinal(graph: GraphIndex) -> int | None:
+    """The index of this graph's meta graph in its file (0 for a MetaGraphDef), or None for a GraphDef."""
+    if graph.meta_graph is None:
+        return None
+    artifact = graph.artifact
+    if artifact is None:
+        return 0
+    for ordinal, source in enumerate(artifact.graphs):
+        if source.meta_graph is graph.meta_graph:
+            return ordinal
+    return 0
+
+
+def is_saved_model(graph: GraphIndex) -> bool:
+    """Whether the graph is one meta graph of a SavedModel (file or directory)."""
+    artifact = graph.artifact
+    return graph.meta_graph is not None and artifact is not None and artifact.message_type == "SavedModel"
+
+
+def meta_graphs(graph: GraphIndex) -> list[Any]:
+    """Every MetaGraphDef of the graph's file, in order (just this one for a MetaGraphDef)."""
+    artifact = graph.artifact
+    if artifact is None or graph.meta_graph is None:
+        return [graph.meta_graph] if graph.meta_graph is not None else []
+    return [source.meta_graph for source in artifact.graphs if source.meta_graph is not None]
+
+
+def tag_set_text(tags: Iterable[str]) -> str:
+    """A tag set written like TensorFlow's loader messages: `{ serve, gpu }`, `{ }` when empty."""
+    ordered = sorted(set(tags))
+    return "{ " + ", ".join(ordered) + " }" if ordered else "{ }"
+
+
+# -- signature tensors ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignatureTensor:
+    """One tensor name in a SignatureDef.
+
+    `direction` is "inputs" or "outputs", `key` the map key (the alias
+    clients use), `info` the TensorInfo holding the name, `part` which tensor
+    of a sparse or composite TensorInfo it is ("" for a dense one), `name`
+    the tensor name itself.
+    """
+
+    signature: str
+    direction: str
+    key: str
+    info: Any
+    part: str
+    name: str
+
+    @property
+    def is_op(self) -> bool:
+        """Init/train op signatures name an operation to run, not a tensor."""
+        return self.signature in INIT_OP_SIGNATURE_KEYS
+
+    def describe(self) -> str:
+        """`signature 'serving_default' output 'y'` (plus the part of a sparse tensor)."""
+        side = "input" if self.direction == "inputs" else "output"
+        part = f" ({self.part})" if self.part else ""
+        return f"signature '{self.signature}' {side} '{self.key}'{part}"
+
+
+def signature_tensors(meta_graph: Any) -> Iterator[SignatureTensor]:
+    """Every tensor name of every SignatureDef, in a stable order (signature, inputs before outputs, key)."""
+    signatures = meta_graph.signature_def
+    for signature in sorted(signatures):
+        definition = signatures[signature]
+        for direction in ("inputs", "outputs"):
+            entries = getattr(definition, direction)
+            for key in sorted(entries):
+                yield from _tensor_names(signature, direction, key, entries[key], "")
+
+
+def _tensor_names(signature: str, direction: str, key: str, info: Any, part: str) -> Iterator[SignatureTensor]:
+    pending = [(info, part)]
+    while pending:
+        info, part = pending.pop(0)
+        encoding = info.WhichOneof("encoding")
+        if encoding == "name" or encoding is None:
+            yield SignatureTensor(signature, direction, key, info, part, info.name)
+        elif encoding == "coo_sparse":
+            sparse = info.coo_sparse
+            for role, name in (("values", sparse.values_tensor_name), ("indices", sparse.indices_tensor_name), ("dense_shape", sparse.dense_shape_tensor_name)):
+                yield SignatureTensor(signature, direction, key, info, _join(part, role), name)
+        elif encoding == "composite_tensor":
+            for ordinal, component in enumerate(info.composite_tensor.components):
+                pending.append((component, _join(part, f"component {ordinal}")))
+
+
+def _join(outer: str, inner: str) -> str:
+    return f"{outer}, {inner}" if outer else inner
+
+
+# -- resolving tensor names ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Where a tensor name points: the node and output index, its output types, or why it points nowhere."""
+
+    node: Node | None
+    index: int
+    types: tuple[int, ...] | None
+    problem: str | None
+
+
+def resolve_tensor(graph: GraphIndex, name: str, *, operation: bool = False) -> Resolved:
+    """Resolve `name` (`node:index`, or `node` for output 0) among the top-level nodes.
+
+    With `operation`, `name` names an op to run (`^node` and `node` are both
+    accepted) and only the node must exist. Otherwise the index must be below
+    the node's output count, computed through the function library for call
+    nodes; `types` is None when that count cannot be known.
+    """
+    if not name:
+        return Resolved(None, 0, None, "names no tensor (the name is empty)")
+    parsed: Input = parse_input(name)
+    node = graph.node(parsed.node)
+    if node is None:
+        return Resolved(None, parsed.index, None, f"names '{name}', but the graph has no node '{parsed.node}'")
+    if operation:
+        return Resolved(node, 0, None, None)
+    if parsed.is_control:
+        return Resolved(node, 0, None, f"names '{name}', a control input, not a tensor")
+    types = output_types(graph, node)
+    if types is not None and not 0 <= parsed.index < len(types):
+        count = len(types)
+        outputs = "no outputs" if count == 0 else ("only output 0" if count == 1 else f"outputs 0 to {count - 1}")
+        return Resolved(node, parsed.index, types, f"names '{name}', but node '{node.name}' (op {node.op}) has {outputs}")
+    return Resolved(node, parsed.index, types, None)
+
+
+def called_function(graph: GraphIndex, node: Node) -> Any | None:
+    """The FunctionDef a call node runs (its `f` attr, or its op naming a library function)."""
+    function = graph.function_by_name.get(node.op)
+    if function is not None:
+        return function
+    if node.op in CALL_OPS and "f" in node.attr:
+        value = node.attr["f"]
+        if value.WhichOneof("value") == "func":
+            return graph.function_by_name.get(value.func.name)
+    return None
+
+
+def output_types(graph: GraphIndex, node: Node) -> tuple[int, ...] | None:
+    """The DataTypes of a top-level node's outputs, or None when they cannot be known.
+
+    For a call node whose function is in the library, the function's own
+    output args decide (the `Tout` attr is only the caller's claim of them).
+    """
+    cache = _output_type_cache(graph)
+    if node.name in cache:
+        return cache[node.name]
+    result: tuple[int, ...] | None = None
+    function = called_function(graph, node) if node.op in CALL_OPS else None
+    if function is not None:
+        types = []
+        for arg in function.signature.output_arg:
+            if arg.number_attr or arg.type_list_attr or not arg.type:
+                types = None
+                break
+            types.append(arg.type + REF_OFFSET if arg.is_ref else arg.type)
+        result = tuple(types) if types is not None else None
+    if result is None:
+        signature = signatures(graph).resolved(node)
+        if signature is not None and signature.output_types is not None and None not in signature.output_types:
+            result = tuple(signature.output_types)  # type: ignore[arg-type]
+    cache[node.name] = result
+    return result
+
+
+_OUTPUT_TYPES: weakref.WeakKeyDictionary[GraphIndex, dict[str, tuple[int, ...] | None]] = weakref.WeakKeyDictionary()
+
+
+def _output_type_cache(graph: GraphIndex) -> dict[str, tuple[int, ...] | None]:
+    cache = _OUTPUT_TYPES.get(graph)
+    if cache is None:
+        cache = {}
+        _OUTPUT_TYPES[graph] = cache
+    return cache
+
+
+def base_type(dtype: int) -> int:
+    """The DataType without its reference bit (`float_ref` -> `float`)."""
+    return dtype - REF_OFFSET if dtype > REF_OFFSET else dtype
+
+
+# -- what runs -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Reach:
+    """A set of top-level node names and library function names (or, `by_scope`, a name pattern)."""
+
+    nodes: set[str] = field(default_factory=set)
+    functions: set[str] = field(default_factory=set)
+    by_scope: bool = False
+
+    def covers(self, node: Node) -> bool:
+        """Whether `node` (top-level or in a function body) is in this set."""
+        if self.by_scope:
+            return _SAVER_SCOPE.match(node.name) is not None
+        if node.function is None:
+            return node.name in self.nodes
+        return node.function in self.functions
+
+
+def entry_points(graph: GraphIndex) -> list[str]:
+    """Names of the top-level nodes a model server fetches or runs (signatures, init ops, restore op).
+
+    Empty for a GraphDef, and for a meta graph that defines no signature and
+    no init op (a training checkpoint's meta graph: nothing says what runs).
+    """
+    meta = graph.meta_graph
+    if meta is None:
+        return []
+    roots = [parse_input(item.name).node for item in signature_tensors(meta) if item.name and item.direction == "outputs"]
+    for key in INIT_OP_COLLECTIONS:
+        roots.extend(parse_input(name).node for name in _node_list(meta, key))
+    if not roots:
+        return []
+    roots.extend(_saver_roots(meta, save=False))
+    roots.extend(parse_input(asset.tensor_info.name).node for asset in asset_file_defs(meta) if asset.tensor_info.name)
+    return roots
+
+
+def served(graph: GraphIndex) -> Reach | None:
+    """What the server may run: everything upstream of its entry points, and every function those call.
+
+    None when there are no entry points (a GraphDef, a training meta graph);
+    callers then treat the whole graph as what runs.
+    """
+    cache = _reach_cache(graph)
+    if "served" not in cache:
+        roots = entry_points(graph)
+        cache["served"] = _closure(graph, roots) if roots else None
+    return cache["served"]
+
+
+def saver_nodes(graph: GraphIndex) -> Reach:
+    """The checkpoint subgraph: upstream of the SaverDef's save and restore ops, and the functions they call.
+
+    Without a SaverDef (a GraphDef, or a meta graph exported without one),
+    nodes in tf.compat.v1.train.Saver's name scopes (`save/`, `save_1/`, ...),
+    in the graph or a function body, stand for it.
+    """
+    cache = _reach_cache(graph)
+    if "saver" not in cache:
+        roots = list(_saver_roots(graph.meta_graph, save=True))
+        reach = _closure(graph, roots) if roots else Reach(by_scope=True)
+        cache["saver"] = reach
+    return cache["saver"]
+
+
+def is_saver_checkpoint_op(graph: GraphIndex, node: Node) -> bool:
+    """A checkpoint read/write that belongs to the saver (legitimate), not to the model's own code."""
+    return node.op in CHECKPOINT_OPS and saver_nodes(graph).covers(node)
+
+
+def alive_nodes(graph: GraphIndex) -> set[str]:
+    """Top-level nodes something needs: signatures, init/save/restore ops, assets, any collection entry."""
+    cache = _reach_cache(graph)
+    if "alive" not in cache:
+        meta = graph.meta_graph
+        roots = [parse_input(item.name).node for item in signature_tensors(meta) if item.name]
+        roots.extend(_saver_roots(meta, save=True))
+        roots.extend(parse_input(asset.tensor_info.name).node for asset in asset_file_defs(meta) if asset.tensor_info.name)
+        known = graph.main.by_name
+        roots.extend(name for name in collection_strings(meta) if name in known)
+        cache["alive"] = _backward(graph, roots)
+    return cache["alive"]
+
+
+_REACH: weakref.WeakKeyDictionary[GraphIndex, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _reach_cache(graph: GraphIndex) -> dict[str, Any]:
+    cache = _REACH.get(graph)
+    if cache is None:
+        cache = {}
+        _REACH[graph] = cache
+    return cache
+
+
+def _saver_roots(meta: Any, save: bool) -> Iterator[str]:
+    if meta is None or not meta.HasField("saver_def"):
+        return
+    saver = meta.saver_def
+    names = [saver.restore_op_name, saver.filename_tensor_name]
+    if save:
+        names.append(saver.save_tensor_name)
+    for name in names:
+        if name:
+            yield parse_input(name).node
+
+
+def _backward(graph: GraphIndex, roots: Iterable[str]) -> set[str]:
+    """Top-level node names upstream of `roots` (data and control inputs), roots included."""
+    by_name = graph.main.by_name
+    seen: set[str] = set()
+    stack = list(roots)
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        node = by_name.get(name)
+        if node is None:
+            continue
+        seen.add(name)
+        stack.extend(item.node for item in node.inputs)
+    return seen
+
+
+def _closure(graph: GraphIndex, roots: Iterable[str]) -> Reach:
+    """The nodes upstream of `roots`, and every library function they (transitively) call."""
+    nodes = _backward(graph, roots)
+    functions: set[str] = set()
+    scopes = {scope.name: scope for scope in graph.function_scopes}
+    if not scopes:
+        return Reach(nodes, functions)
+    calls: dict[str, bool] = {}
+    pending = [graph.main.by_name[name] for name in nodes]
+    while pending:
+        node = pending.pop()
+        may_call = calls.get(node.op)
+        if may_call is None:
+            may_call = calls[node.op] = _may_call(graph, node.op)
+        if not may_call:
+            continue
+        for name in _callees(graph, node):
+            if name in functions:
+                continue
+            functions.add(name)
+            scope = scopes.get(name)
+            if scope is not None:
+                pending.extend(scope.nodes)
+    return Reach(nodes, functions)
+
+
+def _may_call(graph: GraphIndex, op: str) -> bool:
+    """Whether nodes of `op` can call library functions: a function itself, or an op with func attrs."""
+    schema = graph.schema_for(op)
+    if schema is None or schema.is_function:
+        return True
+    return any(attr.type in ("func", "list(func)") for attr in schema.attrs.values())
+
+
+def _callees(graph: GraphIndex, node: Node) -> Iterator[str]:
+    """Library functions a node may call: its op, and every func / list(func) attr value (nested too)."""
+    library = graph.function_by_name
+    if node.op in library:
+        yield node.op
+    for _, function in func_references(node):
+        if function.name in library:
+            yield function.name
+
+
+# -- collections and assets ----------------------------------------------------------------------
+
+
+def _node_list(meta: Any, key: str) -> list[str]:
+    if key not in meta.collection_def:
+        return []
+    collection = meta.collection_def[key]
+    return list(collection.node_list.value) if collection.WhichOneof("kind") == "node_list" else []
+
+
+def collection_strings(meta: Any) -> set[str]:
+    """Node names mentioned by any collection: node_list entries, and strings inside bytes_list / any_list protos.
+
+    Collections of serialized protos (VariableDef, CondContextDef,
+    QueueRunnerDef, ...) are scanned as protobuf wire format without their
+    schemas: every length-delimited field that reads as a node or tensor name
+    counts, so a context's pivot or a variable's initializer stays alive.
+    """
+    names: set[str] = set()
+    for collection in meta.collection_def.values():
+        kind = collection.WhichOneof("kind")
+        if kind == "node_list":
+            for value in collection.node_list.value:
+                names.add(parse_input(value).node)
+        elif kind == "bytes_list":
+            for value in collection.bytes_list.value:
+                names.update(_wire_strings(value))
+        elif kind == "any_list":
+            for value in collection.any_list.value:
+                names.update(_wire_strings(value.value))
+    return names
+
+
+def _wire_strings(data: bytes) -> Iterator[str]:
+    """Every length-delimited field of a serialized message, nested ones too, that decodes as UTF-8 text."""
+    pending = [data]
+    while pending:
+        buffer = pending.pop()
+        position, end = 0, len(buffer)
+        while position < end:
+            key, position = _varint(buffer, position)
+            if position < 0:
+                break
+            wire = key & 7
+            if wire == 0:
+                _, position = _varint(buffer, position)
+            elif wire == 1:
+                position += 8
+            elif wire == 5:
+                position += 4
+            elif wire == 2:
+                length, position = _varint(buffer, position)
+                if position < 0 or position + length > end:
+                    break
+                chunk = buffer[position : position + length]
+                position += length
+                try:
+                    text = chunk.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = None
+                if text is not None and text.isprintable():
+                    yield parse_input(text).node
+                pending.append(chunk)  # it may also be a nested message
+            else:
+                break
+            if position < 0 or position > end:
+                break
+
+
+def _varint(buffer: bytes, position: int) -> tuple[int, int]:
+    """(value, next position), or (0, -1) when the varint runs off the end."""
+    value = 0
+    shift = 0
+    end = len(buffer)
+    while position < end and shift < 64:
+        byte = buffer[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, position
+        shift += 7
+    return 0, -1
+
+
+def asset_file_defs(meta: Any) -> list[Any]:
+    """The AssetFileDefs a loader uses: the `asset_file_def` field, else the TF1 `saved_model_assets` collection.
+
+    (C++ `GetAssetFileDefs` reads the field when it is non-empty, else the collection.)
+    """
+    if meta is None:
+        return []
+    if len(meta.asset_file_def):
+        return list(meta.asset_file_def)
+    if ASSETS_COLLECTION not in meta.collection_def:
+        return []
+    collection = meta.collection_def[ASSETS_COLLECTION]
+    if collection.WhichOneof("kind") != "any_list":
+        return []
+    from tflint import protos
+
+    found = []
+    for value in collection.any_list.value:
+        if value.type_url.rsplit("/", 1)[-1] != "tensorflow.AssetFileDef":
+            continue
+        asset = protos.AssetFileDef()
+        try:
+            asset.ParseFromString(value.value)
+        except Exception:  # a corrupt Any: nothing a loader could use either
+            continue
+        found.append(asset)
+    return found
+
+
+# -- the SavedModel directory ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DirListing:
+    """The files of a SavedModel directory that loaders read besides the graph."""
+
+    root: str
+    assets: frozenset[str]  # paths relative to assets/, with '/' separators
+    variables: frozenset[str]  # file names directly under variables/
+    has_variables_dir: bool
+
+    @property
+    def has_checkpoint(self) -> bool:
+        """An index file and at least one data shard: what the restore op reads."""
+        return "variables.index" in self.variables and any(name.startswith("variables.data-") for name in self.variables)
+
+
+# Artifacts are unhashable dataclasses: per-artifact caches are keyed by id, dropped with the artifact.
+_ARTIFACT_CACHES: dict[int, tuple[weakref.ref, dict[str, Any]]] = {}
+
+
+def _artifact_cache(artifact: Any) -> dict[str, Any]:
+    key = id(artifact)
+    entry = _ARTIFACT_CACHES.get(key)
+    if entry is not None and entry[0]() is artifact:
+        return entry[1]
+    store: dict[str, Any] = {}
+    _ARTIFACT_CACHES[key] = (weakref.ref(artifact, lambda _, key=key: _ARTIFACT_CACHES.pop(key, None)), store)
+    return store
+
+
+def saved_model_listing(graph: GraphIndex) -> DirListing | None:
+    """The `assets/` and `variables/` files of the SavedModel directory the graph came from (None for a lone file)."""
+    artifact = graph.artifact
+    if artifact is None or not getattr(artifact, "saved_model_dir", None):
+        return None
+    cache = _artifact_cache(artifact)
+    if "listing" in cache:
+        return cache["listing"]
+    root = artifact.saved_model_dir
+    assets: set[str] = set()
+    assets_dir = os.path.join(root, "assets")
+    stack = [assets_dir]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir():
+                stack.append(entry.path)
+            else:
+                assets.add(os.path.relpath(entry.path, assets_dir).replace(os.sep, "/"))
+    variables_dir = os.path.join(root, "variables")
+    try:
+        variables = {entry.name for entry in os.scandir(variables_dir) if entry.is_file()}
+        has_dir = True
+    except OSError:
+        variables, has_dir = set(), False
+    listing = DirListing(root, frozenset(assets), frozenset(variables), has_dir)
+    cache["listing"] = listing
+    return listing
+
+
+# -- positions in text sources --------------------------------------------------------------------
+
+class Locator:
+    """Positions of the meta-graph fields serving findings point at, read from a text source.
+
+    Keys (per meta graph ordinal): `("meta",)` the meta graph, `("tags",)` its
+    first tag, `("signature", key)` a SignatureDef's key,
+    `("tensor", signature, direction, key)` a TensorInfo's `name` (or its
+    map entry), `("dtype", ...)` / `("shape", ...)` its dtype and tensor_shape
+    (same keys as "tensor"), `("asset", index)` an AssetFileDef's `filename`,
+    `("saver", field)` a SaverDef field. Built lazily, once per artifact,
+    only when a finding needs a position.
+    """
+
+    def __init__(self, text: str, message_type: str) -> None:
+        self.positions: dict[tuple[int, tuple], tuple[int, int]] = {}
+        self._scan(text, message_type)
+
+    def get(self, ordinal: int, *key: Any) -> tuple[int, int] | None:
+        """The (line, column) recorded for `key` in meta graph `ordinal`, or None."""
+        return self.positions.get((ordinal, key))
+
+    def _scan(self, text: str, message_type: str) -> None:
+        where = LineTable(text).position
+        # A frame per open message: field name, its path below the meta graph, scalars seen, children's data.
+        root_depth = 1 if message_type == "SavedModel" else 0
+        frames: list[dict[str, Any]] = [{"field": "", "path": (), "scalars": {}, "offset": 0}]
+        lists: list[tuple[str | None, int]] = []
+        pending: str | None = None
+        pending_offset = 0
+        meta_ordinal = -1 if message_type == "SavedModel" else 0
+        for match in _tokens(text, message_type):
+            kind = match.lastgroup
+            if kind in ("space", "comment", "punct"):
+                continue
+            if kind in ("word", "bracketed", "string"):
+                if pending is None:
+                    if kind != "string":
+                        pending = match.group()
+                        pending_offset = match.start()
+                    continue
+                frame = frames[-1]
+                if "skip" not in frame:
+                    frame["scalars"].setdefault(pending, (_unquote(match.group()), where(pending_offset)))
+                pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
+            elif kind == "list_open":
+                lists.append((pending, len(frames)))
+            elif kind == "list_close":
+                if lists:
+                    lists.pop()
+                pending = None
+            elif kind == "open":
+                name = pending or ""
+                parent = frames[-1]
+                depth = len(frames)
+                if message_type == "SavedModel" and depth == 1 and name == "meta_graphs":
+                    meta_ordinal += 1
+                    self.positions[(meta_ordinal, ("meta",))] = where(pending_offset)
+                path = parent["path"] + (name,) if depth > root_depth else ()
+                frame = {"field": name, "path": path, "scalars": {}, "offset": pending_offset, "children": []}
+                if "skip" in parent or (path[:1] == ("graph_def",)):
+                    frame["skip"] = True
+                elif path and path[0] not in ("meta_info_def", "signature_def", "asset_file_def", "saver_def", "collection_def"):
+                    frame["skip"] = True
+                if path == ("asset_file_def",):
+                    parent["asset_count"] = parent.get("asset_count", -1) + 1
+                    frame["asset_index"] = parent["asset_count"]
+                frames.append(frame)
+                pending = None
+            else:  # close
+                if len(frames) == 1:
+                    continue  # unbalanced text never parses; nothing to locate
+                frame = frames.pop()
+                if "skip" not in frame:
+                    self._closed(frame, frames[-1], meta_ordinal, where)
+                pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
+
+    def _closed(self, frame: dict[str, Any], parent: dict[str, Any], ordinal: int, where: Any) -> None:
+        path = frame["path"]
+        scalars = frame["scalars"]
+        if path == ("meta_info_def",) and "tags" in scalars:
+            self.positions.setdefault((ordinal, ("tags",)), scalars["tags"][1])
+        elif path == ("saver_def",):
+            for name, (_, position) in scalars.items():
+                self.positions.setdefault((ordinal, ("saver", name)), position)
+        elif path == ("asset_file_def",):
+            position = scalars["filename"][1] if "filename" in scalars else where(frame["offset"])
+            self.positions.setdefault((ordinal, ("asset", frame["asset_index"])), position)
+        elif len(path) == 5 and path[:2] == ("signature_def", "value") and path[3:] == ("value", "tensor_shape"):
+            parent["fields"] = {**parent.get("fields", {}), "shape": where(frame["offset"])}
+        elif len(path) == 4 and path[:2] == ("signature_def", "value") and path[3] == "value":
+            fields = dict(parent.get("fields", {}))
+            fields.update(frame.get("fields", {}))
+            for name in ("name", "dtype"):
+                if name in scalars:
+                    fields[name] = scalars[name][1]
+            parent["fields"] = fields
+        elif len(path) == 3 and path[:2] == ("signature_def", "value") and path[2] in ("inputs", "outputs"):
+            key = scalars.get("key", ("", None))[0]
+            fields = frame.get("fields", {})
+            entry = where(frame["offset"])
+            parent["children"].append((path[2], key, fields.get("name", entry), fields))
+        elif path == ("signature_def", "value"):
+            parent["children"].extend(frame["children"])
+        elif path == ("signature_def",):
+            key, position = scalars.get("key", ("", where(frame["offset"])))
+            self.positions.setdefault((ordinal, ("signature", key)), position)
+            for direction, io_key, io_position, fields in frame["children"]:
+                self.positions.setdefault((ordinal, ("tensor", key, direction, io_key)), io_position)
+                for name in ("dtype", "shape"):
+                    if name in fields:
+                        self.positions.setdefault((ordinal, (name, key, direction, io_key)), fields[name])
+
+
+# The graph_def blocks of TensorFlow's own text layout, which hold nothing the Locator needs.
+_CANONICAL_GRAPH_DEF = {
+    "MetaGraphDef": re.compile(r"^graph_def \{\n.*?^\}\n", re.MULTILINE | re.DOTALL),
+    "SavedModel": re.compile(r"^  graph_def \{\n.*?^  \}\n", re.MULTILINE | re.DOTALL),
+}
+
+
+def _tokens(text: str, message_type: str) -> Iterator[re.Match[str]]:
+    """The text's tokens, skipping canonically laid out graph_def blocks whole (they are most of the file)."""
+    start = 0
+    for block in _CANONICAL_GRAPH_DEF[message_type].finditer(text):
+        body = block.group()
+        if body.count("{") + body.count("<") != body.count("}") + body.count(">"):
+            continue  # not TensorFlow's layout after all: tokenize it like the rest
+        yield from TEXT_TOKEN.finditer(text, start, block.start())
+        start = block.end()
+    yield from TEXT_TOKEN.finditer(text, start)
+
+
+def _unquote(token: str) -> str:
+    if token[:1] in ("'", '"'):
+        from google.protobuf import text_encoding
+
+        try:
+            return text_encoding.CUnescape(token[1:-1]).decode("utf-8", "replace")
+        except Exception:
+            return token[1:-1]
+    return token
+
+
+def locator(graph: GraphIndex) -> Locator | None:
+    """The Locator of the graph's text source (None for binary sources and in-memory messages)."""
+    artifact = graph.artifact
+    if artifact is None or artifact.text is None or artifact.message_type not in ("MetaGraphDef", "SavedModel"):
+        return None
+    cache = _artifact_cache(artifact)
+    if "locator" not in cache:
+        cache["locator"] = Locator(artifact.text, artifact.message_type)
+    return cache["locator"]
+
+
+def position(graph: GraphIndex, *keys: tuple) -> tuple[int, int] | None:
+    """Where the first of `keys` (see Locator) that was recorded is written, else the meta graph itself."""
+    found = locator(graph)
+    ordinal = meta_graph_ordinal(graph)
+    if found is None or ordinal is None:
+        return None
+    for key in keys:
+        where = found.get(ordinal, *key)
+        if where is not None:
+            return where
+    return found.get(ordinal, "meta")

@@ -1,0 +1,79 @@
+"""Every asset a meta graph lists exists under the SavedModel's `assets/` directory and is fed to a real tensor.
+
+A SavedModel's assets (vocabularies, lookup-table files) are listed as
+AssetFileDefs: the `asset_file_def` field, or in TF1 SavedModels the
+`saved_model_assets` collection (the C++ loader reads the field when it is
+non-empty, else the collection). When a model loads, each asset's path
+under `assets/` is fed to the AssetFileDef's tensor and the init op reads
+the file. Checked with TensorFlow 2.21 on copies of real SavedModels with
+the asset file removed: `tf.saved_model.load` and
+`tf.compat.v1.saved_model.load` both fail while initializing the lookup
+table (`NotFoundError: .../assets/vocab.txt; No such file or directory`);
+a model server fails to load the model the same way.
+
+The file check needs the SavedModel *directory* (`tflint export/1/`); when
+a lone `saved_model.pb` is linted only the tensor names are checked. A
+tensor name that names no node (or an output the node lacks) is reported
+too: the loader's feed of the asset path fails.
+
+How to fix: copy the missing file into `assets/` (re-exporting copies every
+asset the graph uses), or remove the stale AssetFileDef.
+
+Okay:
+  graph_def {
+    node { name: "vocab_path" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
+  }
+  asset_file_def {
+    tensor_info { name: "vocab_path:0" }
+    filename: "vocab.txt"
+  }
+Fail:
+  graph_def {
+    node { name: "vocab_path" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
+  }
+  asset_file_def {
+    tensor_info { name: "vocab_path:0" }
+    filename: "vocab.txt"
+  }
+  asset_file_def {
+    tensor_info { name: "labels_path:0" }
+    filename: "labels.txt"   # missing-asset
+  }
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tflint.finding import Issue, Severity
+from tflint.index import GraphIndex
+from tflint.serving import asset_file_defs, position, resolve_tensor, saved_model_listing
+
+ID = "missing-asset"
+CATEGORY = "serving"
+DEFAULT_SEVERITY = Severity.ERROR
+OPTIONS: dict[str, Any] = {}
+
+
+def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield an issue for each AssetFileDef whose file is absent or whose tensor does not exist."""
+    meta = graph.meta_graph
+    if meta is None:
+        return
+    listing = saved_model_listing(graph)
+    in_field = len(meta.asset_file_def) > 0
+    reported: set[str] = set()
+    for ordinal, asset in enumerate(asset_file_defs(meta)):
+        where = position(graph, ("asset", ordinal)) if in_field else position(graph)
+        filename = asset.filename
+        name = asset.tensor_info.name
+        if name:
+            resolved = resolve_tensor(graph, name)
+            if resolved.problem is not None:
+                yield Issue(resolved.node, f"Asset '{filename}' is fed to the tensor its AssetFileDef {resolved.problem}", position=where)
+        if listing is not None and filename and filename not in listing.assets and filename not in reported:
+            reported.add(filename)
+            shown = os.path.join(listing.root, "assets", filename)
+            yield Issue(None, f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the init op reads it", position=where)

@@ -1,0 +1,91 @@
+"""Tensor shapes agree with each op's shape function and with `_output_shapes`, as TensorFlow checks at import.
+
+When TensorFlow imports a GraphDef it runs every node's C++ shape function
+in topological order and rejects the graph at the first failure (`Shape must
+be rank 1 but is rank 0 for '{{node X}} = ParseExample[...]'`). It then
+merges each node's `_output_shapes` into the inferred shapes and rejects an
+entry that contradicts them (`Node 'X' has an _output_shapes attribute
+inconsistent with the GraphDef for output #0: Shapes must be equal rank, but
+are 0 and 1`). Downstream nodes see the merged shapes.
+
+This rule replays that inference over the top-level graph (function bodies
+are only shape-checked when a function is instantiated) with shape functions
+for common ops: Const, Placeholder, PlaceholderWithDefault, variables and
+Assign, Identity and the unary elementwise ops, the broadcasting binary ops
+(Add, AddV2, Sub, Mul, RealDiv, Maximum, comparisons, ...), AddN, MatMul and
+BatchMatMul, BiasAdd, Conv2D, Reshape with a constant shape, ConcatV2,
+Pack, Unpack, Shape, Size, Rank, ExpandDims, Squeeze, Transpose, Fill,
+Select, the reductions and ArgMax/ArgMin with constant axes, and the
+ParseExample family. Every other op (and every function call) has unknown
+output shapes, refined by its own `_output_shapes`; loops need no special
+case because a `Merge`'s output is unknown. Shapes are never guessed, so
+each finding is an error TensorFlow reports too, though TensorFlow (which
+also folds small constant subgraphs) may find more. It reports:
+
+- an input whose known rank or dimensions violate the op's shape function
+  (wrong rank, incompatible broadcast, inner dimensions of a MatMul, a
+  reshape to a different number of elements, a reduction axis out of range);
+- an `_output_shapes` entry incompatible with the inferred shape (different
+  rank, or two known dimensions that differ). Too few entries and invalid
+  entries are `invalid-shape`'s findings.
+
+How to fix: correct the producer of the offending input (or the constant
+holding the shape or axes); regenerate or delete stale `_output_shapes`.
+
+Okay:
+  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } dim { size: 4 } } } } }
+  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: 4 } } } } } }
+Fail:
+  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
+  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 4 } } } } }
+  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }   # shape-mismatch
+  node { name: "z" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { list { shape { dim { size: 3 } } } } } }   # shape-mismatch
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tflint.finding import Issue, Severity
+from tflint.index import GraphIndex
+from tflint.shapes import OUTPUT_SHAPES, ShapeIssue, input_arg_name, infer_shapes, shape_text
+
+ID = "shape-mismatch"
+CATEGORY = "shape"
+DEFAULT_SEVERITY = Severity.ERROR
+OPTIONS: dict[str, Any] = {}
+
+_VERDICT = "TensorFlow rejects the graph at import"
+
+
+def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield an issue for each node whose shape function fails or whose `_output_shapes` contradicts it."""
+    inference = infer_shapes(graph)
+    for issue in inference.issues:
+        if issue.kind == "inference":
+            yield Issue(issue.node, _inference_message(graph, inference, issue))
+        else:
+            yield Issue(issue.node, _output_shapes_message(issue), field=OUTPUT_SHAPES)
+
+
+def _inference_message(graph: GraphIndex, inference: Any, issue: ShapeIssue) -> str:
+    node = issue.node
+    data_inputs = node.data_inputs
+    shapes = [shape_text(inference.input_shape(item)) for item in data_inputs]
+    index = issue.input_index
+    if index is not None and index < len(data_inputs):
+        name = input_arg_name(graph, node, index)
+        what = f"input '{name}'" if name else f"input #{index}"
+        return (f"Node '{node.name}': {issue.message} for {what} of {node.op} "
+                f"(from '{data_inputs[index].raw}', shape {shapes[index]}); {_VERDICT}")
+    shown = ", ".join(shapes) if shapes else "none"
+    return f"Node '{node.name}': {issue.message} for {node.op} with input shapes {shown}; {_VERDICT}"
+
+
+def _output_shapes_message(issue: ShapeIssue) -> str:
+    node = issue.node
+    return (f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
+            f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message}); "
+            f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)")
