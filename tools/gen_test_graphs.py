@@ -852,7 +852,9 @@ FINDINGS = """\
   `partial-shape`, `scalar.int64` (`tf1_misc_ops`). A TF2 FuncGraph names the placeholder of a
   captured resource by a bare number (`23` in `tf2_stateful_partitioned_call`). Function names start
   with `__inference_`, `__forward_`, `__backward_` or `_make_dataset_`, and legacy `Defun` names may
-  hold `-` and `.` (`Outer-Fn.v1`) and get a hash suffix (`square_grad_ZojlS87qmrI`).
+  hold `-` and `.` (`Outer-Fn.v1`) and get a hash suffix (`square_grad_ZojlS87qmrI`). The importer
+  accepts exactly `[A-Za-z0-9.][A-Za-z0-9_./>-]*` (so also `a/`, `a//b`, `.`, `..`) and rejects a
+  leading `_`, `-`, `>` or `/`, and any space, `:`, `@`, `\\` or non-ASCII letter.
 - **Ops that are functions.** A legacy `Defun` call node has the function's name as its `op`
   (`MySquare`, `Outer-Fn.v1` in `tf1_functions`): not a registered op, it resolves against the
   library. The library also holds `gradient { function_name: "MySquare" gradient_func: ... }`, and
