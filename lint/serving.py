@@ -50,7 +50,6 @@ INIT_OP_SIGNATURE_KEYS = frozenset({"__saved_model_init_op", "__saved_model_trai
 INIT_OP_COLLECTIONS = ("saved_model_main_op", "legacy_init_op")
 # TF1 SavedModels list their AssetFileDefs in this collection instead of `asset_file_def`.
 ASSETS_COLLECTION = "saved_model_assets"
-ASSET_FILE_DEF_URL = "type.googleapis.com/tensorflow.AssetFileDef"
 
 # Ops that call a function named by their `f` attr (the TF2 way signatures reach their code).
 CALL_OPS = frozenset({"StatefulPartitionedCall", "PartitionedCall", "TPUPartitionedCall"})
@@ -717,23 +716,38 @@ class Locator:
                         self.positions.setdefault((ordinal, (name, key, direction, io_key)), fields[name])
 
 
-# The graph_def blocks of TensorFlow's own text layout, which hold nothing the Locator needs.
+# TensorFlow's own text layout of a graph_def block: its opening line, its closing line, and
+# (to make sure the block really is laid out that way) a line indented too little to be inside it.
 _CANONICAL_GRAPH_DEF = {
-    "MetaGraphDef": re.compile(r"^graph_def \{\n.*?^\}\n", re.MULTILINE | re.DOTALL),
-    "SavedModel": re.compile(r"^  graph_def \{\n.*?^  \}\n", re.MULTILINE | re.DOTALL),
+    "MetaGraphDef": ("graph_def {\n", "\n}\n", re.compile(r"\n ?[^ \n]")),
+    "SavedModel": ("  graph_def {\n", "\n  }\n", re.compile(r"\n {0,3}[^ \n]")),
 }
 
 
 def _tokens(text: str, message_type: str) -> Iterator[re.Match[str]]:
     """The text's tokens, skipping canonically laid out graph_def blocks whole (they are most of the file)."""
+    opener, closer, shallow = _CANONICAL_GRAPH_DEF[message_type]
     start = 0
-    for block in _CANONICAL_GRAPH_DEF[message_type].finditer(text):
-        body = block.group()
-        if body.count("{") + body.count("<") != body.count("}") + body.count(">"):
+    for at in _line_starts_with(text, opener):
+        if at < start:
+            continue  # inside a block already skipped
+        body = at + len(opener) - 1  # the opener's newline
+        end = text.find(closer, body)
+        if end < 0 or shallow.search(text, body, end):
             continue  # not TensorFlow's layout after all: tokenize it like the rest
-        yield from TEXT_TOKEN.finditer(text, start, block.start())
-        start = block.end()
+        yield from TEXT_TOKEN.finditer(text, start, at)
+        start = end + len(closer)
     yield from TEXT_TOKEN.finditer(text, start)
+
+
+def _line_starts_with(text: str, prefix: str) -> Iterator[int]:
+    """Offsets of the lines of `text` that start with `prefix`."""
+    if text.startswith(prefix):
+        yield 0
+    at = text.find("\n" + prefix)
+    while at >= 0:
+        yield at + 1
+        at = text.find("\n" + prefix, at + 1)
 
 
 def _unquote(token: str) -> str:

@@ -75,17 +75,18 @@ def _inference_message(graph: GraphIndex, inference: Any, issue: ShapeIssue) -> 
     data_inputs = node.data_inputs
     shapes = [shape_text(inference.input_shape(item)) for item in data_inputs]
     index = issue.input_index
+    message = issue.message.rstrip(".")
     if index is not None and index < len(data_inputs):
         name = input_arg_name(graph, node, index)
         what = f"input '{name}'" if name else f"input #{index}"
-        return (f"Node '{node.name}': {issue.message} for {what} of {node.op} "
+        return (f"Node '{node.name}': {message} for {what} of {node.op} "
                 f"(from '{data_inputs[index].raw}', shape {shapes[index]}); {_VERDICT}")
     shown = ", ".join(shapes) if shapes else "none"
-    return f"Node '{node.name}': {issue.message} for {node.op} with input shapes {shown}; {_VERDICT}"
+    return f"Node '{node.name}': {message} for {node.op} with input shapes {shown}; {_VERDICT}"
 
 
 def _output_shapes_message(issue: ShapeIssue) -> str:
     node = issue.node
     return (f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
-            f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message}); "
+            f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message.rstrip('.')}); "
             f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)")

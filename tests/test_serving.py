@@ -11,19 +11,15 @@ the signature) fail; a SavedModel retagged `train` cannot be loaded with
 from __future__ import annotations
 
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "rules"))
-
-import tflint  # noqa: E402
-from conftest import DATA, WILD, require  # noqa: E402
-from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, placeholder, saved_model, signature, tensor  # noqa: E402
-from tflint import protos  # noqa: E402
-from tflint.config import config_from_mapping, load_config, preset_names  # noqa: E402
-from tflint.serving_preset import looks_like_saved_model, with_serving_preset  # noqa: E402
+import tflint
+from conftest import DATA, WILD, require
+from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, placeholder, saved_model, signature, tensor
+from tflint import protos
+from tflint.config import config_from_mapping, load_config, preset_names
+from tflint.serving_preset import looks_like_saved_model, with_serving_preset
 
 SERVING_RULES = {
     "signature-unresolved", "signature-dtype", "signature-shape", "missing-serving-tags", "missing-asset", "missing-variables",

@@ -142,3 +142,14 @@ def _real_saved_models():
 @pytest.mark.parametrize("path", list(_real_saved_models()))
 def test_real_saved_models_resolve(path):
     assert [f.message for f in lint_file(path).findings if f.rule == RULE] == []
+
+
+def test_position_in_canonical_text_saved_model(tmp_path):
+    # TensorFlow's own text layout: the Locator skips graph_def blocks whole and must still land on the line.
+    source = require(DATA / "real" / "tf2_module_signatures.saved_model.pbtxt").read_text()
+    broken = source.replace('name: "serving_default_x:0"', 'name: "serving_default_q:0"', 1)
+    assert broken != source
+    path = tmp_path / "saved_model.pbtxt"
+    path.write_text(broken)
+    findings = [f for f in lint_file(path).findings if f.rule == RULE]
+    assert [(f.line, f.graph) for f in findings] == [(line_of(broken, '"serving_default_q:0"'), "meta graph [serve]")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import DATA, lint_text, pinned, require
-from serving_graphs import SERVING, identity, line_of, meta, node, placeholder, signature, tensor
+from serving_graphs import SERVING, line_of, meta, node, placeholder, signature, tensor
 from tflint.api import lint_file
 from tflint.rules.training_op_in_serving import GRADIENT, OPTIMIZER, kind_of
 

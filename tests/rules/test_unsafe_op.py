@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import DATA, lint_text, pinned, require
-from serving_graphs import SERVING, call, copy_model, edit_saved_model, function_library, identity, line_of, meta, node, placeholder, signature, tensor, two_output_function
+from serving_graphs import SERVING, call, copy_model, edit_saved_model, function_library, identity, line_of, meta, node, placeholder, signature, tensor
 from tflint import protos
 from tflint.api import lint_file
 
