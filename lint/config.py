@@ -201,10 +201,10 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
         if key == "rules" and isinstance(value, dict) and isinstance(base.get("rules"), dict):
             rules = dict(base["rules"])
             for rule_id, setting in value.items():
-                previous = rules.get(rule_id)
-                if isinstance(previous, dict) and isinstance(setting, dict):
+                previous = _as_mapping(rules.get(rule_id))
+                if previous is not None and isinstance(setting, dict):
                     rules[rule_id] = {**previous, **setting}
-                elif isinstance(previous, dict) and isinstance(setting, str):
+                elif previous is not None and isinstance(setting, (str, bool)):
                     rules[rule_id] = {**previous, "level": setting}
                 else:
                     rules[rule_id] = setting
@@ -212,6 +212,15 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
         else:
             merged[key] = value
     return merged
+
+
+def _as_mapping(setting: Any) -> dict[str, Any] | None:
+    """A rule setting as a mapping: a bare level becomes {level: ...}; None stays None."""
+    if isinstance(setting, dict):
+        return setting
+    if isinstance(setting, (str, bool)):
+        return {"level": setting}
+    return None
 
 
 def _did_you_mean(word: str, choices: Any) -> str:

@@ -119,3 +119,11 @@ def test_suppression_baseline_and_plugin_settings(tmp_path):
     assert (config.inline_suppressions.allowed, config.inline_suppressions.require_reason) == (True, True)
     assert load_config(write(tmp_path / "b.yaml", "inline-suppressions: false\n")).inline_suppressions.allowed is False
     assert default_config().plugins == () and "unknown-op" in default_config().modules
+
+
+def test_extends_keeps_a_base_level_when_options_are_added(tmp_path):
+    write(tmp_path / "base.yaml", "rules:\n  duplicate-node-name: warning\n")
+    path = write(tmp_path / ".tflint.yaml", "extends: base.yaml\nrules:\n  duplicate-node-name: {ignore-nodes: ['^tmp/']}\n")
+    rule = load_config(path).rules["duplicate-node-name"]
+    assert rule.severity == Severity.WARNING
+    assert rule.ignores("tmp/x")
