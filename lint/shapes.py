@@ -8,17 +8,22 @@ node's `_output_shapes` entries are then merged into the inferred shapes
 for output #0: ...`); consumers see the merged shapes.
 
 This module replays that for the top-level graph with shape functions for a
-set of common ops, each checked against TensorFlow 2.21. A shape is a tuple
-of ints (-1 for an unknown dimension) or None (unknown rank). The rule of the
-game is never to know more than TensorFlow does:
+set of common ops (`SHAPE_FNS`), each checked against TensorFlow 2.21 on
+randomly generated graphs. A shape is a tuple of ints (-1 for an unknown
+dimension) or None (unknown rank). The rule of the game is never to know
+more than TensorFlow does:
 
-- an op without a shape function here gets unknown outputs (refined by its
-  `_output_shapes`, as in TensorFlow); so do function calls, control-flow v1
-  nodes (`Merge` outputs are unknown, so loops need no special case) and
-  anything whose attrs or inputs are malformed (other rules report those);
+- an op without a shape function here gets unknown outputs, refined by its
+  `_output_shapes` as in TensorFlow; so do function calls (TensorFlow 2.21
+  infers through the called function's body, so it may know more) and
+  nodes whose attrs or inputs are malformed (other rules report those);
+- a loop `Merge` reads its back edge (from a `NextIteration`) as unknown, as
+  TensorFlow does because that edge does not exist yet when it gets there,
+  so its output is unknown and loops need no other special case;
 - constant inputs (a reshape's shape, a reduction's axes) are read only from
-  a direct `Const` producer; TensorFlow also folds small constant subgraphs,
-  so it may know more, never less;
+  a direct `Const` producer, a variable's shape only from a `VarHandleOp`
+  reached through `Identity` nodes; TensorFlow also folds small constant
+  subgraphs and forwards handle data further, so it may know more, never less;
 - a shape function raises `ShapeError` only on known facts that contradict
   it, exactly where TensorFlow's returns an error.
 
@@ -32,7 +37,7 @@ from __future__ import annotations
 
 import struct
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.message import Message
@@ -125,6 +130,8 @@ def merge_dim(x: int, y: int) -> int:
 def with_rank(shape: Shape, rank: int, index: int | None = None) -> tuple[int, ...]:
     """`WithRank`: the shape, known to have `rank` dims (unknown dims when its rank was unknown)."""
     if shape is None:
+        if rank > MAX_RANK:
+            raise Unknown  # TensorFlow would build an absurd shape; give up instead
         return (-1,) * rank
     if len(shape) != rank:
         raise ShapeError(f"Shape must be rank {rank} but is rank {len(shape)}", index)
@@ -329,38 +336,29 @@ class Context:
         """The value of data input `index` when a Const produces it directly, else None."""
         return self.inference.const_value(self.inputs[index])
 
-    def attr(self, name: str, kind: str) -> Any:
-        """Attr `name` (or its default) when its AttrValue holds a `kind`; else give up."""
+    def _value(self, name: str) -> Any:
+        """The node's AttrValue for `name`, else the OpDef default (TensorFlow fills it at import); else give up."""
         value = self.node.attr.get(name)
         if value is None:
             value = _default(self.inference.graph, self.schema, name)
             if value is None:
                 raise Unknown
+        return value
+
+    def attr(self, name: str, kind: str) -> Any:
+        """Attr `name` (or its default) when its AttrValue holds a `kind`; else give up."""
+        value = self._value(name)
         if value.WhichOneof("value") != kind:
             raise Unknown
         return getattr(value, kind)
 
     def attr_ints(self, name: str) -> tuple[int, ...]:
         """A list(int) attr (or its default); an empty AttrValue is an empty list, as in TensorFlow."""
-        value = self.node.attr.get(name)
-        if value is None:
-            value = _default(self.inference.graph, self.schema, name)
-            if value is None:
-                raise Unknown
-        kind = value.WhichOneof("value")
-        if kind is None:
-            return ()
-        if kind != "list" or any(field.name != "i" for field, _ in value.list.ListFields()):
-            raise Unknown
-        return tuple(value.list.i)
+        return tuple(self.attr_list(name, "i"))
 
     def attr_list(self, name: str, field: str) -> list[Any]:
-        """A list attr's `field` elements (types, shapes, strings), or give up."""
-        value = self.node.attr.get(name)
-        if value is None:
-            value = _default(self.inference.graph, self.schema, name)
-            if value is None:
-                raise Unknown
+        """A list attr's `field` elements (types, shapes, strings, ints), or give up."""
+        value = self._value(name)
         kind = value.WhichOneof("value")
         if kind is None:
             return []
@@ -429,7 +427,7 @@ def _merge_all(c: Context) -> list[Shape]:
         try:
             current = merge(shapes[index], current)
         except ShapeError as error:
-            raise ShapeError(f"{error.message} From merging shape {index} with other shapes.") from None
+            raise ShapeError(f"{error.message.rstrip('.')} (merging input {index} with the others)") from None
     return [current]
 
 
@@ -665,7 +663,7 @@ def _shape_from_const(c: Context, index: int) -> Shape:
     value = c.const(index)
     if value is None:
         size = shape_of_shape[0]
-        return None if size < 0 else (-1,) * size
+        return None if size < 0 or size > MAX_RANK else (-1,) * size
     if len(value.dims) != 1:
         raise Unknown
     for size in value.values:
@@ -728,7 +726,7 @@ def _concat_common(c: Context, values: list[Shape], axis_index: int) -> list[Sha
         if rank == 0:
             raise ShapeError("Can't concatenate scalars (use tf.stack instead)")
         for offset, shape in enumerate(values):
-            with_rank(shape, rank, _value_index(c, axis_index, offset))
+            with_rank(shape, rank, _value_index(axis_index, offset))
         return [(-1,) * rank]
     if len(axis_value.values) != 1:
         raise Unknown
@@ -737,10 +735,10 @@ def _concat_common(c: Context, values: list[Shape], axis_index: int) -> list[Sha
     if min_rank > MAX_RANK + 1 or not values:
         raise Unknown
     last = len(values) - 1
-    shape = with_rank_at_least(values[last], min_rank, _value_index(c, axis_index, last))
+    shape = with_rank_at_least(values[last], min_rank, _value_index(axis_index, last))
     before, middle, after = _split_at(shape, axis)
     for offset in range(last - 1, -1, -1):
-        shape = with_rank_at_least(values[offset], min_rank, _value_index(c, axis_index, offset))
+        shape = with_rank_at_least(values[offset], min_rank, _value_index(axis_index, offset))
         other_before, other_middle, other_after = _split_at(shape, axis)
         before = merge(other_before, before)
         middle = _add(middle, other_middle)
@@ -750,7 +748,7 @@ def _concat_common(c: Context, values: list[Shape], axis_index: int) -> list[Sha
     return [before + (middle,) + after]
 
 
-def _value_index(c: Context, axis_index: int, offset: int) -> int:
+def _value_index(axis_index: int, offset: int) -> int:
     """The data input index of the `offset`-th value of a concat (its axis comes first or last)."""
     return offset + 1 if axis_index == 0 else offset
 
@@ -785,7 +783,7 @@ def _pack(c: Context) -> list[Shape]:
         try:
             current = merge(shapes[index], current)
         except ShapeError as error:
-            raise ShapeError(f"{error.message} From merging shape {index} with other shapes.") from None
+            raise ShapeError(f"{error.message.rstrip('.')} (merging input {index} with the others)") from None
     if current is None:
         return [None]
     rank = len(current) + 1
@@ -1025,11 +1023,12 @@ def _var_handle(c: Context) -> list[Shape]:
 
 
 def _handle_data(c: Context) -> Shape:
-    """`ValidateVariableResourceHandle`: the variable's shape when input 0 comes straight from a VarHandleOp.
+    """`ValidateVariableResourceHandle`: the variable's shape when input 0 comes from a VarHandleOp.
 
-    The handle's dtype must match the node's `dtype` attr. Handle data that
-    TensorFlow forwards through other ops (Identity, Switch, ...) is not
-    followed: the shape is then unknown and nothing is checked.
+    The handle's dtype must match the node's `dtype` attr. The handle is
+    followed through Identity nodes only; when TensorFlow forwards it through
+    other ops (Switch, Enter, function calls) the shape is unknown here and
+    nothing is checked.
     """
     variable = c.inference.var_handle(c.inputs[0])
     if variable is None:
@@ -1523,6 +1522,7 @@ class ShapeInference:
         self._consts: dict[int, ConstValue | None] = {}
         self._declared_memo: dict[Any, Any] = {}
         self._keep: list[Any] = []
+        self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -1627,7 +1627,12 @@ class ShapeInference:
             # unknown rather than crash the whole run.
             result = self._refine(node, None)
         else:
-            result = self._refine(node, tuple(result))
+            result = tuple(result)
+            if OUTPUT_SHAPES in node.attr:
+                result = self._refine(node, result)
+        if result is not None:
+            # Graphs repeat a few shapes many times: keep one copy (less memory, less GC work).
+            result = self._interned.setdefault(result, result)
         results[node.ordinal] = result
         return True
 
@@ -1790,8 +1795,3 @@ def infer_shapes(graph: GraphIndex) -> ShapeInference:
         found = ShapeInference(graph)
         _CACHES[graph] = found
     return found
-
-
-def shape_issues(graph: GraphIndex) -> Iterator[ShapeIssue]:
-    """Every shape problem TensorFlow's importer reports, in evaluation order."""
-    return iter(infer_shapes(graph).issues)

@@ -8,19 +8,26 @@ entry that contradicts them (`Node 'X' has an _output_shapes attribute
 inconsistent with the GraphDef for output #0: Shapes must be equal rank, but
 are 0 and 1`). Downstream nodes see the merged shapes.
 
-This rule replays that inference over the top-level graph (function bodies
-are only shape-checked when a function is instantiated) with shape functions
-for common ops: Const, Placeholder, PlaceholderWithDefault, variables and
-Assign, Identity and the unary elementwise ops, the broadcasting binary ops
-(Add, AddV2, Sub, Mul, RealDiv, Maximum, comparisons, ...), AddN, MatMul and
-BatchMatMul, BiasAdd, Conv2D, Reshape with a constant shape, ConcatV2,
-Pack, Unpack, Shape, Size, Rank, ExpandDims, Squeeze, Transpose, Fill,
-Select, the reductions and ArgMax/ArgMin with constant axes, and the
-ParseExample family. Every other op (and every function call) has unknown
-output shapes, refined by its own `_output_shapes`; loops need no special
-case because a `Merge`'s output is unknown. Shapes are never guessed, so
-each finding is an error TensorFlow reports too, though TensorFlow (which
-also folds small constant subgraphs) may find more. It reports:
+This rule replays that inference over the top-level graph with shape
+functions for common ops, each checked against TensorFlow 2.21: Const,
+Placeholder (and its legacy reading of scalar shapes in graphs up to version
+21), PlaceholderWithDefault, EnsureShape, variables (VariableV2, VarHandleOp,
+ReadVariableOp, Assign and AssignVariableOp), Identity and the unary
+elementwise ops, the broadcasting binary ops (Add, AddV2, Sub, Mul, RealDiv,
+Maximum, comparisons, ...), AddN, Select, MatMul and BatchMatMul, BiasAdd,
+Conv2D, MaxPool, AvgPool, FusedBatchNorm, Reshape, Fill, Tile, Transpose,
+ExpandDims, Squeeze, Slice, Split, ConcatV2, Pack, Unpack, Gather, Shape,
+Size, Rank, Range, the reductions and ArgMax/ArgMin, control flow v1 (Switch,
+Merge, Enter, Exit, NextIteration, LoopCond) and the ParseExample family.
+Constant inputs (shapes, axes, permutations) are read from `Const` nodes.
+Every other op, and every function call, has unknown output shapes, refined
+by its own `_output_shapes`; a loop's `Merge` reads its back edge as unknown,
+as TensorFlow does. Shapes are never guessed, so each finding is an error
+TensorFlow reports too, though TensorFlow (which also folds small constant
+subgraphs and infers through called functions) may find more. Function
+bodies are not looked at: TensorFlow shape-checks a body when it
+instantiates the function (at import already for a function some node
+calls, to infer the call's output shapes). It reports:
 
 - an input whose known rank or dimensions violate the op's shape function
   (wrong rank, incompatible broadcast, inner dimensions of a MatMul, a
@@ -50,7 +57,7 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.index import GraphIndex
-from tflint.shapes import OUTPUT_SHAPES, ShapeIssue, input_arg_name, infer_shapes, shape_text
+from tflint.shapes import OUTPUT_SHAPES, ShapeInference, ShapeIssue, infer_shapes, input_arg_name, shape_text
 
 ID = "shape-mismatch"
 CATEGORY = "shape"
@@ -70,7 +77,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             yield Issue(issue.node, _output_shapes_message(issue), field=OUTPUT_SHAPES)
 
 
-def _inference_message(graph: GraphIndex, inference: Any, issue: ShapeIssue) -> str:
+def _inference_message(graph: GraphIndex, inference: ShapeInference, issue: ShapeIssue) -> str:
     node = issue.node
     data_inputs = node.data_inputs
     shapes = [shape_text(inference.input_shape(item)) for item in data_inputs]

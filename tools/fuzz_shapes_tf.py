@@ -1,0 +1,623 @@
+"""Random small graphs around one op, imported by TensorFlow: its verdict and the op's output shapes (maintainer tool; needs TensorFlow).
+
+Usage: /work/tfvenv/bin/python tools/fuzz_shapes_tf.py OUT.json SEED [KINDS] [COUNT]
+  KINDS: comma-separated generator names (default: all, see GENS); COUNT per kind (default 200).
+Then: /work/dev/bin/python tools/fuzz_shapes_check.py OUT.json
+Each graph has a node "op" of the op under test, fed by Placeholders of random partial shapes
+and Consts (axes, shapes, permutations), random attrs, sometimes a random `_output_shapes`,
+and a random producer version (the legacy rules of versions <= 21). shape-mismatch must never
+report on a graph TensorFlow imports, nor infer a shape more precise than TensorFlow's.
+"""
+import json, os, random, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+from google.protobuf import text_format
+from tensorflow.core.framework import graph_pb2
+
+R = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+DT = {"float": "DT_FLOAT", "int32": "DT_INT32", "int64": "DT_INT64", "bool": "DT_BOOL", "string": "DT_STRING"}
+
+def shape_pb(shape):
+    if shape is None:
+        return "shape { unknown_rank: true }"
+    return "shape { " + " ".join(f"dim {{ size: {d} }}" for d in shape) + " }"
+
+def rand_dim(allow_zero=True):
+    return R.choice([-1, -1, 1, 1, 2, 2, 3, 3, 4, 6] + ([0] if allow_zero else []))
+
+def rand_shape(max_rank=4, unknown=0.12, min_rank=0):
+    if R.random() < unknown:
+        return None
+    return tuple(rand_dim() for _ in range(R.randint(min_rank, max_rank)))
+
+def perturb(shape):
+    """A shape likely (not surely) compatible/broadcastable with `shape`."""
+    if shape is None or R.random() < 0.1:
+        return rand_shape()
+    s = list(shape)
+    r = R.random()
+    if r < 0.3:
+        return tuple(s)
+    if r < 0.5 and s:
+        s = s[R.randint(0, len(s)):]  # a suffix
+    for i in range(len(s)):
+        if R.random() < 0.3:
+            s[i] = R.choice([-1, 1, s[i], rand_dim()])
+    return tuple(s)
+
+class G:
+    def __init__(self):
+        self.nodes = []
+        self.n = 0
+    def name(self, p):
+        self.n += 1
+        return f"{p}{self.n}"
+    def add(self, name, op, inputs=(), attrs=None):
+        parts = [f'name: "{name}"', f'op: "{op}"'] + [f'input: "{i}"' for i in inputs]
+        for k, v in (attrs or {}).items():
+            parts.append(f'attr {{ key: "{k}" value {{ {v} }} }}')
+        self.nodes.append("node { " + " ".join(parts) + " }")
+        return name
+    def ph(self, dtype="float", shape=None):
+        return self.add(self.name("p"), "Placeholder", (), {"dtype": f"type: {DT[dtype]}", "shape": shape_pb(shape)})
+    def const(self, values, dims, dtype="int32"):
+        vals = " ".join(f"{'int_val' if dtype == 'int32' else 'int64_val'}: {v}" for v in values)
+        dimtxt = " ".join(f"dim {{ size: {d} }}" for d in dims)
+        return self.add(self.name("c"), "Const", (), {"dtype": f"type: {DT[dtype]}", "value": f"tensor {{ dtype: {DT[dtype]} tensor_shape {{ {dimtxt} }} {vals} }}"})
+    def const_str(self, s):
+        return self.add(self.name("k"), "Const", (), {"dtype": "type: DT_STRING", "value": f'tensor {{ dtype: DT_STRING tensor_shape {{ }} string_val: "{s}" }}'})
+    def text(self, producer):
+        body = "\n".join(self.nodes)
+        if producer is not None:
+            body += f"\nversions {{ producer: {producer} }}"
+        return body
+
+LAST_DT = ["int32"]
+def int_const(g, values, force_vector=None):
+    dt = R.choice(["int32", "int64"])
+    LAST_DT[0] = dt
+    if force_vector is False or (force_vector is None and len(values) == 1 and R.random() < 0.5):
+        return g.const(values, [], dt)
+    if R.random() < 0.05:
+        return g.const(values, [1, len(values)], dt)  # a matrix
+    return g.const(values, [len(values)], dt)
+def idx_attr():
+    return "type: DT_INT64" if LAST_DT[0] == "int64" else "type: DT_INT32"
+
+def tattr(dtype="float"):
+    return {"T": f"type: {DT[dtype]}"}
+
+def b(v):
+    return f"b: {'true' if v else 'false'}"
+
+def ilist(vals):
+    return "list { " + " ".join(f"i: {v}" for v in vals) + " }"
+
+# ---- op generators: each returns (graph, op node name)
+
+UNARY = ["Identity", "Snapshot", "StopGradient", "PreventGradient", "CheckNumerics", "ZerosLike", "OnesLike", "Cast", "Abs", "Neg", "Sign",
+         "Reciprocal", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
+         "Asinh", "Acosh", "Atanh", "Tanh", "Sigmoid", "Floor", "Ceil", "Round", "Rint", "Erf", "Erfc", "Lgamma", "Digamma", "IsNan", "IsInf",
+         "IsFinite", "LogicalNot", "Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu", "Invert", "Inv", "CheckNumericsV2",
+         "Softmax", "LogSoftmax"]
+BINARY = ["Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Maximum",
+          "Minimum", "Pow", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "MulNoNan", "Less", "LessEqual", "Greater", "GreaterEqual",
+          "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Equal", "NotEqual"]
+INT_OPS = {"Invert", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "TruncateDiv", "TruncateMod"}
+BOOL_OPS = {"LogicalNot", "LogicalAnd", "LogicalOr"}
+
+def gen_unary(op):
+    g = G()
+    dt = "int32" if op in INT_OPS else "bool" if op in BOOL_OPS else "float"
+    x = g.ph(dt, rand_shape())
+    attrs = {} if dt == "bool" else tattr(dt)
+    if op == "Cast":
+        attrs = {"SrcT": "type: DT_FLOAT", "DstT": "type: DT_INT32"}
+    if op.startswith("CheckNumerics"):
+        attrs["message"] = 's: "m"'
+    return g, g.add("op", op, [x], attrs)
+
+def gen_binary(op):
+    g = G()
+    dt = "int32" if op in INT_OPS else "bool" if op in BOOL_OPS else "float"
+    s = rand_shape()
+    x = g.ph(dt, s)
+    y = g.ph(dt, perturb(s))
+    if R.random() < 0.5:
+        x, y = y, x
+    attrs = {} if dt == "bool" else tattr(dt)
+    if op in ("Equal", "NotEqual") and R.random() < 0.5:
+        attrs["incompatible_shape_error"] = b(R.random() < 0.5)
+    return g, g.add("op", op, [x, y], attrs)
+
+def gen_addn():
+    g = G()
+    s = rand_shape()
+    ins = [g.ph("float", perturb(s) if R.random() < 0.4 else s) for _ in range(R.randint(1, 4))]
+    return g, g.add("op", "AddN", ins, {**tattr(), "N": f"i: {len(ins)}"})
+
+def gen_placeholder():
+    g = G()
+    return g, g.add("op", "Placeholder", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(rand_shape())} if R.random() < 0.9 else {"dtype": "type: DT_FLOAT"})
+
+def gen_pwd():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    return g, g.add("op", "PlaceholderWithDefault", [x], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+
+def gen_ensure():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    return g, g.add("op", "EnsureShape", [x], {**tattr(), "shape": shape_pb(perturb(s))})
+
+def gen_variable():
+    g = G()
+    s = rand_shape()
+    op = R.choice(["VariableV2", "Variable", "Assign", "Assign"])
+    if op != "Assign":
+        return g, g.add("op", op, [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(s)})
+    v = g.add("v", R.choice(["VariableV2", "Variable"]), [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(s)})
+    x = g.ph("float", perturb(s))
+    attrs = tattr()
+    if R.random() < 0.5:
+        attrs["validate_shape"] = b(R.random() < 0.5)
+    return g, g.add("op", "Assign", [v, x], attrs)
+
+def gen_matmul():
+    g = G()
+    op = R.choice(["MatMul", "MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"])
+    if op == "MatMul":
+        a = rand_shape(3, min_rank=1) if R.random() < 0.1 else (rand_dim(), rand_dim())
+        bb = rand_shape(3, min_rank=1) if R.random() < 0.1 else (rand_dim(), rand_dim())
+        attrs = {**tattr(), "transpose_a": b(R.random() < 0.3), "transpose_b": b(R.random() < 0.3)}
+    else:
+        a = rand_shape(5)
+        bb = perturb(a) if a is not None and R.random() < 0.6 else rand_shape(5)
+        attrs = {"adj_x": b(R.random() < 0.3), "adj_y": b(R.random() < 0.3)}
+        if op == "BatchMatMulV3":
+            attrs.update({"Ta": "type: DT_FLOAT", "Tb": "type: DT_FLOAT", "Tout": "type: DT_FLOAT"})
+        else:
+            attrs.update(tattr())
+    return g, g.add("op", op, [g.ph("float", a), g.ph("float", bb)], attrs)
+
+def gen_biasadd():
+    g = G()
+    op = R.choice(["BiasAdd", "BiasAdd", "BiasAddV1"])
+    s = rand_shape(5)
+    bias = (s[-1] if s and R.random() < 0.5 else rand_dim(),) if R.random() < 0.9 else rand_shape(2)
+    attrs = tattr()
+    if op == "BiasAdd" and R.random() < 0.6:
+        attrs["data_format"] = 's: "%s"' % R.choice(["NHWC", "NCHW"])
+    return g, g.add("op", op, [g.ph("float", s), g.ph("float", bias)], attrs)
+
+def gen_conv():
+    g = G()
+    img = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    flt = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 6]) for _ in range(4))
+    fmt = R.choice(["NHWC", "NCHW"])
+    s = R.choice([1, 2, 3])
+    t = R.choice([1, 2])
+    strides = [1, s, t, 1] if fmt == "NHWC" else [1, 1, s, t]
+    if R.random() < 0.05:
+        strides = strides[:3]
+    if R.random() < 0.03:
+        strides[1 if fmt == "NHWC" else 2] = R.choice([0, -1])
+    attrs = {**tattr(), "strides": ilist(strides), "padding": 's: "%s"' % R.choice(["SAME", "VALID", "VALID", "EXPLICIT"])}
+    if R.random() < 0.5:
+        attrs["data_format"] = f's: "{fmt}"'
+    elif fmt == "NCHW":
+        attrs["data_format"] = f's: "{fmt}"'
+    if R.random() < 0.3:
+        d = R.choice([1, 2])
+        dil = [1, d, d, 1] if fmt == "NHWC" else [1, 1, d, d]
+        if R.random() < 0.05:
+            dil = dil[:2]
+        attrs["dilations"] = ilist(dil)
+    if '"EXPLICIT"' in attrs["padding"] or R.random() < 0.05:
+        attrs["explicit_paddings"] = ilist([0, 0, 1, 1, 2, 0, 0, 0] if fmt == "NHWC" else [0, 0, 0, 0, 1, 1, 2, 0])
+    return g, g.add("op", "Conv2D", [g.ph("float", img), g.ph("float", flt)], attrs)
+
+def gen_reshape():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    LAST_DT[0] = "int32"
+    if R.random() < 0.15:
+        shp = g.ph("int32", R.choice([(R.randint(0, 4),), (-1,), None, ()]))
+    else:
+        vals = [R.choice([-1, 1, 2, 3, 4, 6, 12, 0, -2]) if R.random() < 0.3 else R.choice([1, 2, 3, 6]) for _ in range(R.randint(0, 4))]
+        if R.random() < 0.3 and vals:
+            vals[R.randrange(len(vals))] = -1
+        shp = int_const(g, vals or [-1], force_vector=None if vals else False) if R.random() < 0.95 else g.const(vals, [len(vals)], R.choice(["int32", "int64"]))
+    return g, g.add("op", "Reshape", [x, shp], {**tattr(), "Tshape": idx_attr()})
+
+def gen_concat():
+    g = G()
+    op = R.choice(["ConcatV2", "ConcatV2", "Concat"])
+    s = rand_shape()
+    ins = [g.ph("float", perturb(s) if R.random() < 0.5 else s) for _ in range(R.randint(2, 4))]
+    if R.random() < 0.15:
+        axis = g.ph("int32", R.choice([(), None, (1,)]))
+    else:
+        axis = g.const([R.randint(-4, 4)], [] if R.random() < 0.95 else [1], "int32")
+    attrs = {**tattr(), "N": f"i: {len(ins)}"}
+    if op == "ConcatV2":
+        return g, g.add("op", op, ins + [axis], attrs)
+    return g, g.add("op", op, [axis] + ins, attrs)
+
+def gen_pack():
+    g = G()
+    if R.random() < 0.5:
+        s = rand_shape()
+        ins = [g.ph("float", perturb(s) if R.random() < 0.3 else s) for _ in range(R.randint(1, 4))]
+        return g, g.add("op", "Pack", ins, {**tattr(), "N": f"i: {len(ins)}", "axis": f"i: {R.randint(-5, 5)}"})
+    s = rand_shape()
+    num = R.choice([1, 2, 3, 4, 0])
+    return g, g.add("op", "Unpack", [g.ph("float", s)], {**tattr(), "num": f"i: {num}", "axis": f"i: {R.randint(-5, 4)}"})
+
+def gen_shape():
+    g = G()
+    op = R.choice(["Shape", "ShapeN", "Size", "Rank"])
+    if op == "ShapeN":
+        ins = [g.ph("float", rand_shape()) for _ in range(R.randint(1, 3))]
+        return g, g.add("op", op, ins, {**tattr(), "N": f"i: {len(ins)}"})
+    return g, g.add("op", op, [g.ph("float", rand_shape())], tattr())
+
+def gen_expand():
+    g = G()
+    x = g.ph("float", rand_shape())
+    LAST_DT[0] = "int32"
+    if R.random() < 0.1:
+        d = g.ph("int32", R.choice([(), (1,), None]))
+    else:
+        n = 1 if R.random() < 0.9 else R.choice([0, 2])
+        d = int_const(g, [R.randint(-6, 5) for _ in range(n)] or [0], force_vector=None if n == 1 else True) if n else g.const([], [0], "int32")
+    return g, g.add("op", "ExpandDims", [x, d], {**tattr(), "Tdim": idx_attr()})
+
+def gen_squeeze():
+    g = G()
+    s = rand_shape()
+    if s is not None and R.random() < 0.6:
+        s = tuple(R.choice([1, 1, -1, 2]) for _ in s)
+    dims = [R.randint(-5, 4) for _ in range(R.choice([0, 0, 1, 1, 2]))]
+    attrs = tattr()
+    if dims or R.random() < 0.5:
+        attrs["squeeze_dims"] = ilist(dims) if dims else "list { }"
+    return g, g.add("op", "Squeeze", [g.ph("float", s)], attrs)
+
+def gen_reduction():
+    g = G()
+    op = R.choice(["Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"])
+    dt = "bool" if op in ("All", "Any") else "float"
+    x = g.ph(dt, rand_shape())
+    LAST_DT[0] = "int32"
+    if R.random() < 0.15:
+        axes = g.ph("int32", R.choice([(), (2,), None, (1, 2)]))
+    else:
+        vals = [R.randint(-5, 4) for _ in range(R.choice([0, 1, 1, 2, 3]))]
+        if R.random() < 0.1 and vals:
+            axes = g.const(vals, [1, len(vals)], "int32")
+        else:
+            axes = int_const(g, vals, force_vector=True if len(vals) != 1 else None) if vals else g.const([], [0], "int32")
+    attrs = {"keep_dims": b(R.random() < 0.5), "Tidx": idx_attr()}
+    if dt != "bool":
+        attrs.update(tattr())
+    return g, g.add("op", op, [x, axes], attrs)
+
+def gen_argmax():
+    g = G()
+    op = R.choice(["ArgMax", "ArgMin"])
+    x = g.ph("float", rand_shape())
+    LAST_DT[0] = "int32"
+    if R.random() < 0.1:
+        d = g.ph("int32", R.choice([(), None]))
+    else:
+        d = g.const([R.randint(-5, 4)], [] if R.random() < 0.93 else [1], "int32")
+    return g, g.add("op", op, [x, d], {**tattr(), "Tidx": "type: DT_INT32"})
+
+def gen_fill():
+    g = G()
+    if R.random() < 0.15:
+        dims = g.ph("int32", R.choice([(2,), (-1,), None, ()]))
+    else:
+        vals = [R.choice([0, 1, 2, 3, -1]) for _ in range(R.randint(0, 3))]
+        dims = g.const(vals, [len(vals)] if R.random() < 0.95 else [], "int32") if vals else g.const([], [0], "int32")
+    v = g.ph("float", R.choice([(), (), (1,), None]))
+    return g, g.add("op", "Fill", [dims, v], {**tattr(), "index_type": "type: DT_INT32"})
+
+def gen_select():
+    g = G()
+    op = R.choice(["Select", "SelectV2"])
+    s = rand_shape()
+    t = g.ph("float", s)
+    e = g.ph("float", perturb(s) if R.random() < 0.4 else s)
+    r = R.random()
+    cs = rand_shape() if r < 0.3 else () if r < 0.5 else ((s[0] if s else rand_dim(),) if r < 0.75 else perturb(s))
+    c = g.ph("bool", cs)
+    return g, g.add("op", op, [c, t, e], tattr())
+
+def gen_transpose():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    LAST_DT[0] = "int32"
+    n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 4)
+    perm = list(range(n))
+    R.shuffle(perm)
+    if R.random() < 0.1 and perm:
+        perm[R.randrange(n)] = R.choice([n, n + 1, -1])
+    if R.random() < 0.1:
+        p = g.ph("int32", R.choice([(n,), None, (-1,)]))
+    else:
+        LAST_DT[0] = R.choice(["int32", "int64"])
+        p = g.const(perm, [n], LAST_DT[0]) if n else g.const([], [0], LAST_DT[0])
+    return g, g.add("op", "Transpose", [x, p], {**tattr(), "Tperm": idx_attr()})
+
+def gen_parse():
+    g = G()
+    op = R.choice(["ParseExample", "ParseExampleV2", "ParseSingleExample"])
+    ns = R.randint(0, 2)
+    nd = R.randint(0, 2)
+    def dshape():
+        r = R.random()
+        if r < 0.05:
+            return None
+        return tuple(R.choice([1, 2, 3, -1] if i == 0 else [1, 2, 3] + ([-1] if R.random() < 0.05 else [])) for i in range(R.randint(0, 2)))
+    dshapes = [dshape() for _ in range(nd + (1 if R.random() < 0.05 else 0))]
+    stypes = ["DT_STRING"] * (ns + (1 if R.random() < 0.05 else 0))
+    tdense = ["DT_FLOAT"] * nd
+    ser = g.ph("string", R.choice([(), (2,), (-1,), None, (2, 2), (1,)]))
+    defaults = [g.ph("float", R.choice([(), (1,), None])) for _ in range(nd)]
+    types_list = "list { " + " ".join(f"type: {t}" for t in stypes) + " }"
+    dense_list = "list { " + " ".join(f"type: {t}" for t in tdense) + " }"
+    shapes_list = "list { " + " ".join(shape_pb(s) for s in dshapes) + " }"
+    if op == "ParseExample":
+        names = g.ph("string", R.choice([(0,), (2,), (), None]))
+        skeys = [g.const_str("s%d" % i) for i in range(ns)]
+        dkeys = [g.const_str("d%d" % i) for i in range(nd)]
+        attrs = {"Nsparse": f"i: {ns}", "Ndense": f"i: {nd}", "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list}
+        return g, g.add("op", op, [ser, names] + skeys + dkeys + defaults, attrs)
+    if op == "ParseExampleV2":
+        names = g.ph("string", R.choice([(0,), (2,), (), None, (1, 1)]))
+        keys = [g.ph("string", (n,)) for n in (ns, nd, 0)]
+        attrs = {"num_sparse": f"i: {ns}", "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list,
+                 "ragged_value_types": "list { }", "ragged_split_types": "list { }"}
+        if R.random() < 0.3:
+            attrs["ragged_value_types"] = "list { type: DT_FLOAT }"
+            attrs["ragged_split_types"] = "list { type: DT_INT64 }" if R.random() < 0.8 else "list { }"
+        return g, g.add("op", op, [ser, names] + keys + defaults, attrs)
+    sk = "list { " + " ".join(f's: "s{i}"' for i in range(ns + (1 if R.random() < 0.05 else 0))) + " }"
+    dk = "list { " + " ".join(f's: "d{i}"' for i in range(nd)) + " }"
+    attrs = {"num_sparse": f"i: {ns}", "sparse_keys": sk, "dense_keys": dk, "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list}
+    return g, g.add("op", op, [ser] + defaults, attrs)
+
+
+def gen_control():
+    g = G()
+    op = R.choice(["Switch", "RefSwitch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "Merge"])
+    if op in ("Switch",):
+        x = g.ph("float", rand_shape())
+        p = g.ph("bool", R.choice([(), (), (1,), None, (2,)]))
+        return g, g.add("op", op, [x, p], tattr())
+    if op == "RefSwitch":
+        v = g.add("v", "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(rand_shape())})
+        p = g.ph("bool", R.choice([(), (), (1,), None]))
+        return g, g.add("op", op, [v, p], tattr())
+    if op == "Merge":
+        s = rand_shape()
+        ins = [g.ph("float", perturb(s) if R.random() < 0.5 else s) for _ in range(R.randint(1, 3))]
+        return g, g.add("op", op, ins, {**tattr(), "N": f"i: {len(ins)}"})
+    if op == "Enter":
+        x = g.ph("float", rand_shape())
+        attrs = {**tattr(), "frame_name": 's: "f"'}
+        if R.random() < 0.6:
+            attrs["is_constant"] = b(R.random() < 0.5)
+        return g, g.add("op", op, [x], attrs)
+    if op == "LoopCond":
+        return g, g.add("op", op, [g.ph("bool", R.choice([(), (), (1,), None, (2, 1)]))])
+    return g, g.add("op", op, [g.ph("float", rand_shape())], tattr())
+
+def gen_loop():
+    """A small while loop whose body nodes carry random _output_shapes."""
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    e = g.add("enter", "Enter", [x], {**tattr(), "frame_name": 's: "f"'})
+    m = g.add("merge", "Merge", [e, "next"], {**tattr(), "N": "i: 2"})
+    c = g.ph("bool", ())
+    ce = g.add("center", "Enter", [c], {"T": "type: DT_BOOL", "frame_name": 's: "f"', "is_constant": "b: true"})
+    lc = g.add("cond", "LoopCond", [ce])
+    sw = g.add("switch", "Switch", [m, lc], tattr())
+    body = g.add("op", R.choice(["Identity", "Relu", "Neg"]), [sw + ":1"], tattr())
+    g.add("next", "NextIteration", [body], tattr())
+    g.add("exit", "Exit", [sw], tattr())
+    return g, "op"
+
+def gen_resource():
+    g = G()
+    s = rand_shape()
+    dt = R.choice(["float", "float", "int32"])
+    v = g.add("v", "VarHandleOp", [], {"dtype": f"type: {DT[dt]}", "shape": shape_pb(s)})
+    src = v
+    if R.random() < 0.15:
+        src = g.add("vi", "Identity", [v], {"T": "type: DT_RESOURCE"})
+    op = R.choice(["ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "VarIsInitializedOp", "VarHandleOp"])
+    want = dt if R.random() < 0.8 else R.choice(["float", "int32"])
+    if op == "VarHandleOp":
+        return g, g.add("op", op, [], {"dtype": f"type: {DT[dt]}", "shape": shape_pb(s)})
+    if op == "VarIsInitializedOp":
+        return g, g.add("op", op, [src])
+    if op == "ReadVariableOp":
+        attrs = {"dtype": f"type: {DT[want]}"}
+        if R.random() < 0.1:
+            attrs["_shape"] = shape_pb(rand_shape())
+        return g, g.add("op", op, [src], attrs)
+    val = g.ph(want, perturb(s))
+    attrs = {"dtype": f"type: {DT[want]}"}
+    if op == "AssignVariableOp" and R.random() < 0.3:
+        attrs["validate_shape"] = b(R.random() < 0.5)
+    return g, g.add("op", op, [src, val], attrs)
+
+def gen_misc():
+    g = G()
+    op = R.choice(["AssignAdd", "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "BroadcastGradientArgs", "Unique", "Range", "IsVariableInitialized"])
+    if op == "AssignAdd":
+        s = rand_shape()
+        v = g.add("v", "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(s)})
+        return g, g.add("op", op, [v, g.ph("float", perturb(s))], tattr())
+    if op == "IsVariableInitialized":
+        v = g.add("v", "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(rand_shape())})
+        return g, g.add("op", op, [v], {"dtype": "type: DT_FLOAT"})
+    if op in ("RandomUniform", "RandomStandardNormal", "TruncatedNormal"):
+        LAST_DT[0] = "int32"
+        if R.random() < 0.2:
+            shp = g.ph("int32", R.choice([(2,), (-1,), None, ()]))
+        else:
+            vals = [R.choice([1, 2, 3, 0, -1, -2]) for _ in range(R.randint(0, 3))]
+            shp = int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
+        return g, g.add("op", op, [shp], {"dtype": "type: DT_FLOAT", "T": idx_attr()})
+    if op == "BroadcastGradientArgs":
+        return g, g.add("op", op, [g.ph("int32", R.choice([(2,), (-1,), None, (), (1, 2)])), g.ph("int32", R.choice([(2,), (3,), None, ()]))], {"T": "type: DT_INT32"})
+    if op == "Unique":
+        return g, g.add("op", op, [g.ph("float", rand_shape(2))], {**tattr(), "out_idx": "type: DT_INT32"})
+    ins = []
+    for _ in range(3):
+        if R.random() < 0.2:
+            ins.append(g.ph("int32", R.choice([(), (1,), None])))
+        else:
+            ins.append(g.const([R.randint(-5, 10)], [] if R.random() < 0.95 else [1], "int32"))
+    return g, g.add("op", "Range", ins, {"Tidx": "type: DT_INT32"})
+
+def gen_tile():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    LAST_DT[0] = "int32"
+    if R.random() < 0.15:
+        m = g.ph("int32", R.choice([(2,), (-1,), None, ()]))
+    else:
+        n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 4)
+        vals = [R.choice([1, 1, 2, 3, 0, -1]) for _ in range(n)]
+        m = int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
+    return g, g.add("op", "Tile", [x, m], {**tattr(), "Tmultiples": idx_attr()})
+
+def gen_split():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    if R.random() < 0.1:
+        d = g.ph("int32", R.choice([(), None]))
+    else:
+        d = g.const([R.randint(-5, 4)], [] if R.random() < 0.93 else [1], "int32")
+    return g, g.add("op", "Split", [d, x], {**tattr(), "num_split": f"i: {R.choice([1, 2, 3])}"})
+
+def gen_gather():
+    g = G()
+    op = R.choice(["Gather", "GatherV2", "GatherV2"])
+    p = g.ph("float", rand_shape())
+    i = g.ph("int32", rand_shape(3))
+    if op == "Gather":
+        return g, g.add("op", op, [p, i], {"Tparams": "type: DT_FLOAT", "Tindices": "type: DT_INT32"})
+    if R.random() < 0.1:
+        a = g.ph("int32", R.choice([(), None, (1,)]))
+    else:
+        a = g.const([R.randint(-4, 4)], [] if R.random() < 0.95 else [1], "int32")
+    attrs = {"Tparams": "type: DT_FLOAT", "Tindices": "type: DT_INT32", "Taxis": "type: DT_INT32"}
+    if R.random() < 0.3:
+        attrs["batch_dims"] = f"i: {R.randint(-2, 2)}"
+    return g, g.add("op", op, [p, i, a], attrs)
+
+def gen_slice():
+    g = G()
+    s = rand_shape()
+    x = g.ph("float", s)
+    n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 3)
+    def vec(kind):
+        if R.random() < 0.15:
+            return g.ph("int32", R.choice([(n,), (-1,), None]))
+        vals = [R.choice([0, 0, 1, 2, -1] if kind == "b" else [1, 2, -1, -1, 0, -2, 3]) for _ in range(n + (1 if R.random() < 0.05 else 0))]
+        return g.const(vals, [len(vals)], "int32") if vals else g.const([], [0], "int32")
+    return g, g.add("op", "Slice", [x, vec("b"), vec("s")], {**tattr(), "Index": "type: DT_INT32"})
+
+def gen_pool():
+    g = G()
+    op = R.choice(["MaxPool", "AvgPool"])
+    img = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    fmt = R.choice(["NHWC", "NCHW"])
+    k = [1, R.choice([1, 2, 3]), R.choice([1, 2, 3]), R.choice([1, 1, 2])] if fmt == "NHWC" else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2, 3])]
+    st = [1, R.choice([1, 2, 3]), R.choice([1, 2]), R.choice([1, 1, 2])] if fmt == "NHWC" else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2])]
+    if R.random() < 0.05:
+        k = k[:3]
+    if R.random() < 0.03:
+        st[2] = 0
+    pad = R.choice(["SAME", "VALID", "VALID"] + (["EXPLICIT"] if op == "MaxPool" else []))
+    attrs = {**tattr(), "ksize": ilist(k), "strides": ilist(st), "padding": f's: "{pad}"', "data_format": f's: "{fmt}"'}
+    if pad == "EXPLICIT" or (op == "MaxPool" and R.random() < 0.05):
+        attrs["explicit_paddings"] = ilist([0, 0, 1, 1, 2, 0, 0, 0] if fmt == "NHWC" else [0, 0, 0, 0, 1, 1, 2, 0])
+    return g, g.add("op", op, [g.ph("float", img)], attrs)
+
+def gen_fbn():
+    g = G()
+    op = R.choice(["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"])
+    fmt = R.choice(["NHWC", "NCHW"] + (["NDHWC", "NCDHW"] if op != "FusedBatchNorm" else []))
+    rank = 5 if "D" in fmt else 4
+    x = tuple(rand_dim() for _ in range(rank)) if R.random() < 0.9 else rand_shape(5)
+    ch = x[-1 if fmt.endswith("C") else 1] if x is not None and len(x) == rank else 3
+    vecs = [g.ph("float", R.choice([(ch,), (ch,), (-1,), (ch + 1,), None, ()])) for _ in range(4)]
+    attrs = {**tattr(), "data_format": f's: "{fmt}"', "is_training": b(R.random() < 0.5)}
+    if op != "FusedBatchNorm":
+        attrs["U"] = "type: DT_FLOAT"
+    if op != "FusedBatchNorm" and R.random() < 0.3:
+        attrs["exponential_avg_factor"] = f"f: {R.choice([1.0, 0.5])}"
+    return g, g.add("op", op, [g.ph("float", x)] + vecs, attrs)
+
+
+GENS = {
+    "unary": lambda: gen_unary(R.choice(UNARY)),
+    "binary": lambda: gen_binary(R.choice(BINARY)),
+    "addn": gen_addn, "placeholder": gen_placeholder, "pwd": gen_pwd, "ensure": gen_ensure, "variable": gen_variable,
+    "matmul": gen_matmul, "biasadd": gen_biasadd, "conv": gen_conv, "reshape": gen_reshape, "concat": gen_concat,
+    "pack": gen_pack, "shape": gen_shape, "expand": gen_expand, "squeeze": gen_squeeze, "reduction": gen_reduction,
+    "argmax": gen_argmax, "fill": gen_fill, "select": gen_select, "transpose": gen_transpose, "parse": gen_parse,
+    "control": gen_control, "loop": gen_loop, "resource": gen_resource, "misc": gen_misc, "tile": gen_tile, "split": gen_split,
+    "gather": gen_gather, "slice": gen_slice, "pool": gen_pool, "fbn": gen_fbn,
+}
+
+def shape_of(t):
+    s = t.shape
+    return None if s.rank is None else [-1 if d is None else d for d in s.as_list()]
+
+def main():
+    kinds = sys.argv[3].split(",") if len(sys.argv) > 3 and sys.argv[3] else list(GENS)
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 200
+    out = []
+    for kind in kinds:
+        for _ in range(count):
+            g, opname = GENS[kind]()
+            if R.random() < 0.25:  # a random _output_shapes on the op
+                nouts = None
+                extra = "list { " + " ".join(shape_pb(R.choice([rand_shape(), None])) for _ in range(R.randint(1, 3))) + " }"
+                g.nodes[-1] = g.nodes[-1][:-1] + f' attr {{ key: "_output_shapes" value {{ {extra} }} }} }}'
+            producer = R.choice([None, 9, 20, 21, 22, 1700, 1700, 1700, 1700])
+            text = g.text(producer)
+            gd = graph_pb2.GraphDef()
+            try:
+                text_format.Parse(text, gd)
+            except Exception as e:
+                print("BADGEN", kind, e, text[:500]); continue
+            graph = tf.Graph()
+            rec = {"kind": kind, "text": text}
+            with graph.as_default():
+                try:
+                    tf.graph_util.import_graph_def(gd, name="")
+                    rec["ok"] = True
+                    rec["shapes"] = {op.name: [shape_of(t) for t in op.outputs] for op in graph.get_operations()}
+                except Exception as e:
+                    rec["ok"] = False
+                    rec["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:400]}"
+            out.append(rec)
+    json.dump(out, open(sys.argv[1], "w"))
+
+main()
