@@ -24,8 +24,8 @@ entries it never reads (past the last output, or inside a function body),
 and an `_output_shapes` of another kind than a list of shapes (ignored).
 
 Whether `_output_shapes` agrees with the shapes TensorFlow infers (`has an
-_output_shapes attribute inconsistent with the GraphDef`) needs each op's
-shape function and is out of scope.
+_output_shapes attribute inconsistent with the GraphDef`) is checked by
+`shape-mismatch`.
 
 How to fix: write -1 for an unknown dimension and `unknown_rank: true` with
 no dims for an unknown shape; regenerate `_output_shapes` (or drop it).
