@@ -151,30 +151,10 @@ class _Plan:
         self.attr_names = tuple(names)
         defaults: dict[str, int | tuple] = {}
         for name in names:
-            default = _default_value(graph, schema, name)
+            default = graph.attr_default(schema, name)
             defaults[name] = _MISSING if default is None else _value_key(default)
         self.defaults = defaults
         self.memo: dict[int | tuple, Signature | SignatureProblem] = {}
-
-
-def _default_value(graph: GraphIndex, schema: OpSchema, name: str) -> Any | None:
-    """The default of attr `name`: the schema's, else one another registry layer gives the op.
-
-    An older `stripped_op_list` may lack a default a newer TensorFlow added,
-    and TensorFlow 2.21 fills defaults from its own registry; `missing-attr`
-    merges the layers the same way.
-    """
-    attr_def = schema.attrs.get(name)
-    if attr_def is not None and attr_def.HasField("default_value"):
-        return attr_def.default_value
-    if schema.is_function:
-        return None
-    for _, ops in graph.registry.layers():
-        op_def = ops.get(schema.name)
-        for other in op_def.attr if op_def is not None else ():
-            if other.name == name and other.HasField("default_value"):
-                return other.default_value
-    return None
 
 
 def _kind(key: int | tuple) -> str:

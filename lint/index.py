@@ -229,6 +229,24 @@ class GraphIndex:
         """The first top-level node called `name`."""
         return self.main.by_name.get(name)
 
+    def attr_default(self, schema: OpSchema, name: str) -> Any | None:
+        """The default of attr `name`: the schema's, else one another registry layer gives the op.
+
+        An older `stripped_op_list` may lack a default a newer TensorFlow
+        added, and TensorFlow 2.21 fills defaults from its own registry.
+        """
+        attr_def = schema.attrs.get(name)
+        if attr_def is not None and attr_def.HasField("default_value"):
+            return attr_def.default_value
+        if schema.is_function:
+            return None
+        for _, ops in self.registry.layers():
+            op_def = ops.get(schema.name)
+            for other in op_def.attr if op_def is not None else ():
+                if other.name == name and other.HasField("default_value"):
+                    return other.default_value
+        return None
+
     def field_position(self, name: str) -> tuple[int, int] | None:
         """Where a GraphDef field such as `versions` is written, in text sources."""
         return self.positions.fields.get((self.graph_id, name)) if self.positions is not None else None

@@ -234,21 +234,6 @@ def _elements(shape: Shape) -> int:
 # -- reading attrs and constants -----------------------------------------------------------------
 
 
-def _default(graph: GraphIndex, schema: OpSchema, name: str) -> Any | None:
-    """An attr's default: the schema's, else one another registry layer gives the op (TF fills its own)."""
-    attr_def = schema.attrs.get(name)
-    if attr_def is not None and attr_def.HasField("default_value"):
-        return attr_def.default_value
-    if schema.is_function:
-        return None
-    for _, ops in graph.registry.layers():
-        op_def = ops.get(schema.name)
-        for other in op_def.attr if op_def is not None else ():
-            if other.name == name and other.HasField("default_value"):
-                return other.default_value
-    return None
-
-
 def _decode_ints(tensor: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """(dims, flattened values) of an int32/int64 TensorProto, or None when TF might read it differently."""
     dtype = tensor.dtype
@@ -340,7 +325,7 @@ class Context:
         """The node's AttrValue for `name`, else the OpDef default (TensorFlow fills it at import); else give up."""
         value = self.node.attr.get(name)
         if value is None:
-            value = _default(self.inference.graph, self.schema, name)
+            value = self.inference.graph.attr_default(self.schema, name)
             if value is None:
                 raise Unknown
         return value
@@ -544,7 +529,7 @@ def _data_format(c: Context, name: str = "data_format") -> str:
     """The data_format attr, read leniently like TensorFlow (a missing attr means NHWC)."""
     value = c.node.attr.get(name)
     if value is None:
-        default = _default(c.inference.graph, c.schema, name)
+        default = c.inference.graph.attr_default(c.schema, name)
         if default is None:
             return "NHWC"
         value = default
@@ -1265,7 +1250,7 @@ def _fused_batch_norm(c: Context) -> list[Shape]:
     training = c.attr("is_training", "b")
     value = c.node.attr.get("exponential_avg_factor")
     if value is None:
-        value = _default(c.inference.graph, c.schema, "exponential_avg_factor")
+        value = c.inference.graph.attr_default(c.schema, "exponential_avg_factor")
     factor = 1.0 if value is None or value.WhichOneof("value") != "f" else value.f
     count = 3 if training and factor == 1.0 else 5
     if len(c.shapes) < count:
