@@ -41,7 +41,7 @@ from typing import Any
 from tflint.dtypes import signatures
 from tflint.functions import func_references
 from tflint.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
-from tflint.textpos import _TOKEN as TEXT_TOKEN  # the text-format tokenizer positions are read with
+from tflint.textpos import TOKEN as TEXT_TOKEN
 from tflint.textpos import LineTable
 
 # SignatureDefs whose "output" is an op to run, not a tensor (signature_constants.py).

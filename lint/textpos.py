@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # One alternative per token kind; text is already known to be valid text format.
-_TOKEN = re.compile(
+TOKEN = re.compile(
     r"""
       (?P<space>\s+)
     | (?P<comment>\#[^\n]*)
@@ -124,7 +124,7 @@ def scan_positions(text: str, root: str) -> SourceMap:
             return lists[-1][0]
         return None
 
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         kind = match.lastgroup
         if kind in ("space", "comment", "punct"):
             continue
