@@ -138,6 +138,7 @@ def _lint(args: argparse.Namespace) -> int:
         from tflint.load import UsageError
 
         raise UsageError(f"{args.config}: config file not found")
+    _refuse_overwriting_inputs(args)
     progress = Progress.for_terminal(sys.stderr)
     try:
         report = lint_paths(
@@ -184,6 +185,25 @@ def _lint(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """tflint never writes to a file it lints: `-o g.pbtxt g.pbtxt` is a usage error, not a lost graph."""
+    from tflint.load import SAVED_MODEL_FILES, UsageError, iter_graph_files
+
+    targets = [(flag, path) for flag, path in (("--output", args.output), ("--write-baseline", args.write_baseline)) if path and os.path.isfile(path)]
+    if not targets:
+        return
+    for linted in iter_graph_files(args.paths):
+        if linted == "-":
+            continue
+        for flag, path in targets:
+            if os.path.isdir(linted):  # a SavedModel directory: its saved_model.pb(txt) is linted
+                same = os.path.basename(path) in SAVED_MODEL_FILES and os.path.samefile(os.path.dirname(os.path.abspath(path)), linted)
+            else:
+                same = os.path.samefile(path, linted)
+            if same:
+                raise UsageError(f"{flag} {path}: that is a file being linted; tflint never overwrites its input")
 
 
 def _use_color(choice: str, stream: object | None) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -180,24 +181,60 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
             if input_type is None:
                 input_type = "savedmodel"
         try:
+            _refuse_device(target, path)
             data = target.read_bytes()
         except OSError as error:
             raise UsageError(f"{path}: {error.strerror or error}") from None
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = str(target) if saved_model_dir else path
-    artifact = load_bytes(data, shown, input_type)
+    _split_input_type(input_type)  # a bad --input-type is a usage error whatever the file holds
+    unread = _unreadable_reason(data)
+    if unread is not None:
+        # Serialized bytes may be empty (an empty GraphDef); a graph *file* never is.
+        artifact = Artifact(path=shown, failure=ParseFailure(unread, 1 if data else None, 1 if data else None))
+    else:
+        artifact = load_bytes(data, shown, input_type)
     artifact.saved_model_dir = saved_model_dir
     return artifact
+
+
+# The first line of a Git LFS pointer: the graph itself was never fetched.
+_LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
 
 
 def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None) -> Artifact:
     """Parse `data` (the content of file `name`) into an Artifact."""
     kind, form = _split_input_type(input_type)
-    if form is None:
-        form = "text" if looks_like_text(data) else "binary"
-    if form == "text":
-        return _load_text(data, name, kind)
+    if form is not None:
+        return _load_text(data, name, kind) if form == "text" else _load_binary(data, name, kind)
+    if looks_like_text(data):
+        artifact = _load_text(data, name, kind)
+        if artifact.failure is not None and artifact.text is None:
+            # Not UTF-8: binary whose first 64 KiB had no control byte (a long name or constant).
+            binary = _load_binary(data, name, kind)
+            if binary.failure is None:
+                return binary
+        return artifact
     return _load_binary(data, name, kind)
+
+
+def _refuse_device(target: Path, shown: str) -> None:
+    """Raise UsageError for a device or socket (a symlink to /dev/zero would never end).
+
+    Pipes are read: `tflint <(gunzip -c g.pb.gz)` is a file the user chose.
+    """
+    mode = target.stat().st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise UsageError(f"{shown}: not a regular file (a device or socket)")
+
+
+def _unreadable_reason(data: bytes) -> str | None:
+    """Why the file content `data` holds no graph at all (empty, a Git LFS pointer), or None."""
+    if not data.strip():
+        return "the file is empty: there is no graph in it"
+    if _LFS_POINTER.match(data):
+        return "a Git LFS pointer, not the graph itself (run 'git lfs pull')"
+    return None
 
 
 def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
@@ -371,12 +408,12 @@ def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
-        if kind or _plausible(message, candidate):
+        if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
             artifact.message_type = candidate
             artifact.message = message
             artifact.graphs = list(_graph_sources(message, candidate, None))
             return artifact
-        if fallback is None:
+        if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
     if fallback is not None:
         candidate, message = fallback
@@ -384,10 +421,18 @@ def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
         artifact.message = message
         artifact.graphs = list(_graph_sources(message, candidate, None))
         return artifact
-    detail = errors[0][1] if errors else "unknown error"
+    detail = _decode_error_text(errors[0][1]) if errors else "the bytes hold some other message"
     shown_kind = kind or "GraphDef, MetaGraphDef or SavedModel"
     artifact.failure = ParseFailure(f"not a valid binary {shown_kind}: {detail}")
     return artifact
+
+
+def _decode_error_text(error: Exception) -> str:
+    """upb's decode error, with its depth limit said in words."""
+    text = str(error)
+    if "MaxDepth" in text:
+        return "messages nested deeper than protobuf's limit of 100 levels"
+    return text
 
 
 def _binary_candidates(data: bytes, name: str) -> list[str]:
@@ -415,10 +460,39 @@ def _plausible(message: Any, kind: str) -> bool:
     if kind == "SavedModel":
         return bool(message.meta_graphs) and all(_plausible(meta, "MetaGraphDef") for meta in message.meta_graphs)
     if kind == "MetaGraphDef":
-        if not (message.HasField("graph_def") or message.HasField("meta_info_def") or message.signature_def):
+        info = message.meta_info_def
+        if not (message.HasField("graph_def") or message.signature_def or info.tags or info.HasField("stripped_op_list")):
             return False
         return _unknown_field_count(message.meta_info_def) == 0 and _plausible_graph(message.graph_def)
     return _plausible_graph(message)
+
+
+def _readable_as(message: Any, kind: str) -> bool:
+    """Whether an implausible parse is still worth linting as `kind` (the last resort).
+
+    A graph with unusual content (nodes without ops, fields from a newer
+    TensorFlow) is linted, not refused. Bytes of another message are not:
+    they give unknown fields whose numbers are known fields of `kind` sent
+    with another wire type, or unknown fields beside no graph at all.
+    """
+    if _wire_type_clash(message):
+        return False
+    if kind == "GraphDef" and any(_wire_type_clash(node) for node in message.node[:8]):
+        return False
+    if not _unknown_field_count(message):
+        return True
+    return bool(message.node if kind == "GraphDef" else message.HasField("graph_def") if kind == "MetaGraphDef" else message.meta_graphs)
+
+
+def _wire_type_clash(message: Any) -> bool:
+    try:
+        from google.protobuf import unknown_fields
+
+        numbers = [item.field_number for item in unknown_fields.UnknownFieldSet(message)]
+    except ImportError:  # pragma: no cover - very old runtimes
+        numbers = [number for number, _ in message.UnknownFields()]
+    known = message.DESCRIPTOR.fields_by_number
+    return any(number in known for number in numbers)
 
 
 def _plausible_graph(graph: Any) -> bool:
