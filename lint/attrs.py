@@ -320,9 +320,8 @@ class OpAttrs:
             self.attrs[name].required = True
 
 
-# Merged op definitions per registry (shared by every graph a registry serves), and reports per graph.
+# Merged op definitions per registry (shared by every graph a registry serves).
 _REGISTRY_OPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_REPORTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def op_attrs(graph: GraphIndex, op: str) -> OpAttrs | None:
@@ -351,7 +350,7 @@ def op_attrs(graph: GraphIndex, op: str) -> OpAttrs | None:
 class AttrReport:
     """Every attr issue of one graph, sorted into the rule that reports it."""
 
-    __slots__ = ("missing", "unknown", "mismatch", "minimum", "allowed", "__weakref__")
+    __slots__ = ("missing", "unknown", "mismatch", "minimum", "allowed")
 
     def __init__(self) -> None:
         self.missing: list[Issue] = []
@@ -363,11 +362,7 @@ class AttrReport:
 
 def attr_report(graph: GraphIndex) -> AttrReport:
     """The attr issues of `graph`, computed on the first call and then shared."""
-    report = _REPORTS.get(graph)
-    if report is None:
-        report = _build_report(graph)
-        _REPORTS[graph] = report
-    return report
+    return graph.derived(_build_report)
 
 
 def _build_report(graph: GraphIndex) -> AttrReport:

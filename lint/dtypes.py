@@ -28,7 +28,6 @@ output-index-out-of-range, type-attr-consistency) share one computation.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -124,16 +123,9 @@ class SignatureProblem:
 
 # -- per-graph cache ---------------------------------------------------------
 
-_CACHES: weakref.WeakKeyDictionary[GraphIndex, Signatures] = weakref.WeakKeyDictionary()
-
-
 def signatures(graph: GraphIndex) -> Signatures:
     """The shared signature cache of `graph` (built on first use)."""
-    cache = _CACHES.get(graph)
-    if cache is None:
-        cache = Signatures(graph)
-        _CACHES[graph] = cache
-    return cache
+    return graph.derived(Signatures)
 
 
 class _Plan:

@@ -7,11 +7,13 @@ each fact is computed once per graph however many rules use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 from tflint.registry import OpRegistry, OpSchema
 from tflint.textfast import TextNode
+
+T = TypeVar("T")
 
 # TensorFlow's importer treats these as the heads of loops (control flow v1).
 MERGE_OPS = frozenset({"Merge", "RefMerge", "_XlaMerge"})
@@ -207,6 +209,7 @@ class GraphIndex:
                 if graph == graph_id:
                     self._function_positions[function_ordinal] = where
         self._function_schemas: dict[str, OpSchema] = {}
+        self._derived: dict[Any, Any] = {}
 
     # -- nodes -------------------------------------------------------------
 
@@ -258,6 +261,18 @@ class GraphIndex:
     def function_position(self, function_ordinal: int) -> tuple[int, int] | None:
         """Where a function is defined (its signature's name), in text sources."""
         return self._function_positions.get(function_ordinal)
+
+    def derived(self, factory: Callable[[GraphIndex], T]) -> T:
+        """A per-graph analysis shared by every rule that asks for it (built on first use).
+
+        Signatures, shapes and attr checks are computed once per graph however
+        many rules read them; the result lives and dies with this index.
+        """
+        try:
+            return self._derived[factory]
+        except KeyError:
+            value = self._derived[factory] = factory(self)
+            return value
 
     # -- schemas -----------------------------------------------------------
 

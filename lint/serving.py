@@ -237,15 +237,12 @@ def output_types(graph: GraphIndex, node: Node) -> tuple[int, ...] | None:
     return result
 
 
-_OUTPUT_TYPES: weakref.WeakKeyDictionary[GraphIndex, dict[str, tuple[int, ...] | None]] = weakref.WeakKeyDictionary()
-
-
 def _output_type_cache(graph: GraphIndex) -> dict[str, tuple[int, ...] | None]:
-    cache = _OUTPUT_TYPES.get(graph)
-    if cache is None:
-        cache = {}
-        _OUTPUT_TYPES[graph] = cache
-    return cache
+    return graph.derived(_new_output_type_cache)
+
+
+def _new_output_type_cache(graph: GraphIndex) -> dict[str, tuple[int, ...] | None]:
+    return {}
 
 
 def base_type(dtype: int) -> int:
@@ -339,15 +336,12 @@ def alive_nodes(graph: GraphIndex) -> set[str]:
     return cache["alive"]
 
 
-_REACH: weakref.WeakKeyDictionary[GraphIndex, dict[str, Any]] = weakref.WeakKeyDictionary()
-
-
 def _reach_cache(graph: GraphIndex) -> dict[str, Any]:
-    cache = _REACH.get(graph)
-    if cache is None:
-        cache = {}
-        _REACH[graph] = cache
-    return cache
+    return graph.derived(_new_reach_cache)
+
+
+def _new_reach_cache(graph: GraphIndex) -> dict[str, Any]:
+    return {}
 
 
 def _saver_roots(meta: Any, save: bool) -> Iterator[str]:

@@ -36,7 +36,6 @@ iterative (an explicit stack, no recursion) and linear in nodes + edges;
 from __future__ import annotations
 
 import struct
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -1770,13 +1769,6 @@ def input_arg_name(graph: GraphIndex, node: Node, index: int) -> str | None:
 
 # -- per-graph cache ---------------------------------------------------------------------------
 
-_CACHES: weakref.WeakKeyDictionary[GraphIndex, ShapeInference] = weakref.WeakKeyDictionary()
-
-
 def infer_shapes(graph: GraphIndex) -> ShapeInference:
     """The shape inference of `graph`'s top-level nodes (computed on first use, then shared)."""
-    found = _CACHES.get(graph)
-    if found is None:
-        found = ShapeInference(graph)
-        _CACHES[graph] = found
-    return found
+    return graph.derived(ShapeInference)
