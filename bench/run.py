@@ -1,0 +1,566 @@
+"""Time tflint against the parsers it replaces, on generated graphs, and print issue 5's targets.
+
+    python bench/run.py                                   # 10k, 100k, 300k nodes, median of 3
+    python bench/run.py --tf-python /work/tfvenv/bin/python --json out.json
+    python bench/run.py --quick                           # tiny graphs, one repeat: a smoke run
+
+Everything is measured side by side in one run, and only ratios are compared
+with targets: absolute times vary between machines. Graphs come from
+gen_graph.py and are cached (see --cache-dir). See README.md for each row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gen_graph  # noqa: E402  (a sibling script, not a package)
+
+DEFAULT_SIZES = (10_000, 100_000, 300_000)
+QUICK_SIZES = (60, 240)
+SMALL_GRAPH_NODES = 40  # "a small graph file (< 50 nodes)": the pre-commit case
+JOBS_FILES = 8
+DEFAULT_JOBS_NODES = 20_000
+QUICK_JOBS_NODES = 60
+# The size each per-size target is stated at; the nearest size run stands in when it was not.
+TEXT_SIZE, BINARY_SIZE, MEMORY_SIZE = 100_000, 100_000, 300_000
+# What the in-process workers measure (each timing in a fresh interpreter).
+INPROCESS_KEYS = ("parse_binary", "lint_binary", "text_format", "lint_text")
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+
+# Started with `python -S` (a few MB) to run one command: its wall time and peak RSS go to a file.
+# Linux gives a forked child the parent's resident size as its starting peak, so a command
+# started straight from this process (which generated 300k-node graphs) would report at least
+# this process's size; started from the small launcher, the peak is the command's own.
+_LAUNCHER = r"""
+import os, sys, time
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+seconds = time.perf_counter() - start
+with open(sys.argv[1], "w") as out:
+    out.write("%r %d %d" % (seconds, usage.ru_maxrss, os.waitstatus_to_exitcode(status)))
+"""
+
+
+def run_process(command: Sequence[str], stdin_path: str | os.PathLike[str] | None = None, capture: bool = False) -> dict[str, Any]:
+    """Run one command to completion: wall seconds, its own peak RSS (MB), exit code, output.
+
+    The command runs under _LAUNCHER, which times it from spawn to exit (without the
+    launcher's own start-up) and reads its peak RSS from os.wait4. Output goes to temporary
+    files, not pipes, so the command can never block on a full pipe.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".txt") as report:
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        try:
+            launcher = subprocess.run([sys.executable, "-S", "-c", _LAUNCHER, report.name, *command], stdin=stdin, stdout=out if capture else subprocess.DEVNULL, stderr=err)
+        finally:
+            if stdin_path:
+                stdin.close()
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read().decode("utf-8", "replace")
+        measured = report.read().split()
+    if launcher.returncode or len(measured) != 3:
+        raise RuntimeError(f"could not run {command[0]}: {stderr.strip()[-500:]}")
+    seconds, max_rss_kb, code = float(measured[0]), int(measured[1]), int(measured[2])
+    return {"seconds": seconds, "rss_mb": max_rss_kb / 1024, "rc": code, "stdout": stdout, "stderr": stderr}
+
+
+def time_process(command: Sequence[str], repeats: int, stdin_path: str | os.PathLike[str] | None = None, capture: bool = False) -> dict[str, Any]:
+    """Median wall time of `repeats` runs, the largest peak RSS, every exit code, the last stdout."""
+    runs = [run_process(command, stdin_path, capture) for _ in range(repeats)]
+    return {
+        "median": statistics.median(run["seconds"] for run in runs),
+        "times": [run["seconds"] for run in runs],
+        "rss_mb": max(run["rss_mb"] for run in runs),
+        "rc": sorted({run["rc"] for run in runs}),
+        "stdout": runs[-1]["stdout"],
+        "stderr": runs[-1]["stderr"],
+    }
+
+
+def _median_of(times: list[float]) -> dict[str, Any]:
+    return {"median": statistics.median(times), "times": times}
+
+
+def worker(kind: str, text_path: str, binary_path: str, warmup_path: str) -> dict[str, Any]:
+    """One in-process timing, in the fresh interpreter `--worker` starts: lint_file or a protobuf parser."""
+    from google.protobuf import text_format
+
+    import tflint
+    from tflint import protos
+
+    try:
+        tflint.lint_file(warmup_path)  # imports, the bundled registry: paid once per process, not per file
+    except Exception:
+        pass  # reported by the timed call below
+    text = Path(text_path).read_text("utf-8")
+    data = Path(binary_path).read_bytes()
+    actions: dict[str, Callable[[], Any]] = {
+        "parse_binary": lambda: protos.GraphDef().ParseFromString(data),
+        "lint_binary": lambda: tflint.lint_file(binary_path),
+        "text_format": lambda: text_format.Parse(text, protos.GraphDef(), descriptor_pool=protos.POOL),
+        "lint_text": lambda: tflint.lint_file(text_path),
+    }
+    start = time.perf_counter()
+    try:
+        actions[kind]()
+    except Exception as error:  # a broken tflint is a result to report, not a reason to stop
+        return {"error": f"{type(error).__name__}: {error}"}
+    return {"seconds": time.perf_counter() - start}
+
+
+# Run by a TensorFlow interpreter: TensorFlow's C++ importer alone (bytes in, graph built, as
+# import_graph_def calls it), then the whole Python import_graph_def (ParseFromString included).
+_TF_SCRIPT = r"""
+import json, sys, time
+import tensorflow as tf
+from tensorflow.python.client import pywrap_tf_session as c_api
+from tensorflow.python.framework import c_api_util
+path, repeats = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+cpp, python = [], []
+for _ in range(repeats):
+    graph = tf.Graph()
+    start = time.perf_counter()
+    options = c_api_util.ScopedTFImportGraphDefOptions()
+    c_api.TF_ImportGraphDefOptionsSetPrefix(options.options, "import")
+    buffer = c_api.TF_NewBufferFromString(data)
+    try:
+        with graph._c_graph.get() as c_graph:
+            results = c_api.TF_GraphImportGraphDefWithResults(c_graph, buffer, options.options)
+        c_api_util.ScopedTFImportGraphDefResults(results)
+    finally:
+        c_api.TF_DeleteBuffer(buffer)
+    cpp.append(time.perf_counter() - start)
+    del graph
+    start = time.perf_counter()
+    graph_def = tf.compat.v1.GraphDef()
+    graph_def.ParseFromString(data)
+    with tf.Graph().as_default():
+        tf.graph_util.import_graph_def(graph_def, name="")
+    python.append(time.perf_counter() - start)
+print(json.dumps({"version": tf.__version__, "cpp": cpp, "python": python}))
+"""
+
+
+def measure_tensorflow(tf_python: str, binary_path: Path, repeats: int) -> dict[str, Any]:
+    """TensorFlow's importer on the binary graph, in the TensorFlow interpreter `tf_python`."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    result = subprocess.run([tf_python, "-c", _TF_SCRIPT, str(binary_path), str(repeats)], capture_output=True, text=True, env=env)
+    if result.returncode:
+        raise RuntimeError(f"TensorFlow import failed: {result.stderr.strip().splitlines()[-1:]}")
+    raw = json.loads(result.stdout.strip().splitlines()[-1])
+    return {"version": raw["version"], "cpp": _median_of(raw["cpp"]), "python": _median_of(raw["python"])}
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+def _protoc_commands() -> list[tuple[str, list[str]]]:
+    """`protoc --encode` commands available here: pip's grpcio-tools, and a system protoc."""
+    spec = importlib.util.find_spec("tflint.protos")
+    proto_dir = spec.submodule_search_locations[0] if spec and spec.submodule_search_locations else None
+    if proto_dir is None or not Path(proto_dir, "graph.proto").exists():
+        return []
+    arguments = ["--encode=tensorflow.GraphDef", f"-I{proto_dir}", "graph.proto"]
+    commands = []
+    if importlib.util.find_spec("grpc_tools") is not None:
+        commands.append(("grpc_tools", [sys.executable, "-m", "grpc_tools.protoc", *arguments]))
+    system = shutil.which("protoc")
+    if system:
+        commands.append(("system", [system, *arguments]))
+    return commands
+
+
+def _has_jobs_option(tflint: list[str]) -> bool:
+    """Whether `tflint --help` offers -j / --jobs."""
+    result = subprocess.run([*tflint, "--help"], capture_output=True, text=True)
+    return any(token in result.stdout for token in (" -j ", " -j,", "-j N", "--jobs"))
+
+
+def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc: list[tuple[str, list[str]]], log: Callable[[str], None]) -> dict[str, Any]:
+    """Every measurement for one graph size."""
+    started = time.perf_counter()
+    text_path, binary_path = gen_graph.cached_graph(nodes, args.seed, args.cache_dir)
+    row: dict[str, Any] = {"nodes": nodes, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
+    log(f"{nodes} nodes: generated/cached in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)")
+    for form, path in (("text", text_path), ("binary", binary_path)):
+        run = time_process([*args.tflint, str(path)], args.repeats)
+        row[f"tflint_{form}"] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
+        if any(code not in (0, 1) for code in run["rc"]):
+            row[f"tflint_{form}"]["error"] = f"exit {_codes(run['rc'])}: " + (run["stderr"].strip().splitlines() or [""])[-1][:300]
+        log(f"  tflint {form}: {run['median']:.3f} s, {run['rss_mb']:.0f} MB, exit {run['rc']}")
+    # One fresh interpreter per timing: a second lint of a big file in the same process can be
+    # slower than the first (heap growth), and that is not what one `tflint FILE` run pays.
+    for key in INPROCESS_KEYS:
+        times = []
+        for _ in range(args.repeats):
+            command = [sys.executable, __file__, "--worker", key, str(text_path), str(binary_path), str(small_text)]
+            done = subprocess.run(command, capture_output=True, text=True)
+            result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
+            if "error" in result:
+                row[key] = result
+                break
+            times.append(result["seconds"])
+        else:
+            row[key] = _median_of(times)
+    for key in ("lint_text", "lint_binary"):
+        if "error" in row[key]:
+            log(f"  in-process {key}: {row[key]['error']}")
+    log(f"  in-process: lint text {_seconds(median(row, 'lint_text'))} s, text_format.Parse {_seconds(median(row, 'text_format'))} s")
+    for name, command in protoc:
+        run = time_process(command, args.repeats, stdin_path=text_path)
+        row[f"protoc_{name}"] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
+        if run["rc"] != [0]:
+            row[f"protoc_{name}"]["error"] = run["stderr"][-500:]
+        log(f"  protoc ({name}): {run['median']:.3f} s")
+    if args.tf_python:
+        try:
+            row["tensorflow"] = measure_tensorflow(args.tf_python, binary_path, args.repeats)
+            log(f"  TensorFlow C++ importer: {row['tensorflow']['cpp']['median']:.3f} s")
+        except (RuntimeError, OSError, ValueError) as error:
+            row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
+            log(f"  TensorFlow: {error}")
+    row["wall_seconds"] = time.perf_counter() - started
+    return row
+
+
+def measure_latency(args: argparse.Namespace, small_text: Path) -> dict[str, Any]:
+    """The pre-commit case: whole `tflint small.pbtxt` and `tflint --version` processes."""
+    repeats = args.latency_repeats
+    time_process([*args.tflint, "--version"], 1)  # warm the file cache: the pre-commit case is a warm machine
+    lint = time_process([*args.tflint, str(small_text)], repeats)
+    version = time_process([*args.tflint, "--version"], repeats)
+    result = {"nodes": SMALL_GRAPH_NODES}
+    for name, run in (("lint", lint), ("version", version)):
+        result[name] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
+        if any(code not in (0, 1) for code in run["rc"]):
+            result[name]["error"] = f"exit {_codes(run['rc'])}: " + (run["stderr"].strip().splitlines() or [""])[-1][:300]
+    return result
+
+
+def measure_jobs(args: argparse.Namespace) -> dict[str, Any]:
+    """-j 1 against -j <cores> on 8 files; the outputs must be identical."""
+    if not _has_jobs_option(args.tflint):
+        return {"available": False}
+    files = [str(gen_graph.cached_graph(args.jobs_nodes, seed, args.cache_dir)[0]) for seed in range(1, JOBS_FILES + 1)]
+    cores = os.cpu_count() or 1
+    serial = time_process([*args.tflint, "-j", "1", *files], args.repeats, capture=True)
+    parallel = time_process([*args.tflint, "-j", str(cores), *files], args.repeats, capture=True)
+    return {
+        "available": True,
+        "files": JOBS_FILES,
+        "nodes": args.jobs_nodes,
+        "cores": cores,
+        "serial": {key: serial[key] for key in ("median", "times", "rc")},
+        "parallel": {key: parallel[key] for key in ("median", "times", "rc")},
+        "speedup": serial["median"] / parallel["median"],
+        "same_output": serial["stdout"] == parallel["stdout"],
+        "exit_codes": sorted(set(serial["rc"]) | set(parallel["rc"])),
+    }
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def _nearest(sizes: list[int], wanted: int) -> int | None:
+    return min(sizes, key=lambda size: (abs(size - wanted), -size)) if sizes else None
+
+
+def _short(nodes: int) -> str:
+    return f"{nodes // 1000}k" if nodes >= 1000 and nodes % 1000 == 0 else str(nodes)
+
+
+def median(row: dict[str, Any] | None, *keys: str) -> float | None:
+    """The median at row[keys...], or None when it was not measured or the run failed."""
+    for key in keys:
+        if not isinstance(row, dict) or key not in row:
+            return None
+        row = row[key]
+    if not isinstance(row, dict) or "error" in row or "median" not in row:
+        return None
+    return row["median"]
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> float | None:
+    return numerator / denominator if numerator is not None and denominator else None
+
+
+def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 5's targets as rows: id, what, measured value, limit, status, note."""
+    rows = results["sizes"]
+    sizes = sorted(rows)
+    targets: list[dict[str, Any]] = []
+
+    def add(ident: str, what: str, value: float | None, limit: float, higher_is_better: bool = False, unit: str = "", note: str = "") -> None:
+        if value is None:
+            status = "n/a"
+        else:
+            status = "ok" if (value >= limit if higher_is_better else value <= limit) else "MISS"
+        targets.append({"id": ident, "what": what, "value": value, "limit": limit, "unit": unit, "status": status, "note": note, "higher_is_better": higher_is_better})
+
+    def failed(row: dict[str, Any], *keys: str) -> str:
+        broken = [key for key in keys if isinstance(row.get(key), dict) and "error" in row[key]]
+        return f"{broken[0]} failed (see FAILED above)" if broken else ""
+
+    text_size = _nearest(sizes, TEXT_SIZE)
+    if text_size is not None:
+        row = rows[text_size]
+        protoc_key = "protoc_grpc_tools" if "protoc_grpc_tools" in row else "protoc_system"
+        tflint = median(row, "tflint_text")
+        note = failed(row, "tflint_text", protoc_key) or ("" if protoc_key in row else "no protoc (pip install grpcio-tools)")
+        add("1a", f"text {_short(text_size)}: tflint / protoc --encode", _ratio(tflint, median(row, protoc_key)), 1.0, note=note)
+        add("1b", f"text {_short(text_size)}: text_format.Parse / tflint", _ratio(median(row, "text_format"), tflint), 7.0, True, "x", failed(row, "tflint_text", "text_format"))
+        binary_size = _nearest(sizes, BINARY_SIZE)
+        row = rows[binary_size]
+        note = failed(row, "tflint_binary") or ("" if "tensorflow" in row else "no TensorFlow (--tf-python)")
+        if not note and "error" in row["tensorflow"]:
+            note = "TensorFlow failed (see FAILED above)"
+        add("2", f"binary {_short(binary_size)}: tflint / TF C++ importer", _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")), 0.5, note=note)
+    if len(sizes) >= 2:
+        small, big = sizes[0], sizes[-1]
+        for ident, form in (("3a", "text"), ("3b", "binary")):
+            key = f"lint_{form}"
+            ratio = _ratio(_ratio(median(rows[big], key), big), _ratio(median(rows[small], key), small))
+            process = _ratio(_ratio(median(rows[big], f"tflint_{form}"), big), _ratio(median(rows[small], f"tflint_{form}"), small))
+            note = failed(rows[big], key) or failed(rows[small], key) or (f"whole process: {process:.2f}" if process else "")
+            add(ident, f"{form}: time/node {_short(big)} / {_short(small)} (in-process)", ratio, 1.25, note=note)
+    else:
+        add("3", "time/node scaling", None, 1.25, note="needs two sizes")
+    latency = results.get("latency")
+    if latency:
+        lint, version = median(latency, "lint"), median(latency, "version")
+        add("4a", f"small graph ({latency['nodes']} nodes), whole process", lint * 1000 if lint else None, 200, unit=" ms", note=failed(latency, "lint"))
+        add("4b", "tflint --version, whole process", version * 1000 if version else None, 120, unit=" ms", note=failed(latency, "version"))
+    memory_size = _nearest(sizes, MEMORY_SIZE)
+    if memory_size is not None:
+        row = rows[memory_size]["tflint_text"]
+        add("5", f"peak RSS, text {_short(memory_size)}", None if "error" in row else row["rss_mb"], 600, unit=" MB", note=failed(rows[memory_size], "tflint_text"))
+    jobs = results.get("jobs")
+    if jobs is not None:
+        if not jobs.get("available"):
+            add("6", f"-j speedup, {JOBS_FILES} files", None, 1.7, True, "x", "n/a (no -j)")
+        else:
+            note = f"{jobs['cores']} cores, {_short(jobs['nodes'])}-node files" + ("" if jobs["same_output"] else "; OUTPUT DIFFERS")
+            if any(code not in (0, 1) for code in jobs["exit_codes"]):
+                note += f"; tflint exit {_codes(jobs['exit_codes'])}"
+            add("6", f"-j speedup, {JOBS_FILES} files", jobs["speedup"], 1.7, True, "x", note)
+    return targets
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def format_report(results: dict[str, Any]) -> str:
+    """The measurements (one column per size) and the targets, as plain-text tables."""
+    rows = results["sizes"]
+    sizes = sorted(rows)
+    env = results["environment"]
+    lines = [
+        f"tflint {env['tflint']} | Python {env['python']} | protobuf {env['protobuf']} ({env['protobuf_backend']}) | {env['cores']} cores"
+        + (f" | TensorFlow {env['tensorflow']}" if env.get("tensorflow") else ""),
+        f"median of {results['repeats']} (seconds unless marked); graphs from bench/gen_graph.py, seed {results['seed']}",
+    ]
+    load = max(env.get("load_before", 0.0), env.get("load_after", 0.0))
+    if load > (env["cores"] or 1):
+        lines.append(f"warning: load average {env.get('load_before', 0.0):.1f} before, {env.get('load_after', 0.0):.1f} after, on {env['cores']} cores: other work shared the CPUs, times are inflated")
+    lines.append("")
+
+    def get(row: dict[str, Any], *keys: str) -> str:
+        value = median(row, *keys)
+        if value is not None:
+            return _seconds(value)
+        cell: Any = row
+        for key in keys:
+            cell = cell.get(key) if isinstance(cell, dict) else None
+        return "failed" if isinstance(cell, dict) and "error" in cell else "-"
+
+    table: list[tuple[str, list[str]]] = [
+        ("nodes (top-level)", [f"{size:,}" for size in sizes]),
+        ("text MB / binary MB", [f"{rows[s]['text_mb']:.1f} / {rows[s]['binary_mb']:.2f}" for s in sizes]),
+        ("tflint FILE.pbtxt (process)", [get(rows[s], "tflint_text") for s in sizes]),
+        ("tflint FILE.pb (process)", [get(rows[s], "tflint_binary") for s in sizes]),
+        ("lint_file .pbtxt (in-process)", [get(rows[s], "lint_text") for s in sizes]),
+        ("lint_file .pb (in-process)", [get(rows[s], "lint_binary") for s in sizes]),
+        ("text_format.Parse", [get(rows[s], "text_format") for s in sizes]),
+    ]
+    if any("protoc_grpc_tools" in rows[s] for s in sizes):
+        table.append(("protoc --encode (grpcio-tools, process)", [get(rows[s], "protoc_grpc_tools") for s in sizes]))
+    if any("protoc_system" in rows[s] for s in sizes):
+        table.append(("protoc --encode (system, process)", [get(rows[s], "protoc_system") for s in sizes]))
+    table.append(("ParseFromString", [get(rows[s], "parse_binary") for s in sizes]))
+    if any("tensorflow" in rows[s] for s in sizes):
+        table.append(("TF import_graph_def (Python)", [get(rows[s], "tensorflow", "python") for s in sizes]))
+        table.append(("TF C++ importer alone", [get(rows[s], "tensorflow", "cpp") for s in sizes]))
+    table.append(("peak RSS tflint text / binary (MB)", [f"{rows[s]['tflint_text']['rss_mb']:.0f} / {rows[s]['tflint_binary']['rss_mb']:.0f}" for s in sizes]))
+    table.append(("tflint exit code text / binary", [f"{_codes(rows[s]['tflint_text']['rc'])} / {_codes(rows[s]['tflint_binary']['rc'])}" for s in sizes]))
+    table.append(("wall time for this column (s)", [f"{rows[s]['wall_seconds']:.0f}" for s in sizes]))
+    lines += _grid(["measurement", *[_short(s) for s in sizes]], [[label, *cells] for label, cells in table])
+
+    latency = results.get("latency")
+    if latency:
+        lines.append("")
+        lines.append(
+            f"pre-commit: tflint on a {latency['nodes']}-node graph {latency['lint']['median'] * 1000:.0f} ms, "
+            f"tflint --version {latency['version']['median'] * 1000:.0f} ms (median of {len(latency['lint']['times'])})"
+        )
+    failures = [(size, key, row[key]["error"]) for size, row in sorted(rows.items()) for key in sorted(row) if isinstance(row[key], dict) and "error" in row[key]]
+    failures += [(latency["nodes"], key, latency[key]["error"]) for key in ("lint", "version") if latency and "error" in latency[key]]
+    for size, key, error in failures:
+        lines.append(f"FAILED at {_short(size)}: {key}: {error[:240]}")
+    jobs = results.get("jobs")
+    if jobs and jobs.get("available"):
+        lines.append(
+            f"-j: {jobs['files']} files of {jobs['nodes']:,} nodes: -j 1 {_seconds(jobs['serial']['median'])} s, "
+            f"-j {jobs['cores']} {_seconds(jobs['parallel']['median'])} s, output identical: {jobs['same_output']}"
+        )
+    lines.append("")
+    target_rows = []
+    for target in results["targets"]:
+        if target["value"] is None:
+            measured = target["note"] if target["note"].startswith("n/a") else "n/a"
+            note = "" if target["note"].startswith("n/a") else target["note"]
+        else:
+            value = target["value"]
+            measured = f"{value:.0f}{target['unit']}" if target["unit"] in (" ms", " MB") else f"{value:.2f}{target['unit']}"
+            note = target["note"]
+        limit_value = target["limit"]
+        limit_text = f"{limit_value:g}{target['unit']}"
+        limit = (">= " if target["higher_is_better"] else "<= ") + limit_text
+        target_rows.append([target["id"], target["what"], measured, limit, target["status"], note])
+    lines += _grid(["#", "target", "measured", "limit", "status", "note"], target_rows)
+    return "\n".join(lines) + "\n"
+
+
+def _codes(codes: list[int]) -> str:
+    return ",".join(str(code) for code in codes)
+
+
+def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(str(cell).ljust(width) if i in (0, 1) or i == len(cells) - 1 else str(cell).rjust(width) for i, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(header), "  ".join("-" * width for width in widths), *(line(row) for row in rows)]
+
+
+def environment(args: argparse.Namespace) -> dict[str, Any]:
+    import google.protobuf
+    from google.protobuf.internal import api_implementation
+
+    import tflint
+
+    return {
+        "tflint": tflint.__version__,
+        "tflint_command": " ".join(args.tflint),
+        "python": platform.python_version(),
+        "protobuf": google.protobuf.__version__,
+        "protobuf_backend": api_implementation.Type(),
+        "cores": os.cpu_count(),
+        "machine": platform.platform(),
+        "load_before": os.getloadavg()[0],
+    }
+
+
+def _default_tflint() -> str:
+    """The tflint beside this Python, else the one on PATH, else `python -m tflint`."""
+    beside = Path(sys.executable).with_name("tflint")
+    if beside.exists():
+        return str(beside)
+    return shutil.which("tflint") or f"{shlex.quote(sys.executable)} -m tflint"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", help="comma-separated node counts (default 10000,100000,300000; --quick: 60,240)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: tiny graphs, one repeat")
+    parser.add_argument("--repeats", type=int, help="runs per measurement, the median is reported (default 3; --quick: 1)")
+    parser.add_argument("--latency-repeats", type=int, help="runs for the pre-commit latency rows (default 11; --quick: 2)")
+    parser.add_argument("--jobs-nodes", type=int, help=f"nodes of each of the {JOBS_FILES} files of the -j row (default {DEFAULT_JOBS_NODES})")
+    parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
+    parser.add_argument("--tf-python", metavar="PYTHON", help="a Python with TensorFlow, for the import_graph_def anchors")
+    parser.add_argument("--tflint", metavar="CMD", default=_default_tflint(), help="the tflint command, split like a shell would (default: the one beside this Python)")
+    parser.add_argument("--cache-dir", metavar="DIR", default=str(gen_graph.default_cache_dir()), help="where generated graphs are cached (default: %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--from-json", metavar="FILE", help="measure nothing: print the tables of a run saved with --json")
+    parser.add_argument("--worker", nargs=4, metavar=("KIND", "TEXT", "BINARY", "WARMUP"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker or args.from_json:
+        return args
+    if args.sizes:
+        args.sizes = sorted({int(size.replace("_", "")) for size in args.sizes.split(",") if size.strip()})
+    else:
+        args.sizes = list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
+    args.repeats = args.repeats or (1 if args.quick else 3)
+    args.latency_repeats = args.latency_repeats or (2 if args.quick else 11)
+    args.jobs_nodes = args.jobs_nodes or (QUICK_JOBS_NODES if args.quick else DEFAULT_JOBS_NODES)
+    args.tflint = shlex.split(args.tflint)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(*args.worker)))
+        return 0
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text("utf-8"))
+        saved["sizes"] = {int(size): row for size, row in saved["sizes"].items()}
+        saved["targets"] = compute_targets(saved)
+        sys.stdout.write(format_report(saved))
+        return 0
+
+    def log(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    results: dict[str, Any] = {"environment": environment(args), "repeats": args.repeats, "seed": args.seed, "sizes": {}}
+    small_text, _ = gen_graph.cached_graph(SMALL_GRAPH_NODES, args.seed, args.cache_dir)
+    protoc = _protoc_commands()
+    for nodes in args.sizes:
+        results["sizes"][nodes] = measure_size(args, nodes, small_text, protoc, log)
+        tf = results["sizes"][nodes].get("tensorflow")
+        if tf:
+            results["environment"]["tensorflow"] = tf["version"]
+    log("pre-commit latency ...")
+    results["latency"] = measure_latency(args, small_text)
+    log("-j ...")
+    results["jobs"] = measure_jobs(args)
+    results["targets"] = compute_targets(results)
+    results["environment"]["load_after"] = os.getloadavg()[0]
+    results["wall_seconds"] = time.perf_counter() - started
+    sys.stdout.write(format_report(results))
+    sys.stdout.write(f"(whole run: {results['wall_seconds']:.0f} s)\n")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, default=str) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

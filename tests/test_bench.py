@@ -1,0 +1,85 @@
+"""Smoke tests of the benchmark: the generator's graphs are valid, and bench/run.py --quick prints its table.
+
+A benchmark is not a test: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+from google.protobuf import text_format
+
+from tflint import protos
+
+from conftest import REPO, lint_bytes, lint_text, pinned
+
+BENCH = REPO / "bench"
+
+
+@pytest.fixture(scope="module")
+def gen_graph():
+    spec = importlib.util.spec_from_file_location("gen_graph", BENCH / "gen_graph.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def tiny(gen_graph):
+    return gen_graph.build_graph(150, seed=0)
+
+
+def test_generator_makes_exactly_the_nodes_asked_for(gen_graph, tiny):
+    assert len(tiny.node) == 150
+    assert len(gen_graph.build_graph(5).node) == 5
+
+
+def test_generated_graph_has_the_realistic_parts(tiny):
+    ops = {node.op for node in tiny.node}
+    assert {"Const", "Placeholder", "AddV2", "Mul", "MatMul", "BiasAdd", "Relu", "Identity", "ConcatV2", "Reshape", "Sum", "Conv2D"} <= ops
+    assert {"Enter", "Merge", "Switch", "LoopCond", "NextIteration", "Exit"} <= ops
+    functions = {function.signature.name for function in tiny.library.function}
+    assert len(functions) == 4
+    assert ops & ({"PartitionedCall", "StatefulPartitionedCall"} | functions)
+    assert any("_output_shapes" in node.attr for node in tiny.node)
+    assert any("_class" in node.attr for node in tiny.node)
+    assert tiny.versions.producer > 0
+
+
+def test_generated_graph_lints_clean_as_text_and_binary(gen_graph, tiny):
+    text = gen_graph.graph_text(tiny)
+    assert pinned(lint_text(text)) == []
+    assert pinned(lint_bytes(gen_graph.graph_bytes(tiny))) == []
+
+
+def test_text_is_tensorflow_layout_and_parses_back(gen_graph, tiny):
+    text = gen_graph.graph_text(tiny)
+    assert text.startswith('node {\n  name: "input"\n  op: "Placeholder"\n')
+    parsed = text_format.Parse(text, protos.GraphDef(), descriptor_pool=protos.POOL)
+    assert parsed == tiny
+    again = protos.GraphDef()
+    again.ParseFromString(gen_graph.graph_bytes(tiny))
+    assert again == tiny
+
+
+def test_generator_is_deterministic(gen_graph, tiny):
+    assert gen_graph.graph_bytes(gen_graph.build_graph(150, seed=0)) == gen_graph.graph_bytes(tiny)
+    assert gen_graph.graph_bytes(gen_graph.build_graph(150, seed=1)) != gen_graph.graph_bytes(tiny)
+
+
+def test_quick_run_prints_the_table(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--quick", "--quiet", "--cache-dir", str(tmp_path), "--json", str(tmp_path / "out.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    for row in ("tflint FILE.pbtxt (process)", "text_format.Parse", "ParseFromString", "peak RSS", "text: time/node", "tflint --version", "-j speedup"):
+        assert row in result.stdout
+    exit_codes = next(line for line in result.stdout.splitlines() if line.startswith("tflint exit code"))
+    assert exit_codes.split("binary", 1)[1].split() == ["0", "/", "0", "0", "/", "0"]  # both sizes lint clean
+    assert (tmp_path / "out.json").exists()
