@@ -403,6 +403,11 @@ def _broadcast_comparison(c: Context) -> list[Shape]:
 
 def _merge_all(c: Context) -> list[Shape]:
     """AddN: every input has the same shape."""
+    return [_merged_inputs(c)]
+
+
+def _merged_inputs(c: Context) -> Shape:
+    """The one shape all inputs must share, merged from the last input back as TensorFlow does."""
     shapes = c.shapes
     if not shapes:
         raise Unknown
@@ -412,7 +417,7 @@ def _merge_all(c: Context) -> list[Shape]:
             current = merge(shapes[index], current)
         except ShapeError as error:
             raise ShapeError(f"{error.message.rstrip('.')} (merging input {index} with the others)") from None
-    return [current]
+    return current
 
 
 def _merge_both(c: Context) -> list[Shape]:
@@ -759,15 +764,8 @@ def _concat_v1(c: Context) -> list[Shape]:
 
 
 def _pack(c: Context) -> list[Shape]:
+    current = _merged_inputs(c)
     shapes = c.shapes
-    if not shapes:
-        raise Unknown
-    current = shapes[-1]
-    for index in range(len(shapes) - 2, -1, -1):
-        try:
-            current = merge(shapes[index], current)
-        except ShapeError as error:
-            raise ShapeError(f"{error.message.rstrip('.')} (merging input {index} with the others)") from None
     if current is None:
         return [None]
     rank = len(current) + 1
