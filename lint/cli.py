@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(args_list)
     except _UsageExit as error:
-        return _fail(f"{error}\nusage: tflint [options] PATH... | tflint rules | tflint explain RULE", prefix="usage error")
+        return _fail(f"{error} (see 'tflint --help')", prefix="usage error")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -152,6 +152,7 @@ def test_usage_errors_are_one_line_exit_2(capsys, monkeypatch, args, message):
     assert message in err
     assert "Traceback" not in err
     assert err.startswith("tflint: ")
+    assert err.count("\n") == 1  # one line
 
 
 def test_stdin(capsys, monkeypatch):
