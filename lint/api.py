@@ -162,6 +162,7 @@ def lint_paths(
     write_baseline: str | os.PathLike[str] | None = None,
     prune_baseline: bool = False,
     progress: Any = None,
+    jobs: int | None = None,
 ) -> Report:
     """Lint files, SavedModel directories and directories (searched), as the `tflint` command does.
 
@@ -173,6 +174,9 @@ def lint_paths(
     `prune_baseline` rewrites each baseline in force without its stale
     entries (never adding new ones) and reports none of them.
     `progress` receives `file(number, total, path)` and `rule(id)` calls.
+    `jobs` lints files in that many processes (None: one per core), when
+    there are several files and enough bytes to repay starting them; the
+    report is the same whatever the number.
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
     from tflint.baseline import Baseline
@@ -184,17 +188,14 @@ def lint_paths(
     explicit = Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None  # fail before the work
     configs = _ConfigCache(config)
     registries: dict[int, OpRegistry] = {}
-    linted: list[tuple[str, Config, list[Finding]]] = []
-    for number, path in enumerate(files, start=1):
+    plan: list[tuple[str, Config, OpRegistry]] = []
+    for path in files:
         resolved = configs.for_path(path)
         registry = registries.get(id(resolved))
         if registry is None:
             registry = registries[id(resolved)] = registry_for(resolved, op_defs)
-        if progress is not None:
-            progress.file(number, len(files), stdin_name if path == "-" else path)
-        artifact = load_path(path, input_type, stdin_name=stdin_name)
-        findings = lint_artifact(artifact, resolved, registry, progress.rule if progress is not None else None)
-        linted.append((artifact.path, resolved, findings))
+        plan.append((path, resolved, registry))
+    linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs))
 
     config_of = {shown: resolved for shown, resolved, _ in linted}
     shown_files = [shown for shown, _, _ in linted]
@@ -238,6 +239,68 @@ def _apply_baseline(baseline: Any, members: list[str], findings: list[Finding], 
     applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level)
     outside = [f for f in findings if f.file not in member_set]
     return sorted(outside + applied.findings, key=Finding.sort_key), applied
+
+
+# Below this many bytes in all, starting worker processes costs more than it saves.
+PARALLEL_MIN_BYTES = 2 << 20
+
+# What -j workers lint: set in the parent just before it forks them, so configs,
+# registries and plugins are shared by copy-on-write instead of pickled.
+_PLAN: dict[str, tuple[Config, OpRegistry]] = {}
+_PLAN_OPTIONS: tuple[str | None, str] = (None, "<stdin>")
+
+
+def _worker_count(files: list[str], jobs: int | None) -> int:
+    """How many processes to lint `files` with (1: in this process)."""
+    import multiprocessing
+
+    wanted = (os.cpu_count() or 1) if jobs is None or jobs <= 0 else jobs
+    wanted = min(wanted, len(files))
+    if wanted <= 1 or "-" in files or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    total = 0
+    for path in files:
+        target = os.path.join(path, "saved_model.pb") if os.path.isdir(path) else path
+        try:
+            total += os.path.getsize(target)
+        except OSError:
+            pass
+    return wanted if total >= PARALLEL_MIN_BYTES else 1
+
+
+def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | None, stdin_name: str, progress: Any, workers: int) -> list[tuple[str, Config, list[Finding]]]:
+    """Lint each planned file, in order, in this process or in `workers` forked ones."""
+    global _PLAN, _PLAN_OPTIONS
+    if workers <= 1:
+        linted = []
+        for number, (path, resolved, registry) in enumerate(plan, start=1):
+            if progress is not None:
+                progress.file(number, len(plan), stdin_name if path == "-" else path)
+            artifact = load_path(path, input_type, stdin_name=stdin_name)
+            linted.append((artifact.path, resolved, lint_artifact(artifact, resolved, registry, progress.rule if progress is not None else None)))
+        return linted
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _PLAN = {path: (resolved, registry) for path, resolved, registry in plan}
+    _PLAN_OPTIONS = (input_type, stdin_name)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = []
+            for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
+                if progress is not None:
+                    progress.file(number, len(plan), result[0])
+                results.append(result)
+    finally:
+        _PLAN, _PLAN_OPTIONS = {}, (None, "<stdin>")
+    return [(shown, resolved, findings) for (shown, findings), (_, resolved, _) in zip(results, plan)]
+
+
+def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
+    resolved, registry = _PLAN[path]
+    input_type, stdin_name = _PLAN_OPTIONS
+    artifact = load_path(path, input_type, stdin_name=stdin_name)
+    return artifact.path, lint_artifact(artifact, resolved, registry)
 
 
 class _ConfigCache:

@@ -25,7 +25,12 @@ class RuleCrash(Exception):
     def __init__(self, rule_id: str, path: str, error: BaseException) -> None:
         super().__init__(f"internal error in rule {rule_id} on {path}: {type(error).__name__}: {error}")
         self.rule_id = rule_id
+        self.path = path
         self.error = error
+
+    def __reduce__(self) -> tuple:
+        # Crosses back from -j worker processes; the original error as text is enough there.
+        return (RuleCrash, (self.rule_id, self.path, RuntimeError(f"{type(self.error).__name__}: {self.error}")))
 
 
 def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, progress: Callable[[str], None] | None = None) -> list[Finding]:
