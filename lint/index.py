@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple, TypeVar
 
+from tflint.inputs import parse_tensor_name
 from tflint.registry import OpRegistry, OpSchema
 from tflint.textfast import TextNode
 
@@ -100,18 +101,8 @@ def parse_input(raw: str, position: int = 0) -> Input:
         if raw[:1] == "^":
             return Input(raw, raw[1:], -1, True, position)
         return Input(raw, raw, 0, False, position)  # the common case: a plain node name
-    head, _, digits = raw.rpartition(":")
-    if digits.isdigit() and digits.isascii() and int(digits) < (1 << 64):
-        return Input(raw, head, _wrap_index(digits), False, position)
-    if raw[:1] == "^":
-        return Input(raw, raw[1:], -1, True, position)
-    return Input(raw, raw, 0, False, position)
-
-
-def _wrap_index(digits: str) -> int:
-    """TensorFlow keeps the low 32 bits of the index and reads them as a signed int."""
-    value = int(digits) % (1 << 32)
-    return value - (1 << 32) if value >= (1 << 31) else value
+    parsed = parse_tensor_name(raw)
+    return Input(raw, parsed.node, parsed.index, parsed.is_control, position)
 
 
 def parse_function_input(raw: str, position: int = 0) -> Input:
