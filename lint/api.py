@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -276,8 +278,8 @@ def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | 
         for number, (path, resolved, registry) in enumerate(plan, start=1):
             if progress is not None:
                 progress.file(number, len(plan), stdin_name if path == "-" else path)
-            artifact = load_path(path, input_type, stdin_name=stdin_name)
-            linted.append((artifact.path, resolved, lint_artifact(artifact, resolved, registry, progress.rule if progress is not None else None)))
+            shown, findings = _lint_one(path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None)
+            linted.append((shown, resolved, findings))
         return linted
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -299,8 +301,33 @@ def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | 
 def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
     resolved, registry = _PLAN[path]
     input_type, stdin_name = _PLAN_OPTIONS
-    artifact = load_path(path, input_type, stdin_name=stdin_name)
-    return artifact.path, lint_artifact(artifact, resolved, registry)
+    return _lint_one(path, resolved, registry, input_type, stdin_name)
+
+
+def _lint_one(path: str, config: Config, registry: OpRegistry, input_type: str | None, stdin_name: str, rule_progress: Any = None) -> tuple[str, list[Finding]]:
+    """Load and lint one file: (the name it is shown under, its findings)."""
+    with _collector_paused():
+        artifact = load_path(path, input_type, stdin_name=stdin_name)
+        return artifact.path, lint_artifact(artifact, config, registry, rule_progress)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while one graph is linted.
+
+    Loading and indexing a big graph allocates millions of long-lived objects
+    that hold no reference cycles; each full collection walks all of them
+    again, a third of the run on a 100k-node graph. Reference counting still
+    frees everything; what few cycles a lint leaves are collected when the
+    collector resumes.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _ConfigCache:
@@ -369,8 +396,10 @@ def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = 
     resolved = resolve_config(config)
     registry = registry_for(resolved, op_defs)
     message, kind = coerce_message(graph)
-    artifact = artifact_from_message(message, kind, name)
-    return Report(tuple(lint_artifact(artifact, resolved, registry)), resolved.fail_on, (name,), rules=resolved.modules)
+    with _collector_paused():
+        artifact = artifact_from_message(message, kind, name)
+        findings = tuple(lint_artifact(artifact, resolved, registry))
+    return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
 
 
 def validate(graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, serving: bool | None = None) -> Report:

@@ -376,15 +376,22 @@ def _build_report(graph: GraphIndex) -> AttrReport:
     for scope in graph.scopes():
         in_function = scope.function is not None
         bindable = frozenset(attr.name for attr in scope.function.signature.attr) if in_function else frozenset()
+        # Issues are a function of a node's op and attrs (and scope): nodes sharing an attr dict with
+        # a node found valid are skipped. The nodes keep the dicts, and so their ids, alive.
+        clean: set[tuple[str, int]] = set()
         for node in scope.nodes:
             op = node.op
+            attrs = node.attr
+            node_key = (op, id(attrs))
+            if node_key in clean:
+                continue
             try:
                 spec = ops[op]
             except KeyError:
                 spec = ops[op] = op_attrs(graph, op)
             if spec is None:
                 continue
-            attrs = node.attr
+            found = len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed)
             specs = spec.attrs
             required_seen = 0
             for key in attrs:
@@ -444,6 +451,8 @@ def _build_report(graph: GraphIndex) -> AttrReport:
                 absent = [name for name in spec.required if name not in attrs]
                 if absent:
                     missing.append(Issue(node, _missing_message(node, spec, absent)))
+            if found == len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed):
+                clean.add(node_key)
     return report
 
 

@@ -8,9 +8,10 @@ each fact is computed once per graph however many rules use it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
-from tflint.inputs import parse_tensor_name
+# Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
+from tflint.node import Input, Node, parse_function_input, parse_input, parse_inputs  # noqa: F401 - re-exported
 from tflint.registry import OpRegistry, OpSchema
 from tflint.textfast import TextNode
 
@@ -19,111 +20,6 @@ T = TypeVar("T")
 # TensorFlow's importer treats these as the heads of loops (control flow v1).
 MERGE_OPS = frozenset({"Merge", "RefMerge", "_XlaMerge"})
 NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
-
-
-class Input(NamedTuple):
-    """One parsed input string of a node.
-
-    `node` and `index` follow TensorFlow's own splitting (`ParseTensorName`):
-    the last `:digits` suffix is the output index, a leading `^` marks a
-    control input. In function bodies `output_arg` holds the `out_arg` part of
-    `node:out_arg:i`, and `index` the element `i` (0 when absent).
-    """
-
-    raw: str
-    node: str
-    index: int
-    is_control: bool
-    position: int
-    output_arg: str | None = None
-
-
-class Node:
-    """A node of the graph or of a function body, as rules see it."""
-
-    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "function", "ordinal", "line", "column", "_attr_positions", "_inputs", "_data_inputs", "message")
-
-    def __init__(self, message: Any, function: str | None, ordinal: int, position: tuple[int, int] | None, attr_positions: Mapping[str, tuple[int, int]] | None) -> None:
-        self.message = message
-        self.name: str = message.name
-        self.op: str = message.op
-        self.device: str = message.device
-        self.attr = message.attr
-        self.raw_inputs: tuple[str, ...] = tuple(message.input)
-        self.function = function
-        self.ordinal = ordinal
-        self.line, self.column = position if position else (None, None)
-        self._attr_positions = attr_positions
-        self._inputs: tuple[Input, ...] | None = None
-        self._data_inputs: tuple[Input, ...] | None = None
-
-    @property
-    def inputs(self) -> tuple[Input, ...]:
-        """The parsed inputs, in order (data inputs then control inputs, if well-formed)."""
-        if self._inputs is None:
-            parse = parse_function_input if self.function is not None else parse_input
-            self._inputs = tuple([parse(raw, position) for position, raw in enumerate(self.raw_inputs)])
-        return self._inputs
-
-    @property
-    def data_inputs(self) -> tuple[Input, ...]:
-        """Inputs that carry tensors (not `^control` ones)."""
-        if self._data_inputs is None:
-            inputs = self.inputs
-            self._data_inputs = inputs if not any(item.is_control for item in inputs) else tuple(item for item in inputs if not item.is_control)
-        return self._data_inputs
-
-    @property
-    def control_inputs(self) -> tuple[Input, ...]:
-        """Inputs that only order execution (`^name`)."""
-        return tuple(item for item in self.inputs if item.is_control)
-
-    def attr_position(self, key: str) -> tuple[int, int] | None:
-        """Where attr `key` is written, when the source has positions."""
-        if self._attr_positions is None:
-            return None
-        return self._attr_positions.get(key)
-
-    def __repr__(self) -> str:
-        where = f" in {self.function}" if self.function else ""
-        return f"Node({self.name!r}, op={self.op!r}{where})"
-
-
-def parse_input(raw: str, position: int = 0) -> Input:
-    """Split an input string exactly as TensorFlow 2.x's importer does (`ParseTensorName`).
-
-    Digits after the last `:` are the output index (read as an unsigned
-    64-bit number and kept to its low 32 bits, as TF's C++ does); otherwise a
-    leading `^` makes a control input on the rest; otherwise the whole string
-    names output 0. `tflint.inputs` reports the strings TF misreads this way.
-    """
-    if ":" not in raw:
-        if raw[:1] == "^":
-            return Input(raw, raw[1:], -1, True, position)
-        return Input(raw, raw, 0, False, position)  # the common case: a plain node name
-    parsed = parse_tensor_name(raw)
-    return Input(raw, parsed.node, parsed.index, parsed.is_control, position)
-
-
-def parse_function_input(raw: str, position: int = 0) -> Input:
-    """Split a function-body input: `arg`, `arg:i`, `node:out_arg`, `node:out_arg:i`, `^node`.
-
-    A control input names only a node: TensorFlow ignores anything after a
-    `:` there (`^n:output` depends on `n`).
-    """
-    if raw.startswith("^"):
-        return Input(raw, raw[1:].split(":", 1)[0], -1, True, position)
-    parts = raw.split(":")
-    if len(parts) == 1:
-        return Input(raw, raw, 0, False, position)
-    if len(parts) == 2:
-        name, second = parts
-        if second.isdigit() and second.isascii():
-            return Input(raw, name, int(second), False, position)
-        return Input(raw, name, 0, False, position, output_arg=second)
-    name, output_arg, element = parts[0], parts[1], ":".join(parts[2:])
-    index = int(element) if element.isdigit() and element.isascii() else -2
-    return Input(raw, name, index, False, position, output_arg=output_arg)
 
 
 class Scope:
@@ -136,7 +32,10 @@ class Scope:
         self.nodes = nodes
         self.by_name: dict[str, Node] = {}
         self.duplicates: list[Node] = []
+        parse = parse_function_input if function is not None else parse_input
+        parsed: dict[str, Input] = {}
         for node in nodes:
+            node.inputs = parse_inputs(node.raw_inputs, parse, parsed)
             if node.name in self.by_name:
                 self.duplicates.append(node)
             else:
@@ -178,21 +77,21 @@ class GraphIndex:
         if nodes is None:
             nodes = graph.node
         nodes = list(nodes)
-        if nodes and isinstance(nodes[0], TextNode):
+        if not nodes or isinstance(nodes[0], Node):
+            top_nodes = nodes  # the binary reader builds Nodes itself
+        elif isinstance(nodes[0], TextNode):
             # The fast text reader carries each node's positions itself.
-            top_nodes = [Node(message, None, ordinal, (message.line, message.column), message.attr_positions) for ordinal, message in enumerate(nodes)]
-        else:
             top_nodes = [
-                Node(message, None, ordinal, _node_position(positions, graph_id, None, ordinal), _AttrPositions(positions, graph_id, None, ordinal) if positions else None)
-                for ordinal, message in enumerate(nodes)
+                Node(record.name, record.op, record.device, record.attr, tuple(record.input), None, ordinal, (record.line, record.column), record.attr_positions)
+                for ordinal, record in enumerate(nodes)
             ]
+        else:
+            top_nodes = [_message_node(message, None, ordinal, positions, graph_id, None) for ordinal, message in enumerate(nodes)]
         self.main = Scope(None, None, top_nodes)
         self.function_scopes: list[Scope] = []
         for function_ordinal, function in enumerate(self.functions):
-            nodes = [
-                Node(message, function.signature.name, ordinal, _node_position(positions, graph_id, function_ordinal, ordinal), _AttrPositions(positions, graph_id, function_ordinal, ordinal) if positions else None)
-                for ordinal, message in enumerate(function.node_def)
-            ]
+            name = function.signature.name
+            nodes = [_message_node(message, name, ordinal, positions, graph_id, function_ordinal) for ordinal, message in enumerate(function.node_def)]
             self.function_scopes.append(Scope(function, function_ordinal, nodes))
         self._function_positions = {}
         if positions is not None:
@@ -303,6 +202,21 @@ class _AttrPositions(Mapping):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def _message_node(message: Any, function: str | None, ordinal: int, positions: Any, graph_id: int, function_ordinal: int | None) -> Node:
+    """A Node from a protobuf NodeDef (general text reader, function bodies, in-memory graphs)."""
+    return Node(
+        message.name,
+        message.op,
+        message.device,
+        dict(message.attr),
+        tuple(message.input),
+        function,
+        ordinal,
+        _node_position(positions, graph_id, function_ordinal, ordinal),
+        _AttrPositions(positions, graph_id, function_ordinal, ordinal) if positions else None,
+    )
 
 
 def _node_position(positions: Any, graph_id: int, function: int | None, ordinal: int) -> tuple[int, int] | None:

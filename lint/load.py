@@ -411,7 +411,7 @@ def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
         if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
             artifact.message_type = candidate
             artifact.message = message
-            artifact.graphs = list(_graph_sources(message, candidate, None))
+            artifact.graphs = _binary_sources(message, candidate, data)
             return artifact
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
@@ -419,12 +419,26 @@ def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
         candidate, message = fallback
         artifact.message_type = candidate
         artifact.message = message
-        artifact.graphs = list(_graph_sources(message, candidate, None))
+        artifact.graphs = _binary_sources(message, candidate, data)
         return artifact
     detail = _decode_error_text(errors[0][1]) if errors else "the bytes hold some other message"
     shown_kind = kind or "GraphDef, MetaGraphDef or SavedModel"
     artifact.failure = ParseFailure(f"not a valid binary {shown_kind}: {detail}")
     return artifact
+
+
+def _binary_sources(message: Any, kind: str, data: bytes | None) -> list[GraphSource]:
+    """The graphs of a parsed binary message, their nodes read by the fast binary reader.
+
+    `data` is the serialized message when it is a GraphDef (nothing to re-encode).
+    """
+    from tflint import binfast
+
+    sources = list(_graph_sources(message, kind, None))
+    for source in sources:
+        graph_bytes = data if kind == "GraphDef" and data is not None else source.graph.SerializeToString()
+        source.nodes = binfast.read_nodes(graph_bytes)
+    return sources
 
 
 def _decode_error_text(error: Exception) -> str:
@@ -598,5 +612,5 @@ def coerce_message(obj: Any) -> tuple[Any, str]:
 def artifact_from_message(message: Any, kind: str, name: str) -> Artifact:
     """Wrap an in-memory message as an Artifact (no positions)."""
     artifact = Artifact(path=name, message_type=kind, form="binary", message=message)
-    artifact.graphs = list(_graph_sources(message, kind, None))
+    artifact.graphs = _binary_sources(message, kind, None)
     return artifact

@@ -287,7 +287,7 @@ class Context:
     the hot loop allocates nothing for it.
     """
 
-    __slots__ = ("inference", "node", "shapes", "inputs", "_schema")
+    __slots__ = ("inference", "node", "shapes", "inputs", "_schema", "read_producers")
 
     def __init__(self, inference: ShapeInference) -> None:
         self.inference = inference
@@ -295,6 +295,10 @@ class Context:
         self.shapes: list[Shape] = []
         self.inputs: Any = ()
         self._schema: OpSchema | None = None
+        # Set when the shape function looked past the input shapes at the producing nodes
+        # (a Const's value, a variable's handle): its result is then not a function of the
+        # node's op, attrs and input shapes alone, and is not memoized.
+        self.read_producers = False
 
     @property
     def schema(self) -> OpSchema:
@@ -318,7 +322,13 @@ class Context:
 
     def const(self, index: int) -> ConstValue | None:
         """The value of data input `index` when a Const produces it directly, else None."""
+        self.read_producers = True
         return self.inference.const_value(self.inputs[index])
+
+    def var_handle(self, index: int) -> tuple[int, Shape] | None:
+        """(dtype, shape) of the variable whose handle data input `index` carries, else None."""
+        self.read_producers = True
+        return self.inference.var_handle(self.inputs[index])
 
     def _value(self, name: str) -> Any:
         """The node's AttrValue for `name`, else the OpDef default (TensorFlow fills it at import); else give up."""
@@ -1012,7 +1022,7 @@ def _handle_data(c: Context) -> Shape:
     other ops (Switch, Enter, function calls) the shape is unknown here and
     nothing is checked.
     """
-    variable = c.inference.var_handle(c.inputs[0])
+    variable = c.var_handle(0)
     if variable is None:
         return None
     dtype, shape = variable
@@ -1505,6 +1515,8 @@ class ShapeInference:
         self._declared_memo: dict[Any, Any] = {}
         self._keep: list[Any] = []
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
+        # Results by (op, id(attrs), input shapes); the nodes keep their attr dicts (and ids) alive.
+        self._memo: dict[tuple[str, int, tuple[Shape, ...]], tuple[Shape, ...] | None] = {}
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -1592,11 +1604,20 @@ class ShapeInference:
                 outputs = None  # a cycle
             index = item.index
             shapes.append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+        # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
+        # same result, unless the shape function read a producer's value.
+        memo_key = (node.op, id(node.attr), tuple(shapes))
+        result = self._memo.get(memo_key, _PENDING)
+        if result is not _PENDING:
+            results[node.ordinal] = result
+            return True
         context = self._context
         context.node = node
         context.inputs = inputs
         context.shapes = shapes
         context._schema = None
+        context.read_producers = False
+        issues = len(self.issues)
         try:
             result = fn(context)
         except ShapeError as error:
@@ -1616,6 +1637,8 @@ class ShapeInference:
             # Graphs repeat a few shapes many times: keep one copy (less memory, less GC work).
             result = self._interned.setdefault(result, result)
         results[node.ordinal] = result
+        if not context.read_producers and len(self.issues) == issues:
+            self._memo[memo_key] = result
         return True
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:

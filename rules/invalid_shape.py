@@ -44,8 +44,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from google.protobuf.message import Message
-
 from tflint.dtypes import signatures
 from tflint.finding import Issue, Severity
 from tflint.index import GraphIndex, Node
@@ -67,25 +65,37 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     summaries = _OutputShapesMemo(shapes)
     for scope in graph.scopes():
         in_function = scope.function is not None
+        clean: set[tuple[str, int]] = set()  # (op, id(attrs)) of nodes found valid; nodes keep the ids alive
         for node in scope.nodes:
-            plan = table.get(node.op) or plans(node.op)
-            if plan.shapes:
-                yield from _shape_attrs(node, plan, shapes)
-            if plan.tensors:
-                for key, index, tensor in tensor_values(node, plan):
-                    facts = shapes.facts(tensor.tensor_shape)
-                    if facts.tensor_problem is not None:
-                        item = f" tensor #{index}" if index is not None else ""
-                        yield Issue(node, f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
-                                    f"{facts.text}, which is invalid: {facts.tensor_problem}", field=key)
-            value = node.attr.get(OUTPUT_SHAPES)
-            if value is None:
+            key = (node.op, id(node.attr))
+            if key in clean:
                 continue
-            summary = summaries.summary(value)
-            if summary.bad or summary.unreadable is not None:
-                yield from _output_shapes(graph, node, plan, summary, in_function)
-            elif not in_function and summary is not _SKIP and summary.count != plan.outputs:
-                yield from _output_shapes(graph, node, plan, summary, in_function)
+            issues = list(_node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function))
+            if issues:
+                yield from issues
+            else:
+                clean.add(key)
+
+
+def _node_issues(graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool) -> Iterator[Issue]:
+    """The issues of one node: a function of its op and attrs alone (and of the scope it is in)."""
+    if plan.shapes:
+        yield from _shape_attrs(node, plan, shapes)
+    if plan.tensors:
+        for key, index, tensor in tensor_values(node, plan):
+            facts = shapes.facts(tensor.tensor_shape)
+            if facts.tensor_problem is not None:
+                item = f" tensor #{index}" if index is not None else ""
+                yield Issue(node, f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
+                            f"{facts.text}, which is invalid: {facts.tensor_problem}", field=key)
+    value = node.attr.get(OUTPUT_SHAPES)
+    if value is None:
+        return
+    summary = summaries.summary(value)
+    if summary.bad or summary.unreadable is not None:
+        yield from _output_shapes(graph, node, plan, summary, in_function)
+    elif not in_function and summary is not _SKIP and summary.count != plan.outputs:
+        yield from _output_shapes(graph, node, plan, summary, in_function)
 
 
 def _shape_attrs(node: Node, plan: OpPlan, shapes: ShapeMemo) -> Iterator[Issue]:
@@ -120,17 +130,13 @@ class _OutputShapesMemo:
         self._keep: list[Any] = []
 
     def summary(self, value: Any) -> _Summary:
-        """The summary of an AttrValue (protobuf's, or the text reader's shared lazy value)."""
-        if isinstance(value, Message):
-            key: Any = value.SerializeToString()
-        else:
-            key = id(value)
+        """The summary of an AttrValue (readers share one object among equal values: keyed on identity)."""
+        key = id(value)
         found = self._by_key.get(key)
         if found is None:
             found = self._summarize(value)
             self._by_key[key] = found
-            if not isinstance(value, Message):
-                self._keep.append(value)  # keeps its id from being reused
+            self._keep.append(value)  # keeps its id from being reused
         return found
 
     def _summarize(self, value: Any) -> _Summary:

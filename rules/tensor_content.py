@@ -58,11 +58,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from google.protobuf.message import Message
-
 from tflint.dtypes import dtype_name
 from tflint.finding import Issue, Severity
-from tflint.index import REF_OFFSET, GraphIndex
+from tflint.index import REF_OFFSET, GraphIndex, Node
 from tflint.registry import snapshot_info
 from tflint.tensors import (
     DT_BOOL,
@@ -72,6 +70,7 @@ from tflint.tensors import (
     DTYPE_SIZE,
     VALUE_FIELD,
     VALUE_RANGE,
+    OpPlan,
     OpPlans,
     ShapeFacts,
     ShapeMemo,
@@ -88,10 +87,6 @@ OPTIONS: dict[str, Any] = {}
 # Ops whose kernel requires the tensor's dtype to equal an attr: `Type mismatch between value (...) and dtype (...)`.
 _DTYPE_ATTR_OF = {"Const": "dtype", "HostConst": "dtype"}
 DT_UINT8 = 4
-# Tensors up to this many bytes have their verdict memoized on their serialized value (graphs
-# repeat small constants: scalars, shapes, axes); larger ones are checked directly, so their
-# bytes are copied once (protobuf's Python API offers no length-only accessor).
-_MEMO_BYTES = 4096
 _Problems = tuple[tuple[str, Severity | None], ...]
 
 
@@ -102,32 +97,43 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     plans = OpPlans(graph)
     table = plans.table
     for scope in graph.scopes():
+        clean: set[tuple[str, int]] = set()  # (op, id(attrs)) of nodes found valid; nodes keep the ids alive
         for node in scope.nodes:
+            key = (node.op, id(node.attr))
+            if key in clean:
+                continue
             plan = table.get(node.op) or plans(node.op)
-            if not plan.tensors:
-                continue
-            op = node.op
-            attrs = node.attr
-            if op in _DTYPE_ATTR_OF:
-                # Const and HostConst: one tensor, compared with the dtype attr; verdicts memoized per value.
-                value = attrs.get("value")
-                if value is None:
-                    if op == "Const":
-                        yield Issue(node, f"Node '{node.name}' (op Const) has no 'value' attr: a Const needs its tensor "
-                                    "(TensorFlow's SavedModel loader: `constant tensor but no value has been provided`)")
-                    continue
-                problems = verdicts.of_value(op, value, attrs.get(_DTYPE_ATTR_OF[op]))
-                if problems:
-                    where = f"Node '{node.name}' (op {op}): attr 'value'"
-                    for text, severity in problems:
-                        yield Issue(node, where + text, field="value", severity=severity)
-                continue
-            for key, index, tensor in tensor_values(node, plan):
-                problems = verdicts.of_tensor(op, key, index, tensor, None)
-                if problems:
-                    where = f"Node '{node.name}' (op {op}): attr '{key}'" + (f" tensor #{index}" if index is not None else "")
-                    for text, severity in problems:
-                        yield Issue(node, where + text, field=key, severity=severity)
+            issues = list(_node_issues(node, plan, verdicts)) if plan.tensors else None
+            if issues:
+                yield from issues
+            else:
+                clean.add(key)
+
+
+def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issue]:
+    """The issues of one node with tensor attrs: a function of its op and attrs alone."""
+    op = node.op
+    attrs = node.attr
+    if op in _DTYPE_ATTR_OF:
+        # Const and HostConst: one tensor, compared with the dtype attr; verdicts memoized per value.
+        value = attrs.get("value")
+        if value is None:
+            if op == "Const":
+                yield Issue(node, f"Node '{node.name}' (op Const) has no 'value' attr: a Const needs its tensor "
+                            "(TensorFlow's SavedModel loader: `constant tensor but no value has been provided`)")
+            return
+        problems = verdicts.of_value(op, value, attrs.get(_DTYPE_ATTR_OF[op]))
+        if problems:
+            where = f"Node '{node.name}' (op {op}): attr 'value'"
+            for text, severity in problems:
+                yield Issue(node, where + text, field="value", severity=severity)
+        return
+    for key, index, tensor in tensor_values(node, plan):
+        problems = verdicts.of_tensor(op, key, index, tensor, None)
+        if problems:
+            where = f"Node '{node.name}' (op {op}): attr '{key}'" + (f" tensor #{index}" if index is not None else "")
+            for text, severity in problems:
+                yield Issue(node, where + text, field=key, severity=severity)
 
 
 class _Verdicts:
@@ -142,63 +148,27 @@ class _Verdicts:
 
     def of_value(self, op: str, value: Any, declared: Any) -> _Problems:
         """Problems of the `value` attr of a Const or HostConst whose dtype attr is `declared`."""
-        if not isinstance(value, Message):
-            # The text reader shares one value object among equal attr texts: memoize on identity.
-            key: Any = (op, id(value), id(declared))
-            found = self._memo.get(key)
-            if found is None:
-                found = self._lazy_value_problems(op, value, declared)
-                self._memo[key] = found
-                self._keep.append((value, declared))  # keeps the ids from being reused
-            return found
-        if value.WhichOneof("value") != "tensor":
-            return ()  # another kind: attr-type-mismatch reports it
-        tensor = value.tensor
-        content = tensor.tensor_content  # the one copy of the bytes
-        if len(content) > _MEMO_BYTES:
-            return self.of_tensor(op, "value", None, tensor, _declared_type(declared), content)
-        raw = value.SerializeToString()
-        if len(raw) > _MEMO_BYTES:  # long *_val lists
-            return self.of_tensor(op, "value", None, tensor, _declared_type(declared), content)
-        key = (op, raw, _declared_type(declared))
+        # Both readers share one AttrValue object among equal attr entries: memoize on identity.
+        key = (op, id(value), id(declared))
         found = self._memo.get(key)
         if found is None:
-            found = self.of_tensor(op, "value", None, tensor, key[2])
+            found = self._value_problems(op, value, declared)
             self._memo[key] = found
+            self._keep.append((value, declared))  # keeps the ids from being reused
         return found
 
-    def _lazy_value_problems(self, op: str, value: Any, declared: Any) -> _Problems:
+    def _value_problems(self, op: str, value: Any, declared: Any) -> _Problems:
         if value.WhichOneof("value") != "tensor":
-            return ()
+            return ()  # another kind: attr-type-mismatch reports it
         return self.of_tensor(op, "value", None, value.tensor, _declared_type(declared))
 
-    def of_tensor(self, op: str, key: str, index: int | None, tensor: Any, declared: int | None, content: bytes | None = None) -> _Problems:
-        """Problems of one TensorProto held by attr `key` (element `index` of a list) of an `op` node.
-
-        `content` is the tensor's tensor_content when the caller already read it.
-        """
-        if content is None:
-            # One call lists the set fields; tensor_content's bytes are copied once, here.
-            present = {field.name: value for field, value in tensor.ListFields()}
-        else:
-            present = _set_fields(tensor, content)
+    def of_tensor(self, op: str, key: str, index: int | None, tensor: Any, declared: int | None) -> _Problems:
+        """Problems of one TensorProto held by attr `key` (element `index` of a list) of an `op` node."""
+        # One call lists the set fields (it copies tensor_content's bytes: a memcpy, cheap next to
+        # a dozen Python-level field reads).
+        present = {field.name: value for field, value in tensor.ListFields()}
         facts = self.shapes.facts(tensor.tensor_shape)
         return tuple(_tensor_problems(op, key, index, present, declared, facts, self))
-
-
-def _set_fields(tensor: Any, content: bytes) -> dict[str, Any]:
-    """The set fields of a tensor whose content is already read (ListFields would copy it again)."""
-    present: dict[str, Any] = {"tensor_content": content}
-    if tensor.dtype:
-        present["dtype"] = tensor.dtype
-    for name in _VALUE_FIELDS:
-        values = getattr(tensor, name)
-        if len(values):
-            present[name] = values
-    return present
-
-
-_VALUE_FIELDS = tuple(dict.fromkeys(VALUE_FIELD.values()))
 
 
 def _declared_type(declared: Any) -> int | None:

@@ -65,11 +65,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             expected_types = signature.input_types
             if not expected_types:
                 continue
-            for item in node.inputs:
+            # TensorFlow connects the input at position i to input slot i.
+            for slot, item in enumerate(node.inputs):
                 if item.is_control:
                     continue
-                # TensorFlow connects the input at position i to input slot i.
-                slot = item.position
                 if slot >= len(expected_types):
                     break  # too many inputs: input-count's finding
                 actual_types = outputs.get(item.node)

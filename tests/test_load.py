@@ -28,7 +28,7 @@ def test_every_corpus_file_loads(name):
 def node_fields(source):
     """What rules see of each node, comparable across readers."""
     return [
-        (n.name, n.op, list(n.input), n.device, {k: _attr(v) for k, v in n.attr.items()})
+        (n.name, n.op, list(n.raw_inputs if hasattr(n, "raw_inputs") else n.input), n.device, {k: _attr(v) for k, v in n.attr.items()})
         for n in source.node_list()
     ]
 

@@ -1,0 +1,133 @@
+"""One node as rules see it, and the parsing of its input strings.
+
+Every reader builds these: the binary reader (`tflint.binfast`) directly, the
+index from text-reader nodes and protobuf NodeDefs. `attr` maps each key to an
+AttrValue message; readers share one dict between nodes whose attrs are
+identical, so analyses can memoize per distinct attr set on its identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from tflint.inputs import parse_tensor_name
+
+
+class Input(NamedTuple):
+    """One parsed input string of a node.
+
+    `node` and `index` follow TensorFlow's own splitting (`ParseTensorName`):
+    the last `:digits` suffix is the output index, a leading `^` marks a
+    control input. In function bodies `output_arg` holds the `out_arg` part of
+    `node:out_arg:i`, and `index` the element `i` (0 when absent).
+    """
+
+    raw: str
+    node: str
+    index: int
+    is_control: bool
+    output_arg: str | None = None
+
+
+class Node:
+    """A node of the graph or of a function body, as rules see it."""
+
+    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "inputs", "function", "ordinal", "line", "column", "_attr_positions", "_data_inputs")
+
+    def __init__(
+        self,
+        name: str,
+        op: str,
+        device: str,
+        attr: Mapping[str, Any],
+        raw_inputs: tuple[str, ...],
+        function: str | None = None,
+        ordinal: int = 0,
+        position: tuple[int, int] | None = None,
+        attr_positions: Mapping[str, tuple[int, int]] | None = None,
+    ) -> None:
+        self.name = name
+        self.op = op
+        self.device = device
+        self.attr = attr
+        self.raw_inputs = raw_inputs
+        self.function = function
+        self.ordinal = ordinal
+        self.line, self.column = position if position else (None, None)
+        self._attr_positions = attr_positions
+        # The parsed inputs, in order (data inputs then control inputs, if well-formed); set by
+        # the Scope the node belongs to, which parses each distinct input string once.
+        self.inputs: tuple[Input, ...] = ()
+        self._data_inputs: tuple[Input, ...] | None = None
+
+    @property
+    def data_inputs(self) -> tuple[Input, ...]:
+        """Inputs that carry tensors (not `^control` ones)."""
+        if self._data_inputs is None:
+            inputs = self.inputs
+            self._data_inputs = inputs if not any(item.is_control for item in inputs) else tuple(item for item in inputs if not item.is_control)
+        return self._data_inputs
+
+    @property
+    def control_inputs(self) -> tuple[Input, ...]:
+        """Inputs that only order execution (`^name`)."""
+        return tuple(item for item in self.inputs if item.is_control)
+
+    def attr_position(self, key: str) -> tuple[int, int] | None:
+        """Where attr `key` is written, when the source has positions."""
+        if self._attr_positions is None:
+            return None
+        return self._attr_positions.get(key)
+
+    def __repr__(self) -> str:
+        where = f" in {self.function}" if self.function else ""
+        return f"Node({self.name!r}, op={self.op!r}{where})"
+
+
+def parse_input(raw: str) -> Input:
+    """Split an input string exactly as TensorFlow 2.x's importer does (`ParseTensorName`).
+
+    Digits after the last `:` are the output index (read as an unsigned
+    64-bit number and kept to its low 32 bits, as TF's C++ does); otherwise a
+    leading `^` makes a control input on the rest; otherwise the whole string
+    names output 0. `tflint.inputs` reports the strings TF misreads this way.
+    """
+    if ":" not in raw:
+        if raw[:1] == "^":
+            return Input(raw, raw[1:], -1, True)
+        return Input(raw, raw, 0, False)  # the common case: a plain node name
+    parsed = parse_tensor_name(raw)
+    return Input(raw, parsed.node, parsed.index, parsed.is_control)
+
+
+def parse_inputs(raw_inputs: tuple[str, ...], parse: Callable[[str], Input], cache: dict[str, Input]) -> tuple[Input, ...]:
+    """Parse a node's input strings with `parse`, reusing earlier results from `cache`."""
+    parsed = []
+    for raw in raw_inputs:
+        item = cache.get(raw)
+        if item is None:
+            item = cache[raw] = parse(raw)
+        parsed.append(item)
+    return tuple(parsed)
+
+
+def parse_function_input(raw: str) -> Input:
+    """Split a function-body input: `arg`, `arg:i`, `node:out_arg`, `node:out_arg:i`, `^node`.
+
+    A control input names only a node: TensorFlow ignores anything after a
+    `:` there (`^n:output` depends on `n`).
+    """
+    if raw.startswith("^"):
+        return Input(raw, raw[1:].split(":", 1)[0], -1, True)
+    parts = raw.split(":")
+    if len(parts) == 1:
+        return Input(raw, raw, 0, False)
+    if len(parts) == 2:
+        name, second = parts
+        if second.isdigit() and second.isascii():
+            return Input(raw, name, int(second), False)
+        return Input(raw, name, 0, False, output_arg=second)
+    name, output_arg, element = parts[0], parts[1], ":".join(parts[2:])
+    index = int(element) if element.isdigit() and element.isascii() else -2
+    return Input(raw, name, index, False, output_arg=output_arg)
