@@ -197,7 +197,7 @@ def lint_paths(
         if registry is None:
             registry = registries[id(resolved)] = registry_for(resolved, op_defs)
         plan.append((path, resolved, registry))
-    linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs))
+    linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs), _core_count(jobs))
 
     config_of = {shown: resolved for shown, resolved, _ in linted}
     shown_files = [shown for shown, _, _ in linted]
@@ -252,13 +252,19 @@ _PLAN: dict[str, tuple[Config, OpRegistry]] = {}
 _PLAN_OPTIONS: tuple[str | None, str] = (None, "<stdin>")
 
 
-def _worker_count(files: list[str], jobs: int | None) -> int:
-    """How many processes to lint `files` with (1: in this process)."""
+def _core_count(jobs: int | None) -> int:
+    """How many processes `jobs` allows (None or 0: one per core); 1 where fork is unavailable."""
     import multiprocessing
 
-    wanted = (os.cpu_count() or 1) if jobs is None or jobs <= 0 else jobs
-    wanted = min(wanted, len(files))
-    if wanted <= 1 or "-" in files or "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return (os.cpu_count() or 1) if jobs is None or jobs <= 0 else jobs
+
+
+def _worker_count(files: list[str], jobs: int | None) -> int:
+    """How many processes to lint `files` with (1: in this process)."""
+    wanted = min(_core_count(jobs), len(files))
+    if wanted <= 1 or "-" in files:
         return 1
     total = 0
     for path in files:
@@ -270,15 +276,18 @@ def _worker_count(files: list[str], jobs: int | None) -> int:
     return wanted if total >= PARALLEL_MIN_BYTES else 1
 
 
-def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | None, stdin_name: str, progress: Any, workers: int) -> list[tuple[str, Config, list[Finding]]]:
-    """Lint each planned file, in order, in this process or in `workers` forked ones."""
+def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | None, stdin_name: str, progress: Any, workers: int, cores: int = 1) -> list[tuple[str, Config, list[Finding]]]:
+    """Lint each planned file, in order, in this process or in `workers` forked ones.
+
+    Linting in this process, a big graph's rules may still use `cores` processes.
+    """
     global _PLAN, _PLAN_OPTIONS
     if workers <= 1:
         linted = []
         for number, (path, resolved, registry) in enumerate(plan, start=1):
             if progress is not None:
                 progress.file(number, len(plan), stdin_name if path == "-" else path)
-            shown, findings = _lint_one(path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None)
+            shown, findings = _lint_one(path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores)
             linted.append((shown, resolved, findings))
         return linted
     import multiprocessing
@@ -304,11 +313,11 @@ def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
     return _lint_one(path, resolved, registry, input_type, stdin_name)
 
 
-def _lint_one(path: str, config: Config, registry: OpRegistry, input_type: str | None, stdin_name: str, rule_progress: Any = None) -> tuple[str, list[Finding]]:
+def _lint_one(path: str, config: Config, registry: OpRegistry, input_type: str | None, stdin_name: str, rule_progress: Any = None, rule_workers: int = 1) -> tuple[str, list[Finding]]:
     """Load and lint one file: (the name it is shown under, its findings)."""
     with _collector_paused():
         artifact = load_path(path, input_type, stdin_name=stdin_name)
-        return artifact.path, lint_artifact(artifact, config, registry, rule_progress)
+        return artifact.path, lint_artifact(artifact, config, registry, rule_progress, rule_workers)
 
 
 @contextlib.contextmanager

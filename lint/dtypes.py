@@ -194,7 +194,16 @@ class Signatures:
         """Every node's signature, the problem that prevents computing it, or None for an unknown op."""
         if self._table is None:
             resolve = self._resolve
-            self._table = {node: resolve(node) for node in self.graph.all_nodes()}
+            # A signature is a function of op and attrs: nodes sharing an attr dict share it.
+            by_attrs: dict[tuple[str, int], Signature | SignatureProblem | None] = {}
+            table = {}
+            for node in self.graph.all_nodes():
+                key = (node.op, id(node.attr))
+                result = by_attrs.get(key, _UNSEEN)
+                if result is _UNSEEN:
+                    result = by_attrs[key] = resolve(node)
+                table[node] = result
+            self._table = table
         return self._table
 
     def of(self, node: Node) -> Signature | SignatureProblem | None:

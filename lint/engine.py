@@ -33,11 +33,12 @@ class RuleCrash(Exception):
         return (RuleCrash, (self.rule_id, self.path, RuntimeError(f"{type(self.error).__name__}: {self.error}")))
 
 
-def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, progress: Callable[[str], None] | None = None) -> list[Finding]:
+def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, progress: Callable[[str], None] | None = None, workers: int = 1) -> list[Finding]:
     """Every finding for one loaded file, sorted, after the file's inline suppressions.
 
     `progress` (if given) is called with the id of each rule as it starts,
-    so a front end can show where a long run on a huge graph is.
+    so a front end can show where a long run on a huge graph is. `workers`
+    > 1 lets a big graph's rules run in that many processes (see run_rules_forked).
     """
     if artifact.failure is not None:
         failure = artifact.failure
@@ -56,7 +57,10 @@ def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, prog
     findings: list[Finding] = []
     for source in artifact.graphs:
         index = build_index(source, registry, artifact)
-        findings.extend(run_rules(index, config, artifact.path, source.label, progress))
+        if workers > 1 and len(index.nodes) >= FORK_MIN_NODES:
+            findings.extend(run_rules_forked(index, config, artifact.path, source.label, workers, progress))
+        else:
+            findings.extend(run_rules(index, config, artifact.path, source.label, progress))
     findings.sort(key=Finding.sort_key)
     if artifact.text is not None:
         from tflint.suppress import apply_inline
@@ -81,10 +85,12 @@ def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | 
     )
 
 
-def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, progress: Callable[[str], None] | None = None) -> Iterator[Finding]:
-    """Run each enabled rule (built-in or from an enabled plugin) on `index`; turn its issues into findings."""
+def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, progress: Callable[[str], None] | None = None, only: set[str] | None = None) -> Iterator[Finding]:
+    """Run each enabled rule (built-in or from an enabled plugin; those in `only`, if given) on `index`; turn its issues into findings."""
     rules = config.modules
     for rule_id, rule_config in config.enabled():
+        if only is not None and rule_id not in only:
+            continue
         module = rules[rule_id]
         if progress is not None:
             progress(rule_id)
@@ -93,6 +99,115 @@ def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, p
         except Exception as error:  # a rule bug must surface as one clear line, not a traceback
             raise RuleCrash(rule_id, path, error) from error
         yield from _findings(rule_id, rule_config, issues, index, path, label)
+
+
+# Below this many nodes a graph's rules take less time than starting a process costs.
+FORK_MIN_NODES = 20_000
+
+# How long each rule takes relative to a plain pass over the nodes, measured on large generated
+# graphs (bench/): only used to split the rules into groups of about equal work.
+_RELATIVE_COST = {
+    "shape-mismatch": 10,
+    "tensor-content": 4,
+    "output-index-out-of-range": 4,
+    "cycle": 3,
+    "input-syntax": 3,
+    "type-attr-consistency": 2,
+    "invalid-shape": 2,
+}
+
+
+def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | None, workers: int, progress: Callable[[str], None] | None = None) -> list[Finding]:
+    """Run the enabled rules split over `workers` processes: this one and forked children.
+
+    The children inherit the built index (fork shares its memory), so only
+    their findings cross back, pickled through a pipe. Analyses several rules
+    share (signatures) are built first, so no child has to build its own.
+    Findings are the same as run_rules' (the caller sorts them).
+    """
+    from tflint.dtypes import signatures
+
+    signatures(index).table()
+    groups = split_rules([rule_id for rule_id, _ in config.enabled()], workers)
+    children = [_fork_rules(index, config, path, label, group) for group in groups[1:] if group]
+    try:
+        findings = list(run_rules(index, config, path, label, progress, only=set(groups[0])))
+    except BaseException:
+        for pid, reader in children:
+            _stop(pid, reader)
+        raise
+    for number, (pid, reader) in enumerate(children):
+        try:
+            findings.extend(_collect(pid, reader))
+        except BaseException:
+            for other, other_reader in children[number + 1:]:
+                _stop(other, other_reader)
+            raise
+    return findings
+
+
+def split_rules(rule_ids: list[str], workers: int) -> list[list[str]]:
+    """`rule_ids` in `workers` groups of about equal cost (the costliest rules in the first group)."""
+    groups: list[list[str]] = [[] for _ in range(workers)]
+    load = [0] * workers
+    for rule_id in sorted(rule_ids, key=lambda rule: -_RELATIVE_COST.get(rule, 1)):
+        lightest = load.index(min(load))
+        groups[lightest].append(rule_id)
+        load[lightest] += _RELATIVE_COST.get(rule_id, 1)
+    return groups
+
+
+def _fork_rules(index: GraphIndex, config: Config, path: str, label: str | None, rules: list[str]) -> tuple[int, Any]:
+    """Start a child that runs `rules` on `index`; returns (pid, the read end of its pipe)."""
+    import os
+    import pickle
+
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(read_fd)
+            try:
+                result: Any = list(run_rules(index, config, path, label, only=set(rules)))
+            except RuleCrash as crash:
+                result = crash
+            with os.fdopen(write_fd, "wb") as out:
+                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)  # no atexit handlers, no second flush of the parent's buffers
+    os.close(write_fd)
+    return pid, os.fdopen(read_fd, "rb")
+
+
+def _stop(pid: int, reader: Any) -> None:
+    """End a rule worker whose findings are no longer wanted (this process is failing)."""
+    import os
+    import signal
+
+    reader.close()
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+
+
+def _collect(pid: int, reader: Any) -> list[Finding]:
+    import os
+    import pickle
+
+    with reader:
+        data = reader.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        raise RuntimeError(f"a rule worker process failed (wait status {status})")
+    result = pickle.loads(data)
+    if isinstance(result, RuleCrash):
+        raise result
+    return result
 
 
 def _findings(rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None) -> Iterator[Finding]:

@@ -52,3 +52,64 @@ def test_crash_in_a_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
     assert code == 2
     assert err.count("\n") == 1
     assert "internal error in rule empty-op" in err and "ValueError: boom" in err
+
+
+# -- one big graph: its rules split over forked processes ------------------------------------
+
+
+def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
+    from tflint import engine
+
+    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    for path in graphs:
+        serial = api.lint_paths([path], jobs=1).findings
+        forked = api.lint_paths([path], jobs=3).findings  # one file: three rule workers
+        assert forked == serial, path
+    assert any(api.lint_paths([path], jobs=1).findings for path in graphs)
+
+
+def test_rules_split_into_groups_of_similar_cost():
+    from tflint import engine
+    from tflint.config import default_config
+
+    enabled = sorted(rule for rule, _ in default_config().enabled())
+    groups = engine.split_rules(enabled, 3)
+    assert len(groups) == 3 and all(groups)
+    assert sorted(rule for group in groups for rule in group) == enabled
+    assert "shape-mismatch" in groups[0]
+    assert engine.split_rules(enabled, 1) == [sorted(enabled, key=lambda rule: -engine._RELATIVE_COST.get(rule, 1))]
+
+
+def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
+    from tflint import engine
+    from tflint.rules import all_rules
+
+    def explode(graph, options):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(all_rules()["shape-mismatch"], "check", explode)  # the heaviest rule: it runs in this process
+    monkeypatch.setattr(all_rules()["empty-op"], "check", explode)
+    code = main(["-j", "2", graphs[0]])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "internal error in rule" in err and "ValueError: boom" in err
+
+
+def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
+    from tflint import engine
+    from tflint.config import default_config
+    from tflint.rules import all_rules
+
+    def explode(graph, options):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    child_rule = engine.split_rules([rule for rule, _ in default_config().enabled()], 2)[1][0]
+    monkeypatch.setattr(all_rules()[child_rule], "check", explode)
+    code = main(["-j", "2", graphs[0]])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert f"internal error in rule {child_rule}" in err and "ValueError: boom" in err
