@@ -6,15 +6,13 @@ attrs can be computed once for many nodes. Graphs repeat themselves: of the
 attr entries of a 100k-node graph only a few percent are distinct (`T:
 DT_FLOAT` thousands of times), and a quarter of the attr sets.
 
-This reader parses the same bytes a second time as `tflint.lite.GraphDef`
-(protos/tflint_lite.proto), which reads each attr map entry as raw bytes,
-then decodes each distinct entry once and builds one attr dict per distinct
-set of entries. Nodes with identical attrs share that dict, which lets
-analyses memoize per attr set on its identity (`id(node.attr)`), as they do
-for the text reader's shared attr blocks.
-
-The caller has already parsed the bytes as a full GraphDef, so they are
-known to be valid: this reader never has to report errors.
+This reader parses a GraphDef as `tflint.lite.GraphDef` (protos/tflint_lite.proto),
+which is TensorFlow's GraphDef except that each attr map entry is read as raw
+bytes; it then decodes each distinct entry once and builds one attr dict per
+distinct set of entries. Nodes with identical attrs share that dict, which lets
+analyses memoize per attr set on its identity (`id(node.attr)`), as they do for
+the text reader's shared attr blocks. Every entry is decoded, so bytes that
+protobuf's full GraphDef parse rejects are rejected here too (DecodeError).
 """
 
 from __future__ import annotations
@@ -24,13 +22,20 @@ from typing import Any
 from tflint import protos
 from tflint.node import Node
 
-_LiteGraphDef = protos.message_class("tflint.lite.GraphDef")
+LiteGraphDef = protos.message_class("tflint.lite.GraphDef")
 _AttrEntry = protos.message_class("tflint.lite.AttrEntry")
 
 
 def read_nodes(graph_bytes: bytes) -> list[Node]:
-    """The top-level nodes of a serialized (and already validated) GraphDef, attrs shared."""
-    graph = _LiteGraphDef.FromString(graph_bytes)
+    """The top-level nodes of a serialized GraphDef, attrs shared (DecodeError if invalid)."""
+    return nodes_of(LiteGraphDef.FromString(graph_bytes))
+
+
+def nodes_of(graph: Any) -> list[Node]:
+    """The top-level nodes of a parsed `tflint.lite.GraphDef`, attrs shared.
+
+    Raises protobuf's DecodeError when an attr entry does not parse.
+    """
     sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
     entries: dict[bytes, tuple[str, Any]] = {}
     nodes = []

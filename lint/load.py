@@ -395,49 +395,69 @@ def sniff_text_message(text: str) -> str:
 
 
 def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
-    from tflint import protos
+    from tflint import binfast, protos
 
     artifact = Artifact(path=name, form="binary")
     candidates = [kind] if kind else _binary_candidates(data, name)
     errors = []
     fallback = None
     for candidate in candidates:
-        message = getattr(protos, candidate)()
+        # A GraphDef is read as tflint.lite.GraphDef: the same checks, attrs decoded once per distinct entry.
+        message = binfast.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
         try:
             message.ParseFromString(data)
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
         if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
-            artifact.message_type = candidate
-            artifact.message = message
-            artifact.graphs = _binary_sources(message, candidate, data)
-            return artifact
+            return _binary_artifact(artifact, message, candidate, data)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
     if fallback is not None:
         candidate, message = fallback
-        artifact.message_type = candidate
-        artifact.message = message
-        artifact.graphs = _binary_sources(message, candidate, data)
-        return artifact
+        return _binary_artifact(artifact, message, candidate, data)
     detail = _decode_error_text(errors[0][1]) if errors else "the bytes hold some other message"
     shown_kind = kind or "GraphDef, MetaGraphDef or SavedModel"
     artifact.failure = ParseFailure(f"not a valid binary {shown_kind}: {detail}")
     return artifact
 
 
-def _binary_sources(message: Any, kind: str, data: bytes | None) -> list[GraphSource]:
+def _binary_artifact(artifact: Artifact, message: Any, kind: str, data: bytes) -> Artifact:
+    """Fill `artifact` with a parsed binary message and its graphs (or the failure of an attr value)."""
+    from google.protobuf.message import DecodeError
+
+    try:
+        graphs = _binary_sources(message, kind)
+    except DecodeError:
+        # An attr value the lite reading left undecoded is malformed: protobuf's own parse says how.
+        from tflint import protos
+
+        try:
+            getattr(protos, kind)().ParseFromString(data)
+        except Exception as error:
+            artifact.failure = ParseFailure(f"not a valid binary {kind}: {_decode_error_text(error)}")
+            return artifact
+        raise  # cannot happen: the full parse rejects whatever an attr entry's parse rejects
+    artifact.message_type = kind
+    artifact.message = message
+    artifact.graphs = graphs
+    return artifact
+
+
+def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
     """The graphs of a parsed binary message, their nodes read by the fast binary reader.
 
-    `data` is the serialized message when it is a GraphDef (nothing to re-encode).
+    A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
+    MetaGraphDef is re-read as one.
     """
     from tflint import binfast
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
-        graph_bytes = data if kind == "GraphDef" and data is not None else source.graph.SerializeToString()
-        source.nodes = binfast.read_nodes(graph_bytes)
+        if isinstance(source.graph, binfast.LiteGraphDef):
+            source.nodes = binfast.nodes_of(source.graph)
+        else:
+            source.nodes = binfast.read_nodes(source.graph.SerializeToString())
     return sources
 
 
@@ -612,5 +632,5 @@ def coerce_message(obj: Any) -> tuple[Any, str]:
 def artifact_from_message(message: Any, kind: str, name: str) -> Artifact:
     """Wrap an in-memory message as an Artifact (no positions)."""
     artifact = Artifact(path=name, message_type=kind, form="binary", message=message)
-    artifact.graphs = _binary_sources(message, kind, None)
+    artifact.graphs = _binary_sources(message, kind)
     return artifact
