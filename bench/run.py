@@ -387,6 +387,9 @@ def format_report(results: dict[str, Any]) -> str:
     load = max(env.get("load_before", 0.0), env.get("load_after", 0.0))
     if load > (env["cores"] or 1):
         lines.append(f"warning: load average {env.get('load_before', 0.0):.1f} before, {env.get('load_after', 0.0):.1f} after, on {env['cores']} cores: other work shared the CPUs, times are inflated")
+    if env.get("editable"):
+        lines.append("warning: tflint is an editable install, whose import hook adds about 50-100 ms to every start-up; "
+                     "measure a regular install (pip install '.[bench]') for targets 4a/4b")
     lines.append("")
 
     def get(row: dict[str, Any], *keys: str) -> str:
@@ -483,7 +486,19 @@ def environment(args: argparse.Namespace) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "machine": platform.platform(),
         "load_before": os.getloadavg()[0],
+        "editable": _editable_install(),
     }
+
+
+def _editable_install() -> bool:
+    """Whether tflint is installed in development mode (its import hook slows every start-up)."""
+    from importlib import metadata
+
+    try:
+        direct_url = metadata.distribution("tflint").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return False
+    return bool(direct_url and json.loads(direct_url).get("dir_info", {}).get("editable"))
 
 
 def _default_tflint() -> str:

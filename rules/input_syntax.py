@@ -67,7 +67,7 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.index import GraphIndex
-from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems
+from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs
 
 ID = "input-syntax"
 CATEGORY = "structure"
@@ -82,7 +82,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         in_function = scope.function is not None
         args = scope.arg_names
         names = scope.by_name
-        for node in scope.nodes:
+        # Top level: one scan over all input strings finds the few nodes worth checking one by one.
+        nodes = scope.nodes if in_function else nodes_with_suspect_inputs(scope.nodes)
+        for node in nodes:
             inputs = node.raw_inputs
             if not inputs:
                 continue

@@ -15,10 +15,13 @@ found"; `^a`, `^n`, `a:0`, `^n:output` -> fine.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import lint_text, pinned
 
-from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems, parse_tensor_name
+from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs, parse_tensor_name
+from tflint.node import Node
 
 ID = "input-syntax"
 
@@ -223,3 +226,27 @@ def test_function_problem_judges_form_only():
 def test_hygiene(inputs, in_function, redundant, expected):
     found = [(problem.position, problem.kind) for problem in hygiene_problems(inputs, in_function=in_function, redundant_control=redundant)]
     assert found == expected
+
+
+# -- the one-scan pre-filter of top-level inputs ----------------------------------------------
+
+_INPUT_TEXT = st.text(alphabet=st.sampled_from(list("ab^:0129\n_/") + ["ß"]), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_INPUT_TEXT, max_size=4), max_size=6))
+def test_prefilter_keeps_every_node_the_exact_checks_flag(inputs_per_node):
+    nodes = [Node(f"n{i}", "Op", "", {}, tuple(inputs)) for i, inputs in enumerate(inputs_per_node)]
+    kept = {id(node) for node in nodes_with_suspect_inputs(nodes)}
+    for node in nodes:
+        flagged = any(graph_input_problem(raw) for raw in node.raw_inputs) or any(
+            hygiene_problems(node.raw_inputs, in_function=False, redundant_control=True))
+        if flagged:
+            assert id(node) in kept, node.raw_inputs
+
+
+def test_prefilter_skips_plain_inputs():
+    plain = Node("p", "Op", "", {}, ("a", "b:1", "c/d:12"))
+    control = Node("c", "Op", "", {}, ("a", "^b"))
+    bad = Node("x", "Op", "", {}, ("a:",))
+    assert nodes_with_suspect_inputs([plain, control, plain, bad]) == [control, bad]
