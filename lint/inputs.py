@@ -19,11 +19,9 @@ Used by the `input-syntax` rule (what TensorFlow rejects or misreads) and by
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Collection, Iterator, Sequence
-from itertools import accumulate, chain
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 UINT64_MAX = (1 << 64) - 1
 INT32_MAX = (1 << 31) - 1
@@ -75,9 +73,6 @@ def _has_leading_zero(digits: str) -> bool:
 # Inputs that are certainly fine, matched in one step (the common case): `name`, `^name`,
 # `name:N` with N in canonical decimal below 10**9 (so it fits TensorFlow's 32-bit int).
 _PLAIN_GRAPH_INPUT = re.compile(r"\^?[^:^][^:]*|[^:^][^:]*:(?:0|[1-9][0-9]{0,8})")
-# One input per line of a joined text: lines TensorFlow reads as written and no hygiene check
-# can flag (not a control input, no `:0` that may be a leading zero) do not match.
-_SUSPECT_GRAPH_LINE = re.compile(r"^(?:\^|.*:0|(?![^:^\n][^:\n]*(?::(?:0|[1-9][0-9]{0,8}))?$)).*$", re.MULTILINE)
 # In function bodies: `name`, `^name`, and `node:out_arg:N` whose out_arg does not start
 # with a digit (the name part is checked against the arguments separately).
 _PLAIN_FUNCTION_INPUT = re.compile(r"\^?[^:^][^:]*|(?P<name>[^:^][^:]*):[^:0-9][^:]*:(?:0|[1-9][0-9]*)")
@@ -86,23 +81,17 @@ _PLAIN_FUNCTION_INPUT = re.compile(r"\^?[^:^][^:]*|(?P<name>[^:^][^:]*):[^:0-9][
 def nodes_with_suspect_inputs(nodes: Sequence[Any]) -> list[Any]:
     """The top-level nodes with an input that graph_input_problem or hygiene_problems may flag.
 
-    One regex scan over all input strings joined by newlines replaces a
-    Python step per input; the nodes it returns still need the exact checks.
+    Both pass over inputs that are a bare node name (no `:`, no `^`, not
+    empty): TensorFlow writes output 0 that way, so most nodes have only
+    those. A few C-level string tests per node replace a Python step per input.
     """
-    joined = "\n".join(chain.from_iterable(node.raw_inputs for node in nodes))
-    ends = list(accumulate(len(node.raw_inputs) for node in nodes))
-    if not ends or joined.count("\n") != ends[-1] - 1:
-        return [node for node in nodes if node.raw_inputs]  # no inputs, or an input holds a newline
-    suspects: list[Any] = []
-    line = 0
-    counted_to = 0
-    for match in _SUSPECT_GRAPH_LINE.finditer(joined):
-        start = match.start()
-        line += joined.count("\n", counted_to, start)
-        counted_to = start
-        node = nodes[bisect_right(ends, line)]
-        if not suspects or suspects[-1] is not node:
-            suspects.append(node)
+    suspects = []
+    for node in nodes:
+        raw_inputs = node.raw_inputs
+        if raw_inputs:
+            joined = "".join(raw_inputs)
+            if ":" in joined or "^" in joined or "" in raw_inputs:
+                suspects.append(node)
     return suspects
 
 

@@ -246,7 +246,7 @@ def test_prefilter_keeps_every_node_the_exact_checks_flag(inputs_per_node):
 
 
 def test_prefilter_skips_plain_inputs():
-    plain = Node("p", "Op", "", {}, ("a", "b:1", "c/d:12"))
+    plain = Node("p", "Op", "", {}, ("a", "b", "c/d_1"))
     control = Node("c", "Op", "", {}, ("a", "^b"))
     bad = Node("x", "Op", "", {}, ("a:",))
     assert nodes_with_suspect_inputs([plain, control, plain, bad]) == [control, bad]
