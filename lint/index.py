@@ -41,7 +41,21 @@ class Scope:
             else:
                 self.by_name[node.name] = node
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
+        self._by_op: dict[str, list[Node]] | None = None
         self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
+
+    def by_op(self) -> dict[str, list[Node]]:
+        """The nodes of each op, in file order (built on first use): for rules about a few ops."""
+        if self._by_op is None:
+            by_op: dict[str, list[Node]] = {}
+            for node in self.nodes:
+                group = by_op.get(node.op)
+                if group is None:
+                    by_op[node.op] = [node]
+                else:
+                    group.append(node)
+            self._by_op = by_op
+        return self._by_op
 
     def consumers_of(self, name: str) -> list[tuple[Node, Input]]:
         """The (node, input) pairs that read from node `name`."""

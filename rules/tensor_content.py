@@ -97,17 +97,20 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     plans = OpPlans(graph)
     table = plans.table
     for scope in graph.scopes():
-        clean: set[tuple[str, int]] = set()  # (op, id(attrs)) of nodes found valid; nodes keep the ids alive
-        for node in scope.nodes:
-            key = (node.op, id(node.attr))
-            if key in clean:
+        for op, nodes in scope.by_op().items():
+            plan = table.get(op) or plans(op)
+            if not plan.tensors:
                 continue
-            plan = table.get(node.op) or plans(node.op)
-            issues = list(_node_issues(node, plan, verdicts)) if plan.tensors else None
-            if issues:
-                yield from issues
-            else:
-                clean.add(key)
+            clean: set[int] = set()  # id(attrs) of nodes found valid; the nodes keep the ids alive
+            for node in nodes:
+                key = id(node.attr)
+                if key in clean:
+                    continue
+                issues = list(_node_issues(node, plan, verdicts))
+                if issues:
+                    yield from issues
+                else:
+                    clean.add(key)
 
 
 def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issue]:
@@ -160,7 +163,18 @@ class _Verdicts:
     def _value_problems(self, op: str, value: Any, declared: Any) -> _Problems:
         if value.WhichOneof("value") != "tensor":
             return ()  # another kind: attr-type-mismatch reports it
-        return self.of_tensor(op, "value", None, value.tensor, _declared_type(declared))
+        tensor = value.tensor
+        dtype = _declared_type(declared)
+        fields = tensor.ListFields()
+        if len(fields) == 3 and fields[2][0].name == "tensor_content" and fields[0][0].name == "dtype" and fields[1][0].name == "tensor_shape":
+            # What TensorFlow writes for most constants: dtype, shape, bytes. Accepted here when the
+            # byte count is right; anything else gets the full check below.
+            facts = self.shapes.facts(fields[1][1])
+            size = DTYPE_SIZE.get(fields[0][1])
+            if (fields[0][1] == dtype and size is not None and dtype != DT_BOOL and not facts.unknown_rank
+                    and facts.elements and len(fields[2][1]) == facts.elements * size):
+                return ()
+        return self.of_tensor(op, "value", None, tensor, dtype)
 
     def of_tensor(self, op: str, key: str, index: int | None, tensor: Any, declared: int | None) -> _Problems:
         """Problems of one TensorProto held by attr `key` (element `index` of a list) of an `op` node."""
