@@ -253,12 +253,19 @@ _PLAN_OPTIONS: tuple[str | None, str] = (None, "<stdin>")
 
 
 def _core_count(jobs: int | None) -> int:
-    """How many processes `jobs` allows (None or 0: one per core); 1 where fork is unavailable."""
+    """How many processes `jobs` allows (None or 0: one per core); 1 where fork is unavailable.
+
+    By default a process that runs other threads (an application calling the
+    API) is never forked: a child may inherit a lock another thread holds.
+    """
     import multiprocessing
+    import threading
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
-    return (os.cpu_count() or 1) if jobs is None or jobs <= 0 else jobs
+    if jobs is None or jobs <= 0:
+        return (os.cpu_count() or 1) if threading.active_count() == 1 else 1
+    return jobs
 
 
 def _worker_count(files: list[str], jobs: int | None) -> int:

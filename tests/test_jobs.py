@@ -115,3 +115,19 @@ def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, c
     assert code == 2
     assert err.count("\n") == 1
     assert f"internal error in rule {child_rule}" in err and "ValueError: boom" in err
+
+
+def test_no_fork_by_default_in_a_process_running_threads():
+    import threading
+
+    assert api._core_count(3) == 3
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert api._core_count(None) == 1
+        assert api._core_count(0) == 1
+        assert api._core_count(2) == 2  # asked for explicitly
+    finally:
+        stop.set()
+        worker.join()
