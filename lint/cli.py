@@ -55,7 +55,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text")
     parser.add_argument("--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -")
-    parser.add_argument("-j", "--jobs", type=_count, metavar="N", help="lint files in N processes (default: one per core; 0 too); small runs stay in one")
+    parser.add_argument("-j", "--jobs", type=_count, metavar="N", help="lint files (and the rules of a graph of 20k+ nodes) in N processes (default: one per core; 0 too); small runs stay in one")
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
     parser.add_argument("--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version")
     return parser
