@@ -1583,14 +1583,15 @@ class ShapeInference:
         if inputs and inputs[-1].is_control:
             inputs = tuple(item for item in inputs if not item.is_control)
         shapes = []
+        append = shapes.append
         loop_head = node.op in MERGE_OPS
-        for item in inputs:
-            producer = by_name.get(item.node)
+        for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
+            producer = by_name.get(name)
             if producer is None:
-                shapes.append(None)
+                append(None)
                 continue
             if loop_head and producer.op in NEXT_ITERATION_OPS:
-                shapes.append(None)  # a back edge: TensorFlow has not built its source yet
+                append(None)  # a back edge: TensorFlow has not built its source yet
                 continue
             outputs = results[producer.ordinal]
             if outputs is _PENDING:
@@ -1602,8 +1603,7 @@ class ShapeInference:
                     outputs = self._outputs_of(producer)
             elif outputs is _VISITING:
                 outputs = None  # a cycle
-            index = item.index
-            shapes.append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+            append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
         # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
         # same result, unless the shape function read a producer's value.
         memo_key = (node.op, id(node.attr), tuple(shapes))
