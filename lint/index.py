@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 # Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
-from tflint.node import Input, Node, parse_function_input, parse_input, parse_inputs  # noqa: F401 - re-exported
+from tflint.node import Input, Node, parse_all_inputs, parse_function_input, parse_input  # noqa: F401 - re-exported
 from tflint.registry import OpRegistry, OpSchema
 from tflint.textfast import TextNode
 
@@ -30,16 +30,10 @@ class Scope:
         self.function_ordinal = function_ordinal
         self.name: str | None = function.signature.name if function is not None else None
         self.nodes = nodes
-        self.by_name: dict[str, Node] = {}
-        self.duplicates: list[Node] = []
-        parse = parse_function_input if function is not None else parse_input
-        parsed: dict[str, Input] = {}
-        for node in nodes:
-            node.inputs = parse_inputs(node.raw_inputs, parse, parsed)
-            if node.name in self.by_name:
-                self.duplicates.append(node)
-            else:
-                self.by_name[node.name] = node
+        # The first node of a name is the one inputs refer to (as in TensorFlow's importer).
+        self.by_name: dict[str, Node] = {node.name: node for node in reversed(nodes)}
+        self.duplicates: list[Node] = [node for node in nodes if self.by_name[node.name] is not node] if len(self.by_name) < len(nodes) else []
+        parse_all_inputs(nodes, function is not None)
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
         self._by_op: dict[str, list[Node]] | None = None
         self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()

@@ -8,7 +8,7 @@ identical, so analyses can memoize per distinct attr set on its identity.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from tflint.inputs import parse_tensor_name
@@ -101,15 +101,32 @@ def parse_input(raw: str) -> Input:
     return Input(raw, parsed.node, parsed.index, parsed.is_control)
 
 
-def parse_inputs(raw_inputs: tuple[str, ...], parse: Callable[[str], Input], cache: dict[str, Input]) -> tuple[Input, ...]:
-    """Parse a node's input strings with `parse`, reusing earlier results from `cache`."""
-    parsed = []
-    for raw in raw_inputs:
-        item = cache.get(raw)
-        if item is None:
-            item = cache[raw] = parse(raw)
-        parsed.append(item)
-    return tuple(parsed)
+def parse_all_inputs(nodes: list[Node], in_function: bool) -> None:
+    """Set every node's `inputs`, parsing each distinct input string once.
+
+    Most top-level inputs are a bare node name (TensorFlow writes output 0
+    without a suffix); those are built here directly, the rest by parse_input
+    (parse_function_input in function bodies).
+    """
+    parse = parse_function_input if in_function else parse_input
+    cache: dict[str, Input] = {}
+    get = cache.get
+    new = tuple.__new__
+    for node in nodes:
+        raw_inputs = node.raw_inputs
+        if not raw_inputs:
+            continue
+        parsed = []
+        for raw in raw_inputs:
+            item = get(raw)
+            if item is None:
+                if in_function or ":" in raw or raw[:1] == "^":
+                    item = parse(raw)
+                else:
+                    item = new(Input, (raw, raw, 0, False, None))
+                cache[raw] = item
+            parsed.append(item)
+        node.inputs = tuple(parsed)
 
 
 def parse_function_input(raw: str) -> Input:
