@@ -326,7 +326,6 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
     if not found:
         raise NotCanonical("no canonical node blocks")
     graph_of = _graph_assignment(text, kind, [offset for offset, _ in found])
-    reader.validate_values()
     if excess_nesting(residual) is not None:
         raise NotCanonical("deep nesting")  # the general reader reports where
     message = getattr(protos, kind)()

@@ -13,8 +13,9 @@ anything looks unusual, the caller falls back to the general reader, so the
 two always agree (tests/test_textfast.py checks that on real graphs).
 
 Attr values are decoded once per distinct text (graphs repeat `T: DT_FLOAT`
-thousands of times) and lazily: an attr's kind is read from its first line,
-its value parsed only when a rule asks for it.
+thousands of times), into plain AttrValue messages: through wire bytes
+(`textvalues`) when the text is in TensorFlow's layout, by protobuf's text
+parser otherwise. Nodes whose attr texts are equal share one attr dict.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.textpos import excess_nesting
+from tflint.textvalues import attr_value_bytes
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -57,58 +59,6 @@ _ATTR_ENTRY = re.compile(
     r"(?:(?P=indent)  value \{\n(?P<value>(?:(?P=indent)    .*\n)*?)(?P=indent)  \}\n)?"
     r"(?P=indent)\}\n"
 )
-# The first line of an AttrValue body names its oneof field.
-_VALUE_KIND = re.compile(r" *(list|s|i|f|b|type|shape|tensor|placeholder|func)\b")
-
-
-class LazyAttrValue:
-    """An AttrValue read from text, parsed only when more than its kind is needed.
-
-    `WhichOneof("value")` is answered from the first line; every other
-    attribute parses the text with protobuf (once) and delegates.
-    """
-
-    __slots__ = ("_text", "_kind", "_message")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        match = _VALUE_KIND.match(text)
-        self._kind = match.group(1) if match else None
-        self._message: Any = None
-
-    def WhichOneof(self, name: str) -> str | None:  # noqa: N802 - protobuf's spelling
-        if name == "value" and self._message is None:
-            return self._kind
-        return self.message.WhichOneof(name)
-
-    @property
-    def message(self) -> Any:
-        """The parsed AttrValue message."""
-        if self._message is None:
-            from google.protobuf import text_format
-
-            from tflint import protos
-
-            if excess_nesting(self._text) is not None:
-                raise text_format.ParseError("attr value nested too deeply")
-            value = protos.AttrValue()
-            text_format.Parse(self._text, value, descriptor_pool=protos.POOL)
-            self._message = value
-        return self._message
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.message, name)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyAttrValue):
-            other = other.message
-        return self.message == other
-
-    def __hash__(self) -> int:
-        return hash(self._text)
-
-    def __repr__(self) -> str:
-        return f"LazyAttrValue({self._text!r})"
 
 
 class TextNode:
@@ -186,7 +136,7 @@ class FastReader:
 
     def __init__(self) -> None:
         self._blocks: dict[str, _AttrBlock] = {}
-        self._values: dict[str, LazyAttrValue] = {}
+        self._values: dict[str, Any] = {}
 
     def read_nodes(self, text: str, depth: int) -> tuple[list[tuple[int, TextNode]], str, LineMap]:
         """Find every node block at indentation `depth`.
@@ -251,12 +201,10 @@ class FastReader:
             key = entry.group("key")
             if "\\" in key:
                 raise NotCanonical("escaped attr key")
-            value_text = entry.group("value")
-            value = self._values.get(value_text) if value_text is not None else None
+            value_text = entry.group("value") or ""
+            value = self._values.get(value_text)
             if value is None:
-                value = LazyAttrValue(value_text or "")
-                if value_text is not None:
-                    self._values[value_text] = value
+                value = self._values[value_text] = _parse_attr_value(value_text)
             values[key] = value  # a repeated key: the last entry wins, as in protobuf maps
             offsets[key] = (line + 1, depth + 5)
             line += entry.group(0).count("\n")
@@ -267,23 +215,35 @@ class FastReader:
         self._blocks[attrs_text] = block
         return block
 
-    def validate_values(self) -> None:
-        """Parse every distinct attr value text once, so syntax errors are not hidden.
-
-        A value that does not parse sends the file to the general reader,
-        which reports the error at its exact position.
-        """
-        from google.protobuf import text_format
-
-        for value in self._values.values():
-            try:
-                value.message  # noqa: B018 - parsing is the point
-            except text_format.ParseError as error:
-                raise NotCanonical(f"attr value does not parse: {error}") from None
-
 
 _EMPTY_BLOCK = _AttrBlock({}, {})
 _NO_POSITIONS: Mapping[str, tuple[int, int]] = {}
+
+
+def _parse_attr_value(text: str) -> Any:
+    """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
+
+    The general reader then reports the error at its place in the file.
+    """
+    from google.protobuf import text_format
+    from google.protobuf.message import DecodeError
+
+    from tflint import protos
+
+    data = attr_value_bytes(text)
+    if data is not None:
+        try:
+            return protos.AttrValue.FromString(data)
+        except DecodeError:  # a transcoder bug: let the text parser decide
+            pass
+    if excess_nesting(text) is not None:
+        raise NotCanonical("attr value nested too deeply")
+    value = protos.AttrValue()
+    try:
+        text_format.Parse(text, value, descriptor_pool=protos.POOL)
+    except (text_format.ParseError, ValueError) as error:
+        raise NotCanonical(f"attr value does not parse: {error}") from None
+    return value
 
 
 def _unescape_header(header: str) -> tuple[str, str, list[str], str]:

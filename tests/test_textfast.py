@@ -39,7 +39,7 @@ def snapshot(artifact):
         index = GraphIndex(source.graph, registry, nodes=source.node_list(), positions=source.positions, graph_id=source.graph_id)
         nodes = []
         for node in index.all_nodes():
-            attrs = {key: getattr(value, "message", value).SerializeToString(deterministic=True) for key, value in node.attr.items()}
+            attrs = {key: value.SerializeToString(deterministic=True) for key, value in node.attr.items()}
             positions = {key: node.attr_position(key) for key in node.attr}
             nodes.append((node.function, node.name, node.op, node.raw_inputs, node.device, attrs, node.line, node.column, positions))
         functions = [index.function_position(scope.function_ordinal) for scope in index.function_scopes]

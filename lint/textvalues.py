@@ -1,0 +1,270 @@
+"""Canonical text of an AttrValue, transcoded to wire bytes for protobuf's C parser.
+
+protobuf's Python text parser costs tens of microseconds per field; a text
+graph's attr values (every Const tensor is a distinct text) made it the
+slowest part of reading a text graph. TensorFlow writes those values in one
+layout (one field per line, `name: scalar`, `name {`, `}`), so this module
+reads that layout a line at a time, encodes each scalar as protobuf's wire
+format, and lets `AttrValue.FromString` (upb, C) build the message.
+
+The contract: `attr_value_bytes(text)` returns bytes only for text it fully
+understands, and then `AttrValue.FromString(bytes) == text_format.Parse(text)`.
+Anything else (comments, `[1, 2]` lists, `'` quotes, hex integers, `1.5f`,
+escapes whose meaning depends on Python's codecs, a field given twice where
+the text parser refuses or overwrites it) gives None, and the caller asks
+`text_format`, which also reports errors where they are.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import struct
+from collections.abc import Callable
+from typing import Any
+
+# One token per line, or three lines when a message holds one scalar (`dim {` `size: 4` `}`):
+# (name, inner name, inner scalar, scalar, unread line). `}` is all empty; `name {` has only a name.
+_TOKEN = re.compile(
+    r" *(?:([A-Za-z_][A-Za-z0-9_]*)(?: \{\n *([A-Za-z_][A-Za-z0-9_]*): ([^\n]+)\n *\}| \{|: ([^\n]+))|\})\n"
+    r"|([^\n]*\n)"
+)
+
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+# TensorFlow's and Python's float spellings; text_format also takes `1.5f`, `01.5` (an error), `1_0`...
+_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|-?inf|nan")
+_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# After escaped backslashes are removed, an escape whose meaning escape_decode and protobuf's
+# CUnescape (unicode_escape underneath) might not share: \u \U \N, unknown letters, and octal
+# escapes above \377 (CUnescape fails on them, escape_decode wraps them round).
+_UNSHARED_ESCAPE = re.compile(r"\\(?:[^\\'\"abfnrtvx0-7]|[4-7][0-7][0-7])")
+
+# Text parsers nest in Python recursion and upb refuses binary nested deeper than 100.
+MAX_DEPTH = 64
+# Encoded fields remembered per field (dims, dtypes and flags repeat across values), short scalars only.
+_MEMO_ENTRIES = 4096
+_MEMO_SCALAR = 64
+
+_BOOLEANS = {"true": b"\x01", "t": b"\x01", "1": b"\x01", "True": b"\x01", "false": b"\x00", "f": b"\x00", "0": b"\x00", "False": b"\x00"}
+
+
+def _varint(number: int) -> bytes:
+    """`number` (non-negative, below 2**64) as a base-128 varint."""
+    if number < 0x80:
+        return _SMALL_VARINTS[number]
+    out = bytearray()
+    while number >= 0x80:
+        out.append(number & 0x7F | 0x80)
+        number >>= 7
+    out.append(number)
+    return bytes(out)
+
+
+_SMALL_VARINTS = [bytes((number,)) for number in range(0x80)]
+
+
+def _integer(low: int, high: int) -> Callable[[str], bytes | None]:
+    """An encoder for decimal integers in [low, high]; negatives as 64-bit two's complement."""
+
+    def encode(scalar: str) -> bytes | None:
+        if len(scalar) > 21 or not _DECIMAL.fullmatch(scalar):  # int() refuses over 4300 digits
+            return None
+        number = int(scalar)
+        if not low <= number <= high:
+            return None
+        return _varint(number & 0xFFFFFFFFFFFFFFFF)
+
+    return encode
+
+
+def _float(scalar: str) -> bytes | None:
+    if not _FLOAT.fullmatch(scalar):
+        return None
+    try:
+        # struct rounds as upb's C cast does, and refuses what would overflow to inf.
+        return struct.pack("<f", float(scalar))
+    except OverflowError:
+        return None
+
+
+def _double(scalar: str) -> bytes | None:
+    if not _FLOAT.fullmatch(scalar):
+        return None
+    return struct.pack("<d", float(scalar))
+
+
+def _bytes_literal(scalar: str) -> bytes | None:
+    """The bytes of one double-quoted literal, unescaped as text_format's CUnescape does."""
+    match = _QUOTED.fullmatch(scalar)
+    if match is None:
+        return None
+    body = match.group(1)
+    try:
+        if "\\" not in body:
+            return body.encode("utf-8")
+        if _UNSHARED_ESCAPE.search(body.replace("\\\\", "")):
+            return None
+        # Equal to CUnescape for every other escape (tests/test_textvalues.py), ten times faster.
+        return codecs.escape_decode(body.encode("utf-8"))[0]
+    except ValueError:  # \x without two hex digits (CUnescape pads one, refuses none); surrogates
+        return None
+
+
+def _length_delimited(scalar: str) -> bytes | None:
+    data = _bytes_literal(scalar)
+    return None if data is None else _varint(len(data)) + data
+
+
+def _string(scalar: str) -> bytes | None:
+    data = _bytes_literal(scalar)
+    if data is None:
+        return None
+    try:
+        data.decode("utf-8")  # text_format refuses a string field that is not UTF-8
+    except UnicodeDecodeError:
+        return None
+    return _varint(len(data)) + data
+
+
+def _enum(enum_type: Any) -> Callable[[str], bytes | None]:
+    """An encoder for an enum by name, or by decimal number (any number if the enum is open)."""
+    by_name = {value.name: _varint(value.number & 0xFFFFFFFFFFFFFFFF) for value in enum_type.values}
+    number = _integer(-(2**31), 2**31 - 1)
+    known = {value.number for value in enum_type.values}
+
+    def encode(scalar: str) -> bytes | None:
+        found = by_name.get(scalar)
+        if found is not None:
+            return found
+        if getattr(enum_type, "is_closed", True) and (not _DECIMAL.fullmatch(scalar) or int(scalar) not in known):
+            return None
+        return number(scalar)
+
+    return encode
+
+
+# Wire type of each scalar kind: 0 varint, 1 fixed 64-bit, 2 length-delimited, 5 fixed 32-bit.
+def _scalar_encoder(field: Any) -> tuple[int, Callable[[str], bytes | None]] | None:
+    kinds = {
+        field.TYPE_INT32: (0, _integer(-(2**31), 2**31 - 1)),
+        field.TYPE_INT64: (0, _integer(-(2**63), 2**63 - 1)),
+        field.TYPE_UINT32: (0, _integer(0, 2**32 - 1)),
+        field.TYPE_UINT64: (0, _integer(0, 2**64 - 1)),
+        field.TYPE_BOOL: (0, _BOOLEANS.get),
+        field.TYPE_FLOAT: (5, _float),
+        field.TYPE_DOUBLE: (1, _double),
+        field.TYPE_BYTES: (2, _length_delimited),
+        field.TYPE_STRING: (2, _string),
+    }
+    if field.type == field.TYPE_ENUM:
+        return 0, _enum(field.enum_type)
+    return kinds.get(field.type)  # sint, fixed, groups: none in these messages
+
+
+# A message's fields by name: (tag bytes, scalar encoder or None, presence key, sub-message
+# fields or None, memo). The presence key is what may appear once: the field, or its oneof; None
+# for repeated fields. The memo maps a scalar (or an (inner name, scalar) pair, for a message
+# holding one scalar) to the field's whole encoding.
+_Field = tuple[bytes, Any, Any, Any, dict]
+_Fields = dict[str, _Field]
+
+
+def _schema(descriptor: Any, built: dict[str, _Fields]) -> _Fields:
+    from tflint.protos import is_repeated
+
+    if descriptor.full_name in built:
+        return built[descriptor.full_name]  # done, or being built higher up (messages nest recursively)
+    fields: _Fields = {}
+    built[descriptor.full_name] = fields
+    for field in descriptor.fields:
+        once = None if is_repeated(field) else (field.containing_oneof.name if field.containing_oneof else field.name)
+        if field.type == field.TYPE_MESSAGE:
+            fields[field.name] = (_varint(field.number << 3 | 2), None, once, _schema(field.message_type, built), {})
+            continue
+        scalar = _scalar_encoder(field)
+        if scalar is not None:
+            wire_type, encode = scalar
+            fields[field.name] = (_varint(field.number << 3 | wire_type), encode, once, None, {})
+    return fields
+
+
+_ATTR_VALUE: _Fields | None = None
+
+
+def _attr_value_fields() -> _Fields:
+    global _ATTR_VALUE
+    if _ATTR_VALUE is None:
+        from tflint import protos
+
+        _ATTR_VALUE = _schema(protos.AttrValue.DESCRIPTOR, {})
+    return _ATTR_VALUE
+
+
+def _scalar_field(field: _Field, scalar: str) -> bytes | None:
+    """`field: scalar` encoded (tag and value), or None."""
+    encode = field[1]
+    if encode is None:
+        return None  # a message field written as a scalar
+    value = encode(scalar)
+    return None if value is None else field[0] + value
+
+
+def attr_value_bytes(text: str) -> bytes | None:
+    """The wire bytes of the AttrValue whose canonical text body is `text`, or None.
+
+    `text` is whole lines (each ending in a newline), as a node's `value { }`
+    block holds them. None means "ask text_format": the text is outside the
+    layout this reads, or text_format would refuse it.
+    """
+    if text[-1:] not in ("\n", ""):
+        return None
+    fields = _attr_value_fields()
+    chunks: list[bytes] = []
+    seen: set[str] = set()
+    open_messages: list[tuple[bytes, _Fields, list[bytes], set[str]]] = []
+    for name, inner, inner_scalar, scalar, unread in _TOKEN.findall(text):
+        if not name:
+            if unread or not open_messages:
+                return None
+            body = b"".join(chunks)  # `}`
+            tag, fields, chunks, seen = open_messages.pop()
+            chunks += (tag, _varint(len(body)), body)
+            continue
+        field = fields.get(name)
+        if field is None:
+            return None
+        tag, _, once, sub_fields, memo = field
+        if once is not None:
+            if once in seen:
+                return None  # text_format refuses most repeats of a singular field and overwrites the rest
+            seen.add(once)
+        if scalar:
+            encoded = memo.get(scalar)
+            if encoded is None:
+                encoded = _scalar_field(field, scalar)
+                if encoded is None:
+                    return None
+                if len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+                    memo[scalar] = encoded
+            chunks.append(encoded)
+            continue
+        if sub_fields is None or len(open_messages) == MAX_DEPTH:
+            return None
+        if inner:  # `name {` `inner: scalar` `}`
+            key = (inner, inner_scalar)
+            encoded = memo.get(key)
+            if encoded is None:
+                inner_field = sub_fields.get(inner)
+                body = _scalar_field(inner_field, inner_scalar) if inner_field is not None else None
+                if body is None:
+                    return None
+                encoded = tag + _varint(len(body)) + body
+                if len(inner_scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+                    memo[key] = encoded
+            chunks.append(encoded)
+            continue
+        open_messages.append((tag, fields, chunks, seen))  # `name {`
+        fields, chunks, seen = sub_fields, [], set()
+    if open_messages:
+        return None
+    return b"".join(chunks)

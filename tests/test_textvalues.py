@@ -1,0 +1,358 @@
+"""textvalues agrees with protobuf's text parser: wire bytes of the same AttrValue, or None.
+
+The contract: bytes only for text that `text_format.Parse` accepts, and then
+the bytes decode to its message (compared serialized, so NaNs and -0.0 count
+bit for bit); None for anything else. Checked on every distinct attr value of
+the corpus, the wild graphs, tests/data and generated graphs, on random
+AttrValues as protobuf prints them, and on those texts mutated.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import warnings
+from functools import cache
+
+import pytest
+from google.protobuf import text_encoding, text_format
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tflint import load, protos
+from tflint.textfast import _ATTR_ENTRY
+from tflint.textvalues import _bytes_literal, attr_value_bytes
+
+from conftest import CORPUS, DATA, REPO, WILD
+
+SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def parsed(text: str) -> bytes | None:
+    """text_format's AttrValue for `text`, serialized; None when it refuses the text."""
+    message = protos.AttrValue()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unicode_escape's DeprecationWarning for `\q`
+        try:
+            text_format.Parse(text, message, descriptor_pool=protos.POOL)
+        except (text_format.ParseError, ValueError, RecursionError):
+            return None
+    return message.SerializeToString(deterministic=True)
+
+
+def transcoded(text: str) -> bytes | None:
+    """attr_value_bytes' AttrValue for `text`, serialized, after checking the contract."""
+    data = attr_value_bytes(text)
+    if data is None:
+        return None
+    expected = parsed(text)
+    assert expected is not None, f"bytes for text that text_format refuses:\n{text}"
+    got = protos.AttrValue.FromString(data).SerializeToString(deterministic=True)
+    assert got == expected, text
+    return got
+
+
+def value_texts(text: str) -> list[str]:
+    """Every attr value body in a text graph (nodes, function bodies, any depth)."""
+    return [match.group("value") for match in _ATTR_ENTRY.finditer(text) if match.group("value") is not None]
+
+
+@cache
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_graph", REPO / "bench" / "gen_graph.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def file_values() -> tuple[str, ...]:
+    """The distinct attr value texts of every text graph beside the tests."""
+    found: dict[str, None] = {}
+    for folder in (CORPUS, WILD, DATA):
+        for path in sorted(folder.rglob("*")) if folder.exists() else ():
+            data = path.read_bytes() if path.is_file() else b""
+            if not data or not load.looks_like_text(data[:4096]):
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            found.update(dict.fromkeys(value_texts(text)))
+    return tuple(found)
+
+
+@cache
+def generated_values() -> tuple[str, ...]:
+    gen_graph = _generator()
+    found: dict[str, None] = {}
+    for seed in range(3):
+        found.update(dict.fromkeys(value_texts(gen_graph.graph_text(gen_graph.build_graph(2000, seed=seed)))))
+    return tuple(found)
+
+
+@pytest.mark.parametrize("values", [file_values, generated_values], ids=["files", "generated"])
+def test_every_distinct_value_agrees_and_nearly_all_are_transcoded(values):
+    texts = values()
+    if len(texts) < 100:
+        pytest.skip("too few attr values beside the tests")
+    covered = sum(transcoded(text) is not None for text in texts)
+    # The fast path must really be the path: falling back to text_format is 50x slower.
+    assert covered >= 0.99 * len(texts), [text for text in texts if attr_value_bytes(text) is None][:5]
+
+
+# Edge cases: (text, whether it is transcoded). Either way transcoded() checks the contract.
+EDGES = [
+    ("", True),
+    ("i: -1\n", True),
+    ("i: 9223372036854775807\n", True),
+    ("i: 9223372036854775808\n", False),  # text_format: out of range
+    ("i: 0x10\n", False),  # text_format reads hex; TensorFlow never writes it
+    ("i: 010\n", False),  # text_format reads C octal
+    ("i: " + "1" * 5000 + "\n", False),  # int() refuses over 4300 digits
+    ("f: 0.1\n", True),
+    ("f: -0\n", True),
+    ("f: inf\n", True),
+    ("f: -inf\n", True),
+    ("f: nan\n", True),
+    ("f: 3.4028235e+38\n", True),
+    ("f: 1e39\n", False),  # overflows float32
+    ("f: 1e-50\n", True),  # rounds to zero as a C cast does
+    ("f: 1.5f\n", False),  # text_format strips the suffix
+    ("f: 01.5\n", False),  # text_format: invalid octal float
+    ("f: 1_0\n", False),  # Python's float() reads it
+    ("b: true\n", True),
+    ("b: t\n", True),
+    ("b: 1\n", True),
+    ("b: yes\n", False),
+    ("type: DT_FLOAT\n", True),
+    ("type: 1\n", True),
+    ("type: 1234\n", True),  # DataType is open: unknown numbers are kept
+    ("type: DT_BOGUS\n", False),
+    ("s: \"\"\n", True),
+    ("s: \"\\303\\251\\n\\t\\\\\\\"\\'\\x41\"\n", True),
+    ("s: \"é\"\n", True),
+    ("s: \"\\x4\"\n", False),  # CUnescape pads a lone hex digit
+    ("s: \"\\477\"\n", False),  # CUnescape fails above \377
+    ("s: \"\\u00e9\"\n", False),  # CUnescape reads \u escapes
+    ("s: \"\\q\"\n", False),  # kept as is, with a DeprecationWarning
+    ("s: 'a'\n", False),
+    ("s: \"a\" \"b\"\n", False),
+    ("s: \"a\n", False),
+    ("placeholder: \"T\"\n", True),
+    ("placeholder: \"\\377\"\n", False),  # a string field: not UTF-8
+    ("i: 1\ni: 2\n", False),  # one oneof member twice: text_format refuses
+    ("s: \"a\"\ni: 1\n", False),  # two oneof members
+    ("list {\n}\n", True),
+    ("list {\n  i: 1\n  i: -2\n  f: 0.5\n  type: DT_INT32\n  b: false\n  s: \"x\"\n}\n", True),
+    ("list {\n  i: [1, 2]\n}\n", False),
+    ("list: {\n}\n", False),
+    ("list <\n>\n", False),
+    ("shape {\n  dim {\n    size: -1\n    name: \"batch\"\n  }\n  unknown_rank: true\n}\n", True),
+    ("shape {\n  dim {\n    size: 2\n  }\n}\nshape {\n}\n", False),  # a message field twice
+    ("tensor {\n  dtype: DT_FLOAT\n  tensor_shape {\n  }\n  tensor_shape {\n  }\n}\n", False),
+    ("tensor {\n  dtype: DT_FLOAT\n  dtype: DT_INT32\n}\n", False),
+    ("tensor {\n  dtype: DT_HALF\n  half_val: 15360\n  version_number: 0\n}\n", True),
+    ("tensor {\n  dtype: DT_STRING\n  string_val: \"a\"\n  string_val: \"\\000\"\n}\n", True),
+    ("tensor {\n  dtype: DT_COMPLEX128\n  dcomplex_val: 1\n  dcomplex_val: -2.5e-310\n}\n", True),
+    ("tensor {\n  dtype: DT_UINT64\n  uint64_val: 18446744073709551615\n  uint32_val: 4294967295\n}\n", True),
+    ("tensor {\n  dtype: DT_UINT32\n  uint32_val: -1\n}\n", False),
+    ("tensor {\n  dtype: DT_RESOURCE\n  resource_handle_val {\n    device: \"/cpu:0\"\n    hash_code: 7\n    dtypes_and_shapes {\n      dtype: DT_FLOAT\n      shape {\n        unknown_rank: true\n      }\n    }\n  }\n}\n", True),
+    ("tensor {\n  dtype: DT_VARIANT\n  variant_val {\n    type_name: \"t\"\n    metadata: \"\\001\"\n    tensors {\n      dtype: DT_INT32\n      int_val: 3\n    }\n  }\n}\n", True),
+    ("func {\n  name: \"f\"\n  attr {\n    key: \"T\"\n    value {\n      type: DT_FLOAT\n    }\n  }\n  attr {\n    key: \"T\"\n    value {\n      list {\n      }\n    }\n  }\n}\n", True),
+    ("func {\n  attr {\n    value {\n      i: 1\n    }\n    key: \"k\"\n  }\n}\n", True),
+    ("tensor {\n  dtype: DT_FLOAT  # a comment\n}\n", False),
+    ("tensor {\n  dtype: DT_FLOAT\n", False),
+    ("}\n", False),
+    ("i: 1", False),  # not whole lines
+    ("  i:  1\n", False),
+    ("i:1\n", False),
+    ("unknown: 1\n", False),
+    ("[tensorflow.ext]: 1\n", False),
+    ("list {\n" * 70 + "}\n" * 70, False),  # deeper than MAX_DEPTH
+]
+
+
+@pytest.mark.parametrize("text, covered", EDGES, ids=[repr(text[:40]) for text, _ in EDGES])
+def test_edge_cases(text, covered):
+    assert (transcoded(text) is not None) == covered
+
+
+# Characters that matter to escapes, in literals that may or may not be well formed.
+_ESCAPE_ALPHABET = list("\\\\\\xuUN01347o8afFgntrvbq\"'é\u0100? ")
+
+
+@SETTINGS
+@given(st.text(alphabet=_ESCAPE_ALPHABET, max_size=12))
+def test_literals_unescape_as_cunescape_does(body):
+    data = _bytes_literal(f'"{body}"')
+    if data is None:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # escape_decode is only used where no escape warns
+        assert data == text_encoding.CUnescape(body)
+
+
+_UTF8_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
+_INT32 = st.integers(-(2**31), 2**31 - 1)
+_INT64 = st.integers(-(2**63), 2**63 - 1)
+_FLOAT32 = st.floats(width=32)
+_DTYPE = st.one_of(st.sampled_from([value.number for value in protos.DATA_TYPE.values]), st.integers(-5, 300))
+
+
+def _shape(message, draw) -> None:
+    for size, name in draw(st.lists(st.tuples(_INT64, st.one_of(st.just(""), _UTF8_TEXT)), max_size=3)):
+        dim = message.dim.add()
+        dim.size = size
+        dim.name = name
+    message.unknown_rank = draw(st.booleans())
+
+
+def _tensor(message, draw, depth: int) -> None:
+    message.dtype = draw(_DTYPE)
+    if draw(st.booleans()):
+        _shape(message.tensor_shape, draw)
+    message.version_number = draw(st.sampled_from([0, 0, 1, -3]))
+    for field in draw(st.lists(st.sampled_from(["content", "half", "float", "double", "int", "string", "scomplex", "int64", "bool", "dcomplex", "uint32", "uint64", "float8", "resource", "variant"]), max_size=3, unique=True)):
+        if field == "content":
+            message.tensor_content = draw(st.binary(max_size=16))
+        elif field == "float8":
+            message.float8_val = draw(st.binary(max_size=4))
+        elif field in ("half", "int"):
+            getattr(message, f"{field}_val").extend(draw(st.lists(_INT32, max_size=3)))
+        elif field in ("float", "scomplex"):
+            getattr(message, f"{field}_val").extend(draw(st.lists(_FLOAT32, max_size=3)))
+        elif field in ("double", "dcomplex"):
+            getattr(message, f"{field}_val").extend(draw(st.lists(st.floats(), max_size=3)))
+        elif field == "string":
+            message.string_val.extend(draw(st.lists(st.binary(max_size=6), max_size=3)))
+        elif field == "int64":
+            message.int64_val.extend(draw(st.lists(_INT64, max_size=3)))
+        elif field == "bool":
+            message.bool_val.extend(draw(st.lists(st.booleans(), max_size=3)))
+        elif field == "uint32":
+            message.uint32_val.extend(draw(st.lists(st.integers(0, 2**32 - 1), max_size=3)))
+        elif field == "uint64":
+            message.uint64_val.extend(draw(st.lists(st.integers(0, 2**64 - 1), max_size=3)))
+        elif field == "resource":
+            handle = message.resource_handle_val.add()
+            handle.device, handle.container, handle.name, handle.maybe_type_name = (draw(_UTF8_TEXT) for _ in range(4))
+            handle.hash_code = draw(st.integers(0, 2**64 - 1))
+            for _ in range(draw(st.integers(0, 2))):
+                entry = handle.dtypes_and_shapes.add()
+                entry.dtype = draw(_DTYPE)
+                _shape(entry.shape, draw)
+        elif field == "variant" and depth < 2:
+            variant = message.variant_val.add()
+            variant.type_name = draw(_UTF8_TEXT)
+            variant.metadata = draw(st.binary(max_size=6))
+            for _ in range(draw(st.integers(0, 2))):
+                _tensor(variant.tensors.add(), draw, depth + 1)
+
+
+def _attr_value(message, draw, depth: int = 0) -> None:
+    kind = draw(st.sampled_from(["s", "i", "f", "b", "type", "shape", "tensor", "list", "func", "placeholder", "none"]))
+    if kind == "s":
+        message.s = draw(st.binary(max_size=12))
+    elif kind == "i":
+        message.i = draw(_INT64)
+    elif kind == "f":
+        message.f = draw(_FLOAT32)
+    elif kind == "b":
+        message.b = draw(st.booleans())
+    elif kind == "type":
+        message.type = draw(_DTYPE)
+    elif kind == "shape":
+        _shape(message.shape, draw)
+    elif kind == "tensor":
+        _tensor(message.tensor, draw, depth)
+    elif kind == "list":
+        items = message.list
+        items.SetInParent()
+        items.s.extend(draw(st.lists(st.binary(max_size=4), max_size=2)))
+        items.i.extend(draw(st.lists(_INT64, max_size=2)))
+        items.f.extend(draw(st.lists(_FLOAT32, max_size=2)))
+        items.b.extend(draw(st.lists(st.booleans(), max_size=2)))
+        items.type.extend(draw(st.lists(_DTYPE, max_size=2)))
+        for _ in range(draw(st.integers(0, 2))):
+            _shape(items.shape.add(), draw)
+        for _ in range(draw(st.integers(0, 1))):
+            _tensor(items.tensor.add(), draw, depth + 1)
+        if depth < 2:
+            for _ in range(draw(st.integers(0, 1))):
+                _func(items.func.add(), draw, depth + 1)
+    elif kind == "func" and depth < 3:
+        _func(message.func, draw, depth + 1)
+    elif kind == "placeholder":
+        message.placeholder = draw(_UTF8_TEXT)
+
+
+def _func(message, draw, depth: int) -> None:
+    message.name = draw(_UTF8_TEXT)
+    for key in draw(st.lists(_UTF8_TEXT, max_size=2)):
+        _attr_value(message.attr[key], draw, depth)
+
+
+@st.composite
+def printed_values(draw) -> str:
+    """A random AttrValue as protobuf's printer writes it (TensorFlow's layout), escaped or raw UTF-8."""
+    message = protos.AttrValue()
+    _attr_value(message, draw)
+    return text_format.MessageToString(message, as_utf8=draw(st.booleans()))
+
+
+@SETTINGS
+@given(printed_values())
+def test_printed_values_are_transcoded_exactly(text):
+    assert transcoded(text) is not None, text
+
+
+# Scalars text_format reads differently from (or the same as) their look: ranges, spellings, escapes.
+_EDGE_SCALARS = [
+    "1e39", "-1e39", "3.4028235e38", "3.4028236e38", "1e-46", "-0", "-0.0", "0", "00", "01", "0x10", "1.5f", "inf",
+    "-inf", "infinity", "-Infinity", "nan", "-nan", "NaN", "nanf", "1_0", "+1", ".5", "5.", "1E+05", "true", "false",
+    "t", "f", "True", "yes", "DT_FLOAT", "DT_BOGUS", "dt_float", "-1", "2147483647", "2147483648", "-2147483649",
+    "4294967296", "9223372036854775808", "18446744073709551615", "18446744073709551616", '""', '"a" "b"', "'a'",
+    '"\\x4"', '"\\x"', '"\\x41F"', '"\\477"', '"\\377"', '"\\q"', '"\\u00e9"', '"\\?"', '"é"', '"\\303"', '"\\\\"',
+    '"\\""', '"a', '"\\"', "{", "[1, 2]", "[]", "",
+]
+_STRAY = ["{", "}", "<", ">", ":", "#", '"', "'", "\\", " ", "\t", "\n", "[", "]", ",", ";", "x", "0", "-"]
+
+
+def mutated(text: str, rng: random.Random) -> str:
+    """`text` with one or two small edits: lines dropped, doubled or swapped, scalars replaced, stray characters."""
+    for _ in range(rng.randint(1, 2)):
+        lines = text.splitlines(keepends=True) or [""]
+        index = rng.randrange(len(lines))
+        kind = rng.randrange(6)
+        if kind == 0:
+            del lines[index]
+        elif kind == 1:
+            lines.insert(index, lines[index])
+        elif kind == 2 and index + 1 < len(lines):
+            lines[index], lines[index + 1] = lines[index + 1], lines[index]
+        elif kind == 3 and ": " in lines[index]:
+            head = lines[index].split(": ", 1)[0]
+            lines[index] = f"{head}: {rng.choice(_EDGE_SCALARS)}\n"
+        elif kind == 4:
+            line = lines[index]
+            cut = rng.randrange(len(line) + 1)
+            lines[index] = line[:cut] + rng.choice(_STRAY) + line[cut:]
+        else:
+            joined = "".join(lines)
+            lines = [joined[: rng.randrange(len(joined) + 1)]]
+        text = "".join(lines)
+    return text
+
+
+@SETTINGS
+@given(printed_values(), st.randoms(use_true_random=False))
+def test_mutated_values_keep_the_contract(text, rng):
+    transcoded(mutated(text, rng))
+
+
+def test_mutated_real_values_keep_the_contract():
+    texts = list(file_values()) + list(generated_values())
+    rng = random.Random(5)
+    for _ in range(3000):
+        transcoded(mutated(rng.choice(texts), rng))
