@@ -82,10 +82,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if message is not None:
                     yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): {message}")
                 continue
-            count = len(node.raw_inputs)
-            for raw in node.raw_inputs:
-                if raw.startswith("^"):
-                    count -= 1  # ValidateNodeDef counts every input that is not `^name`
+            raw_inputs = node.raw_inputs
+            count = len(raw_inputs)
+            if count and "^" in "".join(raw_inputs):
+                count -= sum(1 for raw in raw_inputs if raw.startswith("^"))  # ValidateNodeDef counts every input that is not `^name`
             expected = len(result.input_types)
             if count != expected:
                 yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}")

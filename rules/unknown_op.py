@@ -34,13 +34,13 @@ OPTIONS: dict[str, Any] = {}
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue for each node whose op resolves to no OpDef and no function."""
-    suggestions: dict[str, str] = {}
-    for node in graph.all_nodes():
-        if not node.op or graph.schema_for(node.op) is not None:
-            continue
-        if node.op not in suggestions:
-            suggestions[node.op] = _suggest(node.op, graph)
-        yield Issue(node, f"Node '{node.name}' uses op '{node.op}', which is not registered{suggestions[node.op]}")
+    for scope in graph.scopes():
+        for op, nodes in scope.by_op().items():
+            if not op or graph.schema_for(op) is not None:
+                continue
+            suggestion = _suggest(op, graph)
+            for node in nodes:
+                yield Issue(node, f"Node '{node.name}' uses op '{op}', which is not registered{suggestion}")
 
 
 def _suggest(op: str, graph: GraphIndex) -> str:
