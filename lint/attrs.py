@@ -366,94 +366,98 @@ def attr_report(graph: GraphIndex) -> AttrReport:
 
 
 def _build_report(graph: GraphIndex) -> AttrReport:
-    # The hot loop of all five rules: one pass over every attr of every node. Keys are iterated
-    # and values fetched one by one (much cheaper than map.items() with upb), and a good value
-    # is usually accepted by one field read and a set lookup (see AttrSpec.mode).
+    # Issues are a function of a node's op and attrs (and scope): each group of nodes sharing an
+    # op and an attr dict is checked through its first node; the others only when it has issues.
     report = AttrReport()
-    missing, unknown, mismatch = report.missing, report.unknown, report.mismatch
-    in_set, truthy, at_least, has_kind, serial, unseen = _IN_SET, _TRUTHY, _AT_LEAST, _HAS_KIND, _SERIALIZED, _UNSEEN
     ops: dict[str, OpAttrs | None] = {}
     for scope in graph.scopes():
         in_function = scope.function is not None
         bindable = frozenset(attr.name for attr in scope.function.signature.attr) if in_function else frozenset()
-        # Issues are a function of a node's op and attrs (and scope): nodes sharing an attr dict with
-        # a node found valid are skipped. The nodes keep the dicts, and so their ids, alive.
-        clean: set[tuple[str, int]] = set()
-        for node in scope.nodes:
-            op = node.op
-            attrs = node.attr
-            node_key = (op, id(attrs))
-            if node_key in clean:
-                continue
+        for group in scope.attr_groups():
+            op = group[0].op
             try:
                 spec = ops[op]
             except KeyError:
                 spec = ops[op] = op_attrs(graph, op)
             if spec is None:
                 continue
-            found = len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed)
-            specs = spec.attrs
-            required_seen = 0
-            for key in attrs:
-                if key[:1] == "_":
-                    continue
-                attr = specs.get(key)
-                if attr is None:
-                    unknown.append(Issue(node, _unknown_message(node, spec, key), key))
-                    continue
-                if attr.required:
-                    required_seen += 1
-                value = attrs[key]
-                mode = attr.mode
-                serialized = None
-                if mode == in_set:
-                    if getattr(value, attr.field) in attr.good:
-                        continue
-                elif mode == truthy:
-                    field = attr.field
-                    if getattr(value, field) or value.HasField(field):
-                        continue
-                elif mode == at_least:
-                    number = value.i
-                    if number and number >= attr.minimum:
-                        continue
-                elif mode == has_kind:
-                    if value.HasField(attr.field):
-                        continue
-                elif mode == serial:
-                    serialized = value.SerializeToString()
-                    verdict = attr.serialized.get(serialized, unseen)
-                    if verdict is None:
-                        continue
-                    if verdict is not unseen:
-                        _record(report, node, spec, key, verdict)
-                        continue
-                kind = value.WhichOneof("value")
-                if kind == "placeholder":
-                    problem = _placeholder_problem(value.placeholder, in_function, bindable, scope.name)
-                    if problem is not None:
-                        mismatch.append(Issue(node, f"{_subject(node, spec)}: attr '{key}' {problem}", key))
-                    continue
-                if kind is None:
-                    if in_function:
-                        mismatch.append(Issue(node, f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a {attr.type} is expected)", key))
-                        continue
-                    if attr.has_default and not spec.is_function:
-                        continue  # TensorFlow's Python importer replaces an empty value by the default
-                    verdict = attr.judge(value, kind)
-                else:
-                    verdict = attr.judge(value, kind)
-                    if serialized is not None:
-                        attr.serialized[serialized] = verdict
-                if verdict is not None:
-                    _record(report, node, spec, key, verdict)
-            if required_seen < len(spec.required):
-                absent = [name for name in spec.required if name not in attrs]
-                if absent:
-                    missing.append(Issue(node, _missing_message(node, spec, absent)))
-            if found == len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed):
-                clean.add(node_key)
+            if _check_node(report, group[0], spec, in_function, bindable, scope.name):
+                for node in group[1:]:
+                    _check_node(report, node, spec, in_function, bindable, scope.name)
     return report
+
+
+def _check_node(report: AttrReport, node: Node, spec: OpAttrs, in_function: bool, bindable: frozenset[str], function: str | None) -> bool:
+    """Record the attr issues of one node; whether it had any.
+
+    The hot loop of all five rules. Keys are iterated and values fetched one
+    by one, and a good value is usually accepted by one field read and a set
+    lookup (see AttrSpec.mode).
+    """
+    missing, unknown, mismatch = report.missing, report.unknown, report.mismatch
+    in_set, truthy, at_least, has_kind, serial, unseen = _IN_SET, _TRUTHY, _AT_LEAST, _HAS_KIND, _SERIALIZED, _UNSEEN
+    found = len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed)
+    attrs = node.attr
+    specs = spec.attrs
+    required_seen = 0
+    for key in attrs:
+        if key[:1] == "_":
+            continue
+        attr = specs.get(key)
+        if attr is None:
+            unknown.append(Issue(node, _unknown_message(node, spec, key), key))
+            continue
+        if attr.required:
+            required_seen += 1
+        value = attrs[key]
+        mode = attr.mode
+        serialized = None
+        if mode == in_set:
+            if getattr(value, attr.field) in attr.good:
+                continue
+        elif mode == truthy:
+            field = attr.field
+            if getattr(value, field) or value.HasField(field):
+                continue
+        elif mode == at_least:
+            number = value.i
+            if number and number >= attr.minimum:
+                continue
+        elif mode == has_kind:
+            if value.HasField(attr.field):
+                continue
+        elif mode == serial:
+            serialized = value.SerializeToString()
+            verdict = attr.serialized.get(serialized, unseen)
+            if verdict is None:
+                continue
+            if verdict is not unseen:
+                _record(report, node, spec, key, verdict)
+                continue
+        kind = value.WhichOneof("value")
+        if kind == "placeholder":
+            problem = _placeholder_problem(value.placeholder, in_function, bindable, function)
+            if problem is not None:
+                mismatch.append(Issue(node, f"{_subject(node, spec)}: attr '{key}' {problem}", key))
+            continue
+        if kind is None:
+            if in_function:
+                mismatch.append(Issue(node, f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a {attr.type} is expected)", key))
+                continue
+            if attr.has_default and not spec.is_function:
+                continue  # TensorFlow's Python importer replaces an empty value by the default
+            verdict = attr.judge(value, kind)
+        else:
+            verdict = attr.judge(value, kind)
+            if serialized is not None:
+                attr.serialized[serialized] = verdict
+        if verdict is not None:
+            _record(report, node, spec, key, verdict)
+    if required_seen < len(spec.required):
+        absent = [name for name in spec.required if name not in attrs]
+        if absent:
+            missing.append(Issue(node, _missing_message(node, spec, absent)))
+    return found != len(missing) + len(unknown) + len(mismatch) + len(report.minimum) + len(report.allowed)
 
 
 def _record(report: AttrReport, node: Node, spec: OpAttrs, key: str, verdict: Verdict) -> None:

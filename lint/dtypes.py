@@ -195,14 +195,10 @@ class Signatures:
         if self._table is None:
             resolve = self._resolve
             # A signature is a function of op and attrs: nodes sharing an attr dict share it.
-            by_attrs: dict[tuple[str, int], Signature | SignatureProblem | None] = {}
-            table = {}
-            for node in self.graph.all_nodes():
-                key = (node.op, id(node.attr))
-                result = by_attrs.get(key, _UNSEEN)
-                if result is _UNSEEN:
-                    result = by_attrs[key] = resolve(node)
-                table[node] = result
+            table: dict[Node, Signature | SignatureProblem | None] = {}
+            for scope in self.graph.scopes():
+                for group in scope.attr_groups():
+                    table.update(dict.fromkeys(group, resolve(group[0])))
             self._table = table
         return self._table
 

@@ -36,6 +36,7 @@ class Scope:
         parse_all_inputs(nodes, function is not None)
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
         self._by_op: dict[str, list[Node]] | None = None
+        self._attr_groups: list[list[Node]] | None = None
         self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
 
     def by_op(self) -> dict[str, list[Node]]:
@@ -50,6 +51,25 @@ class Scope:
                     group.append(node)
             self._by_op = by_op
         return self._by_op
+
+    def attr_groups(self) -> list[list[Node]]:
+        """The nodes grouped by op and attr dict, in order of first appearance (built on first use).
+
+        Readers share one attr dict between nodes with identical attrs, so a
+        check that depends on a node's op and attrs alone can run once per
+        group, through its first node.
+        """
+        if self._attr_groups is None:
+            groups: dict[tuple[str, int], list[Node]] = {}
+            for node in self.nodes:
+                key = (node.op, id(node.attr))
+                group = groups.get(key)
+                if group is None:
+                    groups[key] = [node]
+                else:
+                    group.append(node)
+            self._attr_groups = list(groups.values())
+        return self._attr_groups
 
     def consumers_of(self, name: str) -> list[tuple[Node, Input]]:
         """The (node, input) pairs that read from node `name`."""

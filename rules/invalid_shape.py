@@ -65,16 +65,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     summaries = _OutputShapesMemo(shapes)
     for scope in graph.scopes():
         in_function = scope.function is not None
-        clean: set[tuple[str, int]] = set()  # (op, id(attrs)) of nodes found valid; nodes keep the ids alive
-        for node in scope.nodes:
-            key = (node.op, id(node.attr))
-            if key in clean:
-                continue
-            issues = list(_node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function))
+        # Issues depend on op and attrs alone: a group sharing them is checked through its first node.
+        for group in scope.attr_groups():
+            plan = table.get(group[0].op) or plans(group[0].op)
+            issues = list(_node_issues(graph, group[0], plan, shapes, summaries, in_function))
             if issues:
                 yield from issues
-            else:
-                clean.add(key)
+                for node in group[1:]:
+                    yield from _node_issues(graph, node, plan, shapes, summaries, in_function)
 
 
 def _node_issues(graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool) -> Iterator[Issue]:

@@ -97,20 +97,16 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     plans = OpPlans(graph)
     table = plans.table
     for scope in graph.scopes():
-        for op, nodes in scope.by_op().items():
-            plan = table.get(op) or plans(op)
+        # Issues depend on op and attrs alone: a group sharing them is checked through its first node.
+        for group in scope.attr_groups():
+            plan = table.get(group[0].op) or plans(group[0].op)
             if not plan.tensors:
                 continue
-            clean: set[int] = set()  # id(attrs) of nodes found valid; the nodes keep the ids alive
-            for node in nodes:
-                key = id(node.attr)
-                if key in clean:
-                    continue
-                issues = list(_node_issues(node, plan, verdicts))
-                if issues:
-                    yield from issues
-                else:
-                    clean.add(key)
+            issues = list(_node_issues(group[0], plan, verdicts))
+            if issues:
+                yield from issues
+                for node in group[1:]:
+                    yield from _node_issues(node, plan, verdicts)
 
 
 def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issue]:
