@@ -108,19 +108,18 @@ FORK_MIN_NODES = 20_000
 # (bench/, a generated graph; other rules: about 1). Only used to split the rules into groups
 # of about equal work for run_rules_forked.
 _RELATIVE_COST = {
-    "shape-mismatch": 40,
-    "tensor-content": 10,
-    "cycle": 10,
-    "invalid-shape": 9,
-    "type-attr-consistency": 9,
-    "output-index-out-of-range": 8,
-    "missing-attr": 6,
+    "shape-mismatch": 35,
+    "tensor-content": 12,
+    "cycle": 9,
+    "type-attr-consistency": 8,
+    "output-index-out-of-range": 7,
+    "invalid-shape": 5,
+    "missing-attr": 4,
     "unresolved-input": 4,
     "input-count": 4,
     "node-name-syntax": 3,
     "input-syntax": 3,
-    "colocation-unresolved": 2,
-    "unknown-op": 2,
+    "colocation-unresolved": 3,
     "control-input-order": 2,
 }
 # Rules that read one shared analysis (tflint.attrs.attr_report) run in the same group, so it is built once.
