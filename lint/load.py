@@ -321,11 +321,10 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
 
     if not text.endswith("\n"):
         text += "\n"
-    reader = FastReader()
-    found, residual, line_map = reader.read_nodes(text, _NODE_DEPTH[kind])
-    if not found:
+    nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])
+    if not nodes:
         raise NotCanonical("no canonical node blocks")
-    graph_of = _graph_assignment(text, kind, [offset for offset, _ in found])
+    graph_of = _graph_assignment(text, kind, offsets)
     if excess_nesting(residual) is not None:
         raise NotCanonical("deep nesting")  # the general reader reports where
     message = getattr(protos, kind)()
@@ -339,15 +338,17 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
         raise NotCanonical("node blocks outside the canonical layout")
     for source in sources:
         source.nodes = []
-    for (_, node), graph_index in zip(found, graph_of):
+    for node, graph_index in zip(nodes, graph_of):
         if graph_index >= len(sources):
             raise NotCanonical("node block outside any graph")
-        sources[graph_index].nodes.append(node)
+        graph_nodes = sources[graph_index].nodes
+        node.ordinal = len(graph_nodes)
+        graph_nodes.append(node)
     artifact.message = message
     artifact.graphs = sources
 
 
-def _graph_assignment(text: str, kind: str, offsets: list[int]) -> list[int]:
+def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]:
     """The index of the graph each node block (by offset) belongs to.
 
     Node blocks found by indentation alone must really sit inside a

@@ -189,13 +189,15 @@ def _schema(descriptor: Any, built: dict[str, _Fields]) -> _Fields:
 
 
 _ATTR_VALUE: _Fields | None = None
+_ATTR_VALUE_CLASS: Any = None
 
 
 def _attr_value_fields() -> _Fields:
-    global _ATTR_VALUE
+    global _ATTR_VALUE, _ATTR_VALUE_CLASS
     if _ATTR_VALUE is None:
         from tflint import protos
 
+        _ATTR_VALUE_CLASS = protos.AttrValue
         _ATTR_VALUE = _schema(protos.AttrValue.DESCRIPTOR, {})
     return _ATTR_VALUE
 
@@ -268,3 +270,14 @@ def attr_value_bytes(text: str) -> bytes | None:
     if open_messages:
         return None
     return b"".join(chunks)
+
+
+def attr_value(text: str) -> Any | None:
+    """The AttrValue message whose canonical text body is `text`, decoded by upb; or None, as above."""
+    data = attr_value_bytes(text)
+    if data is None:
+        return None
+    try:
+        return _ATTR_VALUE_CLASS.FromString(data)
+    except Exception:  # DecodeError: bytes upb refuses would be a bug here; text_format decides
+        return None

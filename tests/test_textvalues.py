@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 import warnings
 from functools import cache
 
@@ -20,7 +21,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tflint import load, protos
-from tflint.textfast import _ATTR_ENTRY
 from tflint.textvalues import _bytes_literal, attr_value_bytes
 
 from conftest import CORPUS, DATA, REPO, WILD
@@ -52,9 +52,17 @@ def transcoded(text: str) -> bytes | None:
     return got
 
 
+# An attr map entry at any indentation: nodes, function bodies, values' own func attrs.
+ATTR_ENTRY = re.compile(
+    r'(?P<indent> *)attr \{\n(?P=indent)  key: "(?:[^"\\\n]|\\.)*"\n'
+    r"(?:(?P=indent)  value \{\n(?P<value>(?:(?P=indent)    [^\n]*\n)*)(?P=indent)  \}\n)?"
+    r"(?P=indent)\}\n"
+)
+
+
 def value_texts(text: str) -> list[str]:
-    """Every attr value body in a text graph (nodes, function bodies, any depth)."""
-    return [match.group("value") for match in _ATTR_ENTRY.finditer(text) if match.group("value") is not None]
+    """Every attr value body in a text graph, as a reader's regex cuts it out."""
+    return [match.group("value") for match in ATTR_ENTRY.finditer(text) if match.group("value") is not None]
 
 
 @cache
