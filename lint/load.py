@@ -319,6 +319,10 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
 
     from tflint import protos
 
+    if "\r" in text:
+        # Windows line ends. A CR just before a LF is never inside a string (strings end on their
+        # line), so without it the tokens are the same, and so are lines and columns.
+        text = text.replace("\r\n", "\n")
     if not text.endswith("\n"):
         text += "\n"
     nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])

@@ -205,6 +205,9 @@ CORNERS = [
     pytest.param(_node('name: "a"', 'op: "NoOp"').rstrip("\n"), True, id="no-final-newline"),
     pytest.param("versions {\n  producer: 1\n}\n" + _node('name: "a"', 'op: "NoOp"') + "library {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="nodes-between-fields"),
     pytest.param(_node('name: "a"', 'op: "NoOp"') + "node { name: \"b\" }\n", False, id="one-line-node"),
+    pytest.param(CANONICAL.replace("\n", "\r\n"), True, id="windows-line-ends"),
+    pytest.param(_node('name: "a\rb"', 'op: "Const"', *_attr("s", 's: "c\rd"')).replace("\n", "\r\n"), True, id="raw-cr-in-strings"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"').replace('"a"\n', '"a"\r'), False, id="lone-cr"),
 ]
 
 
