@@ -21,6 +21,7 @@ from typing import Any
 
 from tflint.textfast import FastReader, NotCanonical
 from tflint.textpos import SourceMap, excess_nesting, scan_positions
+from tflint.textvalues import read_message
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
@@ -329,13 +330,15 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
     if not nodes:
         raise NotCanonical("no canonical node blocks")
     graph_of = _graph_assignment(text, kind, offsets)
-    if excess_nesting(residual) is not None:
-        raise NotCanonical("deep nesting")  # the general reader reports where
-    message = getattr(protos, kind)()
-    try:
-        text_format.Parse(residual, message, descriptor_pool=protos.POOL)
-    except (text_format.ParseError, ValueError, UnicodeError) as error:
-        raise NotCanonical(f"residual does not parse: {error}") from None
+    message = read_message(residual, getattr(protos, kind))
+    if message is None:
+        if excess_nesting(residual) is not None:
+            raise NotCanonical("deep nesting")  # the general reader reports where
+        message = getattr(protos, kind)()
+        try:
+            text_format.Parse(residual, message, descriptor_pool=protos.POOL)
+        except (text_format.ParseError, ValueError, UnicodeError) as error:
+            raise NotCanonical(f"residual does not parse: {error}") from None
     positions = scan_positions(residual, kind).remapped(line_map.original)
     sources = list(_graph_sources(message, kind, positions))
     if any(len(source.graph.node) for source in sources):

@@ -31,7 +31,7 @@ from typing import Any
 
 from tflint.node import Node
 from tflint.textpos import excess_nesting
-from tflint.textvalues import attr_value
+from tflint.textvalues import read_message
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -153,10 +153,17 @@ class LineMap:
         return self._original_lines[index] + line - self._residual_lines[index]
 
 
+# Value texts longer than this are tensors, rarely in two different attr blocks: not remembered.
+_LONG_VALUE = 512
+
+
 class FastReader:
     """Reads the node blocks of one text file; caches shared attr texts."""
 
     def __init__(self) -> None:
+        from tflint import protos
+
+        self._attr_value = protos.AttrValue
         self._blocks: dict[int, tuple[int, int, _AttrBlock]] = {}  # by hash: the first text's span
         self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
         self._values: dict[str, Any] = {}
@@ -264,11 +271,11 @@ class FastReader:
             if "\\" in key:
                 raise NotCanonical("escaped attr key")
             if len(value_text) > _LONG_VALUE:
-                value = _parse_attr_value(value_text)
+                value = self._parse_value(value_text)
             else:
                 value = self._values.get(value_text)
                 if value is None:
-                    value = self._values[value_text] = _parse_attr_value(value_text)
+                    value = self._values[value_text] = self._parse_value(value_text)
             key = keys.setdefault(key, key)
             values[key] = value  # a repeated key: the last entry wins, as in protobuf maps
             key_lines.setdefault(key, line + 1)  # and its position is the first, as the general reader's
@@ -280,9 +287,26 @@ class FastReader:
             self._colliding[attrs_text] = block
         return block
 
+    def _parse_value(self, text: str) -> Any:
+        """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
 
-# Value texts longer than this are tensors, rarely in two different attr blocks: not remembered.
-_LONG_VALUE = 512
+        The general reader then reports the error at its place in the file.
+        """
+        value = read_message(text, self._attr_value)
+        if value is not None:
+            return value
+        from google.protobuf import text_format
+
+        from tflint import protos
+
+        if excess_nesting(text) is not None:
+            raise NotCanonical("attr value nested too deeply")
+        value = self._attr_value()
+        try:
+            text_format.Parse(text, value, descriptor_pool=protos.POOL)
+        except (text_format.ParseError, ValueError) as error:
+            raise NotCanonical(f"attr value does not parse: {error}") from None
+        return value
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:
@@ -295,28 +319,6 @@ def _line_starting(text: str, prefix: str, position: int) -> int:
 
 _EMPTY_BLOCK = _AttrBlock({}, 0, {}, 0)
 _NO_POSITIONS: Mapping[str, tuple[int, int]] = {}
-
-
-def _parse_attr_value(text: str) -> Any:
-    """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
-
-    The general reader then reports the error at its place in the file.
-    """
-    value = attr_value(text)
-    if value is not None:
-        return value
-    from google.protobuf import text_format
-
-    from tflint import protos
-
-    if excess_nesting(text) is not None:
-        raise NotCanonical("attr value nested too deeply")
-    value = protos.AttrValue()
-    try:
-        text_format.Parse(text, value, descriptor_pool=protos.POOL)
-    except (text_format.ParseError, ValueError) as error:
-        raise NotCanonical(f"attr value does not parse: {error}") from None
-    return value
 
 
 def _unescape_header(header: str) -> tuple[str, str, tuple[str, ...], str]:
