@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -37,6 +38,15 @@ def profile_tflint(path: str) -> tuple[pstats.Stats, float, int]:
         code = main([path])
         profiler.disable()
     return pstats.Stats(profiler), time.perf_counter() - start, code
+
+
+def _gc_paused_as_the_cli_does() -> Any:
+    """The CLI lints each file with the cyclic garbage collector paused (trees since 94709fb)."""
+    try:
+        from tflint.api import _collector_paused
+    except ImportError:
+        return contextlib.nullcontext()
+    return _collector_paused()
 
 
 def phase_times(path: str) -> list[tuple[str, float]]:
@@ -64,28 +74,29 @@ def phase_times(path: str) -> list[tuple[str, float]]:
     registry = registry_for(config)
     registry.schema("Const")  # the bundled registry is parsed lazily, on first lookup
     lap("config + op registry")
-    artifact = load_path(path)
-    lap("read + parse (load_path)")
-    findings = []
-    indexes = [engine.build_index(source, registry, artifact) for source in artifact.graphs]
-    lap("GraphIndex")
-    starts: list[tuple[str, float]] = []
-    for index, source in zip(indexes, artifact.graphs):
-        try:
-            run = engine.run_rules(index, config, artifact.path, source.label, progress=lambda rule: starts.append((rule, time.perf_counter())))
-        except TypeError:  # an engine without the progress hook: no per-rule times
-            run = engine.run_rules(index, config, artifact.path, source.label)
-        findings.extend(run)
-        starts.append(("", time.perf_counter()))
-    lap("rules")
-    rule_times: dict[str, float] = {}
-    for (rule, start), (_, end) in zip(starts, starts[1:]):
-        if rule:
-            rule_times[rule] = rule_times.get(rule, 0.0) + end - start
-    slowest = sorted(rule_times.items(), key=lambda item: item[1], reverse=True)[:8]
-    phases.extend((f"  rule {rule}", seconds) for rule, seconds in slowest)
-    renderer("text")(sorted(findings, key=lambda finding: finding.sort_key()), Summary(files=1, color=False))
-    lap("report")
+    with _gc_paused_as_the_cli_does():
+        artifact = load_path(path)
+        lap("read + parse (load_path)")
+        findings = []
+        indexes = [engine.build_index(source, registry, artifact) for source in artifact.graphs]
+        lap("GraphIndex")
+        starts: list[tuple[str, float]] = []
+        for index, source in zip(indexes, artifact.graphs):
+            try:
+                run = engine.run_rules(index, config, artifact.path, source.label, progress=lambda rule: starts.append((rule, time.perf_counter())))
+            except TypeError:  # an engine without the progress hook: no per-rule times
+                run = engine.run_rules(index, config, artifact.path, source.label)
+            findings.extend(run)
+            starts.append(("", time.perf_counter()))
+        lap("rules")
+        rule_times: dict[str, float] = {}
+        for (rule, start), (_, end) in zip(starts, starts[1:]):
+            if rule:
+                rule_times[rule] = rule_times.get(rule, 0.0) + end - start
+        slowest = sorted(rule_times.items(), key=lambda item: item[1], reverse=True)[:8]
+        phases.extend((f"  rule {rule}", seconds) for rule, seconds in slowest)
+        renderer("text")(sorted(findings, key=lambda finding: finding.sort_key()), Summary(files=1, color=False))
+        lap("report")
     return phases
 
 

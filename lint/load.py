@@ -21,6 +21,7 @@ from typing import Any
 
 from tflint.textfast import FastReader, NotCanonical
 from tflint.textpos import SourceMap, excess_nesting, scan_positions
+from tflint.textvalues import read_message
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
@@ -319,35 +320,42 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
 
     from tflint import protos
 
+    if "\r" in text:
+        # Windows line ends. A CR just before a LF is never inside a string (strings end on their
+        # line), so without it the tokens are the same, and so are lines and columns.
+        text = text.replace("\r\n", "\n")
     if not text.endswith("\n"):
         text += "\n"
-    reader = FastReader()
-    found, residual, line_map = reader.read_nodes(text, _NODE_DEPTH[kind])
-    if not found:
+    nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])
+    if not nodes:
         raise NotCanonical("no canonical node blocks")
-    graph_of = _graph_assignment(text, kind, [offset for offset, _ in found])
-    if excess_nesting(residual) is not None:
-        raise NotCanonical("deep nesting")  # the general reader reports where
-    message = getattr(protos, kind)()
-    try:
-        text_format.Parse(residual, message, descriptor_pool=protos.POOL)
-    except (text_format.ParseError, ValueError, UnicodeError) as error:
-        raise NotCanonical(f"residual does not parse: {error}") from None
+    graph_of = _graph_assignment(text, kind, offsets)
+    message = read_message(residual, getattr(protos, kind))
+    if message is None:
+        if excess_nesting(residual) is not None:
+            raise NotCanonical("deep nesting")  # the general reader reports where
+        message = getattr(protos, kind)()
+        try:
+            text_format.Parse(residual, message, descriptor_pool=protos.POOL)
+        except (text_format.ParseError, ValueError, UnicodeError) as error:
+            raise NotCanonical(f"residual does not parse: {error}") from None
     positions = scan_positions(residual, kind).remapped(line_map.original)
     sources = list(_graph_sources(message, kind, positions))
     if any(len(source.graph.node) for source in sources):
         raise NotCanonical("node blocks outside the canonical layout")
     for source in sources:
         source.nodes = []
-    for (_, node), graph_index in zip(found, graph_of):
+    for node, graph_index in zip(nodes, graph_of):
         if graph_index >= len(sources):
             raise NotCanonical("node block outside any graph")
-        sources[graph_index].nodes.append(node)
+        graph_nodes = sources[graph_index].nodes
+        node.ordinal = len(graph_nodes)
+        graph_nodes.append(node)
     artifact.message = message
     artifact.graphs = sources
 
 
-def _graph_assignment(text: str, kind: str, offsets: list[int]) -> list[int]:
+def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]:
     """The index of the graph each node block (by offset) belongs to.
 
     Node blocks found by indentation alone must really sit inside a

@@ -3,14 +3,16 @@
 protobuf's text parser reads about 2 MB/s: a 100k-node graph takes 15 s.
 TensorFlow (and protobuf's printer) write text in one fixed layout: one field
 per line, two spaces per level, fields in field-number order. This reader
-matches whole `node { ... }` blocks of that layout with one compiled regex,
-so the structure is scanned in C; Python only touches each node once.
+finds each `node {` block of that layout by its first and last lines, reads
+its name, op, inputs and device with one regex, and its attrs as one text,
+decoded once however many nodes repeat it; the scanning is done in C, and
+Python touches each node once, building the `tflint.node.Node` rules see.
 
 It is conservative: whatever it does not recognise is left in a residual
-text that protobuf's own parser reads (line numbers kept: each consumed block
-becomes the same number of newlines). If the residual still holds nodes, or
-anything looks unusual, the caller falls back to the general reader, so the
-two always agree (tests/test_textfast.py checks that on real graphs).
+text that protobuf's own parser reads (a LineMap keeps its line numbers
+those of the file). If the residual still holds nodes, or anything looks
+unusual, the caller falls back to the general reader, so the two always
+agree (tests/test_textfast.py checks that on real graphs).
 
 Attr values are decoded once per distinct text (graphs repeat `T: DT_FLOAT`
 thousands of times), into plain AttrValue messages: through wire bytes
@@ -22,11 +24,14 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
+from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tflint.node import Node
 from tflint.textpos import excess_nesting
-from tflint.textvalues import attr_value_bytes
+from tflint.textvalues import read_message
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -36,37 +41,53 @@ class NotCanonical(Exception):
     """The text is not in the layout this reader handles; use the general reader."""
 
 
-def _node_pattern(indent: str) -> re.Pattern[str]:
+def _node_header(indent: str) -> re.Pattern[str]:
+    """The `node {` line of a block at `indent` and its name, op, input and device lines."""
     inner = indent + "  "
-    deeper = indent + "    "
     return re.compile(
-        rf"^{indent}node \{{\n"
+        rf"{indent}node \{{\n"
         rf'(?:{inner}name: "(?P<name>{_STRING})"\n)?'
         rf'(?:{inner}op: "(?P<op>{_STRING})"\n)?'
         rf'(?P<inputs>(?:{inner}input: "{_STRING}"\n)*)'
         rf'(?:{inner}device: "(?P<device>{_STRING})"\n)?'
-        rf"(?P<attrs>(?:{inner}attr \{{\n(?:{deeper}.*\n)*?{inner}\}}\n)*)"
-        rf"(?P<extra>(?:{inner}(?:experimental_debug_info|experimental_type) \{{\n(?:{deeper}.*\n)*?{inner}\}}\n)*)"
-        rf"{indent}\}}\n",
-        re.MULTILINE,
     )
 
 
-_NODE_PATTERNS = {depth: _node_pattern(" " * depth) for depth in (0, 2, 4)}
-_INPUT = re.compile(rf'^ *input: "({_STRING})"$', re.MULTILINE)
-_ATTR_ENTRY = re.compile(
-    rf'(?P<indent> *)attr \{{\n(?P=indent)  key: "(?P<key>{_STRING})"\n'
-    r"(?:(?P=indent)  value \{\n(?P<value>(?:(?P=indent)    .*\n)*?)(?P=indent)  \}\n)?"
-    r"(?P=indent)\}\n"
-)
+def _node_extras(indent: str) -> re.Pattern[str]:
+    """The fields after a node's attrs, kept but not read: debug info and full type."""
+    inner = indent + "  "
+    return re.compile(rf"(?:{inner}(?:experimental_debug_info|experimental_type) \{{\n(?:{inner}  [^\n]*\n)*{inner}\}}\n)*")
+
+
+_DEPTHS = (0, 2, 4)
+_NODE_HEADERS = {depth: _node_header(" " * depth) for depth in _DEPTHS}
+_NODE_EXTRAS = {depth: _node_extras(" " * depth) for depth in _DEPTHS}
+
+
+def _attr_entry(indent: str, capture: bool) -> str:
+    """One `attr { key value }` entry of a node at `indent`; captured: (key, "value" if present, value body)."""
+    inner = indent + "  "
+    group = "(" if capture else "(?:"
+    return (
+        rf'{inner}attr \{{\n{inner}  key: "{group}{_STRING})"\n'
+        rf"(?:{inner}  {group}value) \{{\n{group}(?:{inner}    [^\n]*\n)*){inner}  \}}\n)?"
+        rf"{inner}\}}\n"
+    )
+
+
+_ATTR_ENTRIES = {depth: re.compile(_attr_entry(" " * depth, capture=True)) for depth in _DEPTHS}
+_ATTR_BLOCKS = {depth: re.compile(f"(?:{_attr_entry(' ' * depth, capture=False)})*") for depth in _DEPTHS}
 
 
 class TextNode:
-    """A NodeDef read by the fast reader: the fields rules read, and positions."""
+    """A node as this reader built them before it built `tflint.node.Node`s.
+
+    GraphIndex still accepts these; nothing here makes them any more.
+    """
 
     __slots__ = ("name", "op", "input", "device", "attr", "line", "column", "attr_positions")
 
-    def __init__(self, name: str, op: str, inputs: list[str], device: str, attr: Mapping[str, Any], line: int, column: int, attr_positions: Mapping[str, tuple[int, int]]) -> None:
+    def __init__(self, name: str, op: str, inputs: tuple[str, ...], device: str, attr: Mapping[str, Any], line: int, column: int, attr_positions: Mapping[str, tuple[int, int]]) -> None:
         self.name = name
         self.op = op
         self.input = inputs
@@ -78,33 +99,34 @@ class TextNode:
 
 
 class _AttrBlock:
-    """One distinct attrs text: its decoded values and each key's offset within it."""
+    """One distinct attrs text: its values, its length in lines, each key's line within it."""
 
-    __slots__ = ("values", "offsets")
+    __slots__ = ("values", "lines", "key_lines", "key_column")
 
-    def __init__(self, values: dict[str, Any], offsets: dict[str, tuple[int, int]]) -> None:
+    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], key_column: int) -> None:
         self.values = values
-        self.offsets = offsets
+        self.lines = lines
+        self.key_lines = key_lines
+        self.key_column = key_column
 
 
 class _ShiftedPositions(Mapping):
-    """Attr positions of one node: the block's relative offsets moved to the node's lines."""
+    """Attr positions of one node: the block's key lines moved to the node's lines."""
 
-    __slots__ = ("_offsets", "_first_line")
+    __slots__ = ("_block", "_first_line")
 
-    def __init__(self, offsets: dict[str, tuple[int, int]], first_line: int) -> None:
-        self._offsets = offsets
+    def __init__(self, block: _AttrBlock, first_line: int) -> None:
+        self._block = block
         self._first_line = first_line
 
     def __getitem__(self, key: str) -> tuple[int, int]:
-        line, column = self._offsets[key]
-        return self._first_line + line, column
+        return self._first_line + self._block.key_lines[key], self._block.key_column
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._offsets)
+        return iter(self._block.key_lines)
 
     def __len__(self) -> int:
-        return len(self._offsets)
+        return len(self._block.key_lines)
 
 
 class LineMap:
@@ -131,122 +153,175 @@ class LineMap:
         return self._original_lines[index] + line - self._residual_lines[index]
 
 
+# Value texts longer than this are tensors, rarely in two different attr blocks: not remembered.
+_LONG_VALUE = 512
+
+
 class FastReader:
     """Reads the node blocks of one text file; caches shared attr texts."""
 
     def __init__(self) -> None:
-        self._blocks: dict[str, _AttrBlock] = {}
+        from tflint import protos
+
+        self._attr_value = protos.AttrValue
+        self._blocks: dict[int, tuple[int, int, _AttrBlock]] = {}  # by hash: the first text's span
+        self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
         self._values: dict[str, Any] = {}
+        self._keys: dict[str, str] = {}  # one string per attr key
 
-    def read_nodes(self, text: str, depth: int) -> tuple[list[tuple[int, TextNode]], str, LineMap]:
-        """Find every node block at indentation `depth`.
+    def read_nodes(self, text: str, depth: int) -> tuple[list[Node], array[int], str, LineMap]:
+        """Read every node block at indentation `depth`.
 
-        Returns ([(offset, node)], residual, line_map): the residual is
-        `text` without the node blocks, and `line_map` turns its line numbers
-        back into `text`'s. Raises NotCanonical when something is outside
-        this reader's layout.
+        Returns (nodes, offsets, residual, line_map): each node's offset in
+        `text`, the residual (`text` without the node blocks) and a map from
+        the residual's line numbers back to `text`'s. Raises NotCanonical
+        when a node block is outside this reader's layout.
         """
-        pattern = _NODE_PATTERNS[depth]
-        inner = depth + 2
-        nodes: list[tuple[int, TextNode]] = []
+        indent = " " * depth
+        header = _NODE_HEADERS[depth]
+        opening = indent + "node {\n"
+        closing = "\n" + indent + "}\n"
+        extras_line = "\n" + indent + "  experimental_"
+        name_column = depth + 3
+        nodes: list[Node] = []
+        offsets = array("q")
+        # Node names as read, so that inputs naming a node share its string (a third of the memory).
+        names: dict[str, str] = {}
         pieces: list[str] = []
         line_map = LineMap()
         kept_from = 0
         kept_line = 1
-        line = 1
-        counted_to = 0
-        for match in pattern.finditer(text):
-            start = match.start()
-            line += text.count("\n", counted_to, start)
-            counted_to = start
-            name, op, inputs_text, device, attrs_text = match.group("name", "op", "inputs", "device", "attrs")
-            inputs = _INPUT.findall(inputs_text) if inputs_text else []
-            header_lines = (name is not None) + (op is not None) + len(inputs) + (device is not None)
-            header = text[start : match.start("attrs")]
-            if "\\" in header:
-                name, op, inputs, device = _unescape_header(header)
-            block = self._attr_block(attrs_text, depth) if attrs_text else _EMPTY_BLOCK
-            node = TextNode(
-                name or "",
-                op or "",
-                inputs,
-                device or "",
-                block.values,
-                line + 1 if name is not None else line,
-                inner + 1 if name is not None else depth + 1,
-                _ShiftedPositions(block.offsets, line + 1 + header_lines) if block.offsets else _NO_POSITIONS,
+        start = _line_starting(text, opening, 0)
+        while start >= 0:
+            line = kept_line + text.count("\n", kept_from, start)
+            match = header.match(text, start)
+            body_start = match.end()
+            # The block ends at the first line holding only its closing brace: lines inside are
+            # deeper, and what lies between is checked (attrs, extras) or left to the residual parse.
+            close_line = text.find(closing, body_start - 1) + 1
+            if not close_line:
+                raise NotCanonical("node block without its closing brace")
+            name, op, inputs_text, device = match.group("name", "op", "inputs", "device")
+            if text.find("\\", start, body_start) >= 0:
+                name, op, inputs, device = _unescape_header(text[start:body_start])
+            elif inputs_text:
+                quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
+                inputs = tuple(map(names.get, quoted, quoted))
+            else:
+                inputs = ()
+            header_lines = text.count("\n", start, body_start)
+            node_lines = header_lines + 1
+            extras = text.find(extras_line, body_start - 1, close_line) + 1 or close_line
+            if extras < close_line:
+                if not _NODE_EXTRAS[depth].fullmatch(text, extras, close_line):
+                    raise NotCanonical("unexpected fields after a node's attrs")
+                node_lines += text.count("\n", extras, close_line)
+            block = self._attr_block(text, body_start, extras, depth) if extras > body_start else _EMPTY_BLOCK
+            node_lines += block.lines
+            if name is None:
+                name, position = "", (line, depth + 1)
+            else:
+                names[name] = name
+                position = (line + 1, name_column)
+            nodes.append(
+                Node(
+                    name,
+                    sys.intern(op) if op else "",
+                    sys.intern(device) if device else "",
+                    block.values,
+                    inputs,
+                    None,
+                    len(nodes),
+                    position,
+                    _ShiftedPositions(block, line + header_lines) if block.key_lines else _NO_POSITIONS,
+                )
             )
-            nodes.append((start, node))
+            offsets.append(start)
             if start > kept_from:
                 pieces.append(text[kept_from:start])
                 line_map.add(pieces[-1], kept_line)
-            kept_from = match.end()
-            kept_line = line + match.group(0).count("\n")
+            kept_line = line + node_lines
+            kept_from = close_line + len(closing) - 1
+            start = _line_starting(text, opening, kept_from)
         pieces.append(text[kept_from:])
         line_map.add(pieces[-1], kept_line)
-        return nodes, "".join(pieces), line_map
+        return nodes, offsets, "".join(pieces), line_map
 
-    def _attr_block(self, attrs_text: str, depth: int) -> _AttrBlock:
-        block = self._blocks.get(attrs_text)
-        if block is not None:
-            return block
+    def _attr_block(self, text: str, start: int, end: int, depth: int) -> _AttrBlock:
+        """The block of the attr entries in `text[start:end]`, shared with every equal text before."""
+        attrs_text = text[start:end]
+        # Blocks are found by the hash of their text and compared with their first occurrence in
+        # `text`: keeping every distinct attrs text (each tensor's) was a tenth of the peak memory.
+        text_hash = hash(attrs_text)
+        seen = self._blocks.get(text_hash)
+        if seen is not None:
+            first_start, first_end, block = seen
+            if first_end - first_start == end - start and text.startswith(attrs_text, first_start):
+                return block
+            block = self._colliding.get(attrs_text)
+            if block is not None:
+                return block
+        if not _ATTR_BLOCKS[depth].fullmatch(attrs_text):
+            raise NotCanonical("unrecognised attr entries")
         values: dict[str, Any] = {}
-        offsets: dict[str, tuple[int, int]] = {}
-        position = 0
+        key_lines: dict[str, int] = {}
+        keys = self._keys
         line = 0
-        expected_indent = " " * (depth + 2)
-        for entry in _ATTR_ENTRY.finditer(attrs_text):
-            if entry.start() != position or entry.group("indent") != expected_indent:
-                raise NotCanonical("unexpected text between attr entries")
-            key = entry.group("key")
+        for key, has_value, value_text in _ATTR_ENTRIES[depth].findall(attrs_text):
             if "\\" in key:
                 raise NotCanonical("escaped attr key")
-            value_text = entry.group("value") or ""
-            value = self._values.get(value_text)
-            if value is None:
-                value = self._values[value_text] = _parse_attr_value(value_text)
+            if len(value_text) > _LONG_VALUE:
+                value = self._parse_value(value_text)
+            else:
+                value = self._values.get(value_text)
+                if value is None:
+                    value = self._values[value_text] = self._parse_value(value_text)
+            key = keys.setdefault(key, key)
             values[key] = value  # a repeated key: the last entry wins, as in protobuf maps
-            offsets[key] = (line + 1, depth + 5)
-            line += entry.group(0).count("\n")
-            position = entry.end()
-        if position != len(attrs_text):
-            raise NotCanonical("unrecognised attr entry")
-        block = _AttrBlock(values, offsets)
-        self._blocks[attrs_text] = block
+            key_lines.setdefault(key, line + 1)  # and its position is the first, as the general reader's
+            line += 5 + value_text.count("\n") if has_value else 3
+        block = _AttrBlock(values, line, key_lines, depth + 5)
+        if seen is None:
+            self._blocks[text_hash] = (start, end, block)
+        else:
+            self._colliding[attrs_text] = block
         return block
 
+    def _parse_value(self, text: str) -> Any:
+        """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
 
-_EMPTY_BLOCK = _AttrBlock({}, {})
+        The general reader then reports the error at its place in the file.
+        """
+        value = read_message(text, self._attr_value)
+        if value is not None:
+            return value
+        from google.protobuf import text_format
+
+        from tflint import protos
+
+        if excess_nesting(text) is not None:
+            raise NotCanonical("attr value nested too deeply")
+        value = self._attr_value()
+        try:
+            text_format.Parse(text, value, descriptor_pool=protos.POOL)
+        except (text_format.ParseError, ValueError) as error:
+            raise NotCanonical(f"attr value does not parse: {error}") from None
+        return value
+
+
+def _line_starting(text: str, prefix: str, position: int) -> int:
+    """The offset of the first line at or after `position` (a line start) that begins with `prefix`, or -1."""
+    if text.startswith(prefix, position):
+        return position
+    found = text.find("\n" + prefix, position)
+    return found + 1 if found >= 0 else -1
+
+
+_EMPTY_BLOCK = _AttrBlock({}, 0, {}, 0)
 _NO_POSITIONS: Mapping[str, tuple[int, int]] = {}
 
 
-def _parse_attr_value(text: str) -> Any:
-    """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
-
-    The general reader then reports the error at its place in the file.
-    """
-    from google.protobuf import text_format
-    from google.protobuf.message import DecodeError
-
-    from tflint import protos
-
-    data = attr_value_bytes(text)
-    if data is not None:
-        try:
-            return protos.AttrValue.FromString(data)
-        except DecodeError:  # a transcoder bug: let the text parser decide
-            pass
-    if excess_nesting(text) is not None:
-        raise NotCanonical("attr value nested too deeply")
-    value = protos.AttrValue()
-    try:
-        text_format.Parse(text, value, descriptor_pool=protos.POOL)
-    except (text_format.ParseError, ValueError) as error:
-        raise NotCanonical(f"attr value does not parse: {error}") from None
-    return value
-
-
-def _unescape_header(header: str) -> tuple[str, str, list[str], str]:
+def _unescape_header(header: str) -> tuple[str, str, tuple[str, ...], str]:
     """Let protobuf itself read the name/op/input/device lines of a node with escapes."""
     from google.protobuf import text_format
 
@@ -257,4 +332,4 @@ def _unescape_header(header: str) -> tuple[str, str, list[str], str]:
         text_format.Parse(header.split("\n", 1)[1], node, descriptor_pool=protos.POOL)
     except text_format.ParseError as error:
         raise NotCanonical(f"node header does not parse: {error}") from None
-    return node.name, node.op, list(node.input), node.device
+    return node.name, node.op, tuple(node.input), node.device

@@ -1,18 +1,19 @@
-"""Canonical text of an AttrValue, transcoded to wire bytes for protobuf's C parser.
+"""Canonical text of a message, transcoded to wire bytes for protobuf's C parser.
 
 protobuf's Python text parser costs tens of microseconds per field; a text
 graph's attr values (every Const tensor is a distinct text) made it the
-slowest part of reading a text graph. TensorFlow writes those values in one
-layout (one field per line, `name: scalar`, `name {`, `}`), so this module
-reads that layout a line at a time, encodes each scalar as protobuf's wire
-format, and lets `AttrValue.FromString` (upb, C) build the message.
+slowest part of reading a text graph, and function libraries and op lists
+(what is left of a file around its nodes) come next. TensorFlow writes text
+in one layout (one field per line, `name: scalar`, `name {`, `}`), so this
+module reads that layout a line at a time, encodes each scalar as protobuf's
+wire format, and lets `FromString` (upb, C) build the message.
 
-The contract: `attr_value_bytes(text)` returns bytes only for text it fully
-understands, and then `AttrValue.FromString(bytes) == text_format.Parse(text)`.
-Anything else (comments, `[1, 2]` lists, `'` quotes, hex integers, `1.5f`,
-escapes whose meaning depends on Python's codecs, a field given twice where
-the text parser refuses or overwrites it) gives None, and the caller asks
-`text_format`, which also reports errors where they are.
+The contract: `message_bytes(text, descriptor)` returns bytes only for text
+it fully understands, and then `FromString(bytes) == text_format.Parse(text)`.
+Anything else (comments, `[1, 2]` lists, `'` quotes, `Any` expansions, hex
+integers, `1.5f`, escapes whose meaning depends on Python's codecs, a field
+given twice where the text parser refuses or overwrites it) gives None, and
+the caller asks `text_format`, which also reports errors where they are.
 """
 
 from __future__ import annotations
@@ -143,22 +144,61 @@ def _enum(enum_type: Any) -> Callable[[str], bytes | None]:
     return encode
 
 
-# Wire type of each scalar kind: 0 varint, 1 fixed 64-bit, 2 length-delimited, 5 fixed 32-bit.
+def _fixed(low: int, high: int, layout: str) -> Callable[[str], bytes | None]:
+    """An encoder for decimal integers in [low, high] as fixed-width little-endian `layout`."""
+    packer = struct.Struct(layout).pack
+
+    def encode(scalar: str) -> bytes | None:
+        if len(scalar) > 21 or not _DECIMAL.fullmatch(scalar):
+            return None
+        number = int(scalar)
+        return packer(number) if low <= number <= high else None
+
+    return encode
+
+
+def _zigzag(low: int, high: int) -> Callable[[str], bytes | None]:
+    """An encoder for decimal integers in [low, high] as zigzag varints (sint32, sint64)."""
+    plain = _integer(low, high)
+
+    def encode(scalar: str) -> bytes | None:
+        if plain(scalar) is None:
+            return None
+        number = int(scalar)
+        return _varint(-2 * number - 1 if number < 0 else 2 * number)
+
+    return encode
+
+
+_INT32, _INT64, _UINT32, _UINT64 = (-(2**31), 2**31 - 1), (-(2**63), 2**63 - 1), (0, 2**32 - 1), (0, 2**64 - 1)
+
+
 def _scalar_encoder(field: Any) -> tuple[int, Callable[[str], bytes | None]] | None:
-    kinds = {
-        field.TYPE_INT32: (0, _integer(-(2**31), 2**31 - 1)),
-        field.TYPE_INT64: (0, _integer(-(2**63), 2**63 - 1)),
-        field.TYPE_UINT32: (0, _integer(0, 2**32 - 1)),
-        field.TYPE_UINT64: (0, _integer(0, 2**64 - 1)),
+    """(wire type, encoder) of a scalar field: 0 varint, 1 fixed 64-bit, 2 length-delimited, 5 fixed 32-bit."""
+    kind = field.type
+    if kind == field.TYPE_ENUM:
+        return 0, _enum(field.enum_type)
+    if kind in (field.TYPE_INT32, field.TYPE_INT64, field.TYPE_UINT32, field.TYPE_UINT64):
+        return 0, _integer(*{field.TYPE_INT32: _INT32, field.TYPE_INT64: _INT64, field.TYPE_UINT32: _UINT32, field.TYPE_UINT64: _UINT64}[kind])
+    if kind in (field.TYPE_SINT32, field.TYPE_SINT64):
+        return 0, _zigzag(*(_INT32 if kind == field.TYPE_SINT32 else _INT64))
+    fixed = {
+        field.TYPE_FIXED32: (5, _UINT32, "<I"),
+        field.TYPE_SFIXED32: (5, _INT32, "<i"),
+        field.TYPE_FIXED64: (1, _UINT64, "<Q"),
+        field.TYPE_SFIXED64: (1, _INT64, "<q"),
+    }.get(kind)
+    if fixed is not None:
+        wire_type, (low, high), layout = fixed
+        return wire_type, _fixed(low, high, layout)
+    others = {
         field.TYPE_BOOL: (0, _BOOLEANS.get),
         field.TYPE_FLOAT: (5, _float),
         field.TYPE_DOUBLE: (1, _double),
         field.TYPE_BYTES: (2, _length_delimited),
         field.TYPE_STRING: (2, _string),
     }
-    if field.type == field.TYPE_ENUM:
-        return 0, _enum(field.enum_type)
-    return kinds.get(field.type)  # sint, fixed, groups: none in these messages
+    return others.get(kind)  # groups: not read
 
 
 # A message's fields by name: (tag bytes, scalar encoder or None, presence key, sub-message
@@ -168,36 +208,27 @@ def _scalar_encoder(field: Any) -> tuple[int, Callable[[str], bytes | None]] | N
 _Field = tuple[bytes, Any, Any, Any, dict]
 _Fields = dict[str, _Field]
 
+# Every message's fields, by full name, built on first use.
+_SCHEMAS: dict[str, _Fields] = {}
 
-def _schema(descriptor: Any, built: dict[str, _Fields]) -> _Fields:
+
+def _schema(descriptor: Any) -> _Fields:
     from tflint.protos import is_repeated
 
-    if descriptor.full_name in built:
-        return built[descriptor.full_name]  # done, or being built higher up (messages nest recursively)
+    if descriptor.full_name in _SCHEMAS:
+        return _SCHEMAS[descriptor.full_name]  # done, or being built higher up (messages nest recursively)
     fields: _Fields = {}
-    built[descriptor.full_name] = fields
+    _SCHEMAS[descriptor.full_name] = fields
     for field in descriptor.fields:
         once = None if is_repeated(field) else (field.containing_oneof.name if field.containing_oneof else field.name)
         if field.type == field.TYPE_MESSAGE:
-            fields[field.name] = (_varint(field.number << 3 | 2), None, once, _schema(field.message_type, built), {})
+            fields[field.name] = (_varint(field.number << 3 | 2), None, once, _schema(field.message_type), {})
             continue
         scalar = _scalar_encoder(field)
         if scalar is not None:
             wire_type, encode = scalar
             fields[field.name] = (_varint(field.number << 3 | wire_type), encode, once, None, {})
     return fields
-
-
-_ATTR_VALUE: _Fields | None = None
-
-
-def _attr_value_fields() -> _Fields:
-    global _ATTR_VALUE
-    if _ATTR_VALUE is None:
-        from tflint import protos
-
-        _ATTR_VALUE = _schema(protos.AttrValue.DESCRIPTOR, {})
-    return _ATTR_VALUE
 
 
 def _scalar_field(field: _Field, scalar: str) -> bytes | None:
@@ -209,16 +240,16 @@ def _scalar_field(field: _Field, scalar: str) -> bytes | None:
     return None if value is None else field[0] + value
 
 
-def attr_value_bytes(text: str) -> bytes | None:
-    """The wire bytes of the AttrValue whose canonical text body is `text`, or None.
+def message_bytes(text: str, descriptor: Any) -> bytes | None:
+    """The wire bytes of the message (of type `descriptor`) whose canonical text is `text`, or None.
 
-    `text` is whole lines (each ending in a newline), as a node's `value { }`
-    block holds them. None means "ask text_format": the text is outside the
+    `text` is whole lines (each ending in a newline), as a file or a block
+    of it holds them. None means "ask text_format": the text is outside the
     layout this reads, or text_format would refuse it.
     """
     if text[-1:] not in ("\n", ""):
         return None
-    fields = _attr_value_fields()
+    fields = _SCHEMAS.get(descriptor.full_name) or _schema(descriptor)
     chunks: list[bytes] = []
     seen: set[str] = set()
     open_messages: list[tuple[bytes, _Fields, list[bytes], set[str]]] = []
@@ -268,3 +299,14 @@ def attr_value_bytes(text: str) -> bytes | None:
     if open_messages:
         return None
     return b"".join(chunks)
+
+
+def read_message(text: str, message_class: Any) -> Any | None:
+    """The message of `message_class` whose canonical text is `text`, decoded by upb; or None, as above."""
+    data = message_bytes(text, message_class.DESCRIPTOR)
+    if data is None:
+        return None
+    try:
+        return message_class.FromString(data)
+    except Exception:  # DecodeError: bytes upb refuses would be a bug here; text_format decides
+        return None

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from conftest import CORPUS, DATA, WILD
-from tflint import load
+from tflint import load, textfast
 from tflint.index import GraphIndex
 from tflint.load import load_bytes
 from tflint.registry import OpRegistry
@@ -177,3 +177,51 @@ def test_mutated_text_agrees(seed, monkeypatch):
     general_reader(monkeypatch)
     for text, fast in zip(mutations(CANONICAL, 40, seed), results):
         assert snapshot(load_bytes(text.encode(), "g.pbtxt")) == fast, text
+
+
+def _node(*lines: str) -> str:
+    return "node {\n" + "".join(f"  {line}\n" for line in lines) + "}\n"
+
+
+def _attr(key: str, *value_lines: str) -> tuple[str, ...]:
+    body = ("value {", *(f"  {line}" for line in value_lines), "}") if value_lines else ()
+    return ("attr {", f'  key: "{key}"', *(f"  {line}" for line in body), "}")
+
+
+# Canonical graphs that exercise the fast reader's corners: (text, whether the fast path reads it).
+CORNERS = [
+    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("dtype", "type: DT_FLOAT"), *_attr("dtype", "type: DT_INT32")), True, id="repeated-attr-key"),
+    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "f: 1.5f"), *_attr("w", "list {", "  i: [1, 2]", "}")), True, id="values-only-text_format-reads"),
+    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "i: 1  # one")), True, id="comment-in-value"),
+    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "i: 1", "i: 2")), False, id="value-text_format-refuses"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"', *_attr("empty"), *_attr("t", "type: DT_FLOAT")), True, id="attr-without-value"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"', "attr {", '  key: "e"', "  value {", "  }", "}"), True, id="empty-value"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"', *_attr("t", "type: DT_FLOAT"), "experimental_debug_info {", '  original_node_names: "x"', "}"), True, id="debug-info"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"', "experimental_debug_info {", '  original_node_names: "x"', "}", *_attr("t", "type: DT_FLOAT")), False, id="attr-after-debug-info"),
+    pytest.param(_node('name: "a\\"b"', 'op: "NoOp"', 'input: "c\\\\d"', 'device: "\\x41"'), True, id="escaped-header"),
+    pytest.param(_node('op: "NoOp"', 'name: "a"'), False, id="header-out-of-order"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"', "unknown_field: 1"), False, id="unknown-field"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"') + "node {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="empty-node"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"').rstrip("\n"), True, id="no-final-newline"),
+    pytest.param("versions {\n  producer: 1\n}\n" + _node('name: "a"', 'op: "NoOp"') + "library {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="nodes-between-fields"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"') + "node { name: \"b\" }\n", False, id="one-line-node"),
+    pytest.param(CANONICAL.replace("\n", "\r\n"), True, id="windows-line-ends"),
+    pytest.param(_node('name: "a\rb"', 'op: "Const"', *_attr("s", 's: "c\rd"')).replace("\n", "\r\n"), True, id="raw-cr-in-strings"),
+    pytest.param(_node('name: "a"', 'op: "NoOp"').replace('"a"\n', '"a"\r'), False, id="lone-cr"),
+]
+
+
+@pytest.mark.parametrize("text, fast_path", CORNERS)
+def test_corner_cases_agree_with_the_general_reader(text, fast_path, monkeypatch):
+    data = text.encode()
+    assert took_fast_path(data, "g.pbtxt") == fast_path
+    fast = snapshot(load_bytes(data, "g.pbtxt"))
+    general_reader(monkeypatch)
+    assert snapshot(load_bytes(data, "g.pbtxt")) == fast
+
+
+def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
+    data = (CORPUS / "b_keras_cnn_frozen.pbtxt").read_bytes() if (CORPUS / "b_keras_cnn_frozen.pbtxt").exists() else CANONICAL.encode()
+    expected = snapshot(load_bytes(data, "g.pbtxt"))
+    monkeypatch.setattr(textfast, "hash", lambda text: len(text) % 3, raising=False)  # collisions everywhere
+    assert snapshot(load_bytes(data, "g.pbtxt")) == expected

@@ -1,16 +1,18 @@
-"""textvalues agrees with protobuf's text parser: wire bytes of the same AttrValue, or None.
+"""textvalues agrees with protobuf's text parser: wire bytes of the same message, or None.
 
 The contract: bytes only for text that `text_format.Parse` accepts, and then
 the bytes decode to its message (compared serialized, so NaNs and -0.0 count
 bit for bit); None for anything else. Checked on every distinct attr value of
 the corpus, the wild graphs, tests/data and generated graphs, on random
-AttrValues as protobuf prints them, and on those texts mutated.
+AttrValues as protobuf prints them, on those texts mutated, and on whole
+graph files and what the fast reader leaves of them around their nodes.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import random
+import re
 import warnings
 from functools import cache
 
@@ -20,17 +22,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tflint import load, protos
-from tflint.textfast import _ATTR_ENTRY
-from tflint.textvalues import _bytes_literal, attr_value_bytes
+from tflint.textfast import FastReader
+from tflint.textvalues import _bytes_literal, message_bytes
 
 from conftest import CORPUS, DATA, REPO, WILD
 
 SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def parsed(text: str) -> bytes | None:
-    """text_format's AttrValue for `text`, serialized; None when it refuses the text."""
-    message = protos.AttrValue()
+def attr_value_bytes(text: str) -> bytes | None:
+    return message_bytes(text, protos.AttrValue.DESCRIPTOR)
+
+
+def parsed(text: str, message_class=protos.AttrValue) -> bytes | None:
+    """text_format's message for `text`, serialized; None when it refuses the text."""
+    message = message_class()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unicode_escape's DeprecationWarning for `\q`
         try:
@@ -40,21 +46,29 @@ def parsed(text: str) -> bytes | None:
     return message.SerializeToString(deterministic=True)
 
 
-def transcoded(text: str) -> bytes | None:
-    """attr_value_bytes' AttrValue for `text`, serialized, after checking the contract."""
-    data = attr_value_bytes(text)
+def transcoded(text: str, message_class=protos.AttrValue) -> bytes | None:
+    """message_bytes' message for `text`, serialized, after checking the contract."""
+    data = message_bytes(text, message_class.DESCRIPTOR)
     if data is None:
         return None
-    expected = parsed(text)
-    assert expected is not None, f"bytes for text that text_format refuses:\n{text}"
-    got = protos.AttrValue.FromString(data).SerializeToString(deterministic=True)
-    assert got == expected, text
+    expected = parsed(text, message_class)
+    assert expected is not None, f"bytes for text that text_format refuses:\n{text[:2000]}"
+    got = message_class.FromString(data).SerializeToString(deterministic=True)
+    assert got == expected, text[:2000]
     return got
 
 
+# An attr map entry at any indentation: nodes, function bodies, values' own func attrs.
+ATTR_ENTRY = re.compile(
+    r'(?P<indent> *)attr \{\n(?P=indent)  key: "(?:[^"\\\n]|\\.)*"\n'
+    r"(?:(?P=indent)  value \{\n(?P<value>(?:(?P=indent)    [^\n]*\n)*)(?P=indent)  \}\n)?"
+    r"(?P=indent)\}\n"
+)
+
+
 def value_texts(text: str) -> list[str]:
-    """Every attr value body in a text graph (nodes, function bodies, any depth)."""
-    return [match.group("value") for match in _ATTR_ENTRY.finditer(text) if match.group("value") is not None]
+    """Every attr value body in a text graph, as a reader's regex cuts it out."""
+    return [match.group("value") for match in ATTR_ENTRY.finditer(text) if match.group("value") is not None]
 
 
 @cache
@@ -66,28 +80,41 @@ def _generator():
 
 
 @cache
-def file_values() -> tuple[str, ...]:
-    """The distinct attr value texts of every text graph beside the tests."""
-    found: dict[str, None] = {}
+def text_files() -> tuple[tuple[str, str], ...]:
+    """(name, text) of every text graph beside the tests."""
+    found = []
     for folder in (CORPUS, WILD, DATA):
         for path in sorted(folder.rglob("*")) if folder.exists() else ():
-            data = path.read_bytes() if path.is_file() else b""
+            data = path.read_bytes() if path.is_file() and path.suffix not in (".md", ".jsonl", ".json", ".txt") else b""
             if not data or not load.looks_like_text(data[:4096]):
                 continue
             try:
-                text = data.decode("utf-8")
+                found.append((path.name, data.decode("utf-8")))
             except UnicodeDecodeError:
                 continue
-            found.update(dict.fromkeys(value_texts(text)))
     return tuple(found)
 
 
 @cache
-def generated_values() -> tuple[str, ...]:
-    gen_graph = _generator()
+def file_values() -> tuple[str, ...]:
+    """The distinct attr value texts of every text graph beside the tests."""
     found: dict[str, None] = {}
-    for seed in range(3):
-        found.update(dict.fromkeys(value_texts(gen_graph.graph_text(gen_graph.build_graph(2000, seed=seed)))))
+    for _, text in text_files():
+        found.update(dict.fromkeys(value_texts(text)))
+    return tuple(found)
+
+
+@cache
+def generated_texts() -> tuple[str, ...]:
+    gen_graph = _generator()
+    return tuple(gen_graph.graph_text(gen_graph.build_graph(2000, seed=seed)) for seed in range(3))
+
+
+@cache
+def generated_values() -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for text in generated_texts():
+        found.update(dict.fromkeys(value_texts(text)))
     return tuple(found)
 
 
@@ -99,6 +126,29 @@ def test_every_distinct_value_agrees_and_nearly_all_are_transcoded(values):
     covered = sum(transcoded(text) is not None for text in texts)
     # The fast path must really be the path: falling back to text_format is 50x slower.
     assert covered >= 0.99 * len(texts), [text for text in texts if attr_value_bytes(text) is None][:5]
+
+
+def test_whole_files_agree():
+    files = [(name, text) for name, text in text_files() if len(text) <= 300_000] + [("generated", text) for text in generated_texts()]
+    missed = []
+    for name, text in files:
+        if transcoded(text, getattr(protos, load.sniff_text_message(text))) is None:
+            missed.append(name)
+    # Files TensorFlow wrote are in its layout throughout (TensorFlow's own test data has comments).
+    written = {path.name for path in [*CORPUS.glob("*.pbtxt"), *(DATA / "real").glob("*.pbtxt")]} - {"tf12_saver_oneline.meta.pbtxt"}
+    assert not written & set(missed) and "generated" not in missed
+
+
+def test_residuals_of_canonical_files_are_transcoded():
+    # What the fast reader leaves around the nodes (function libraries, op lists, versions) is
+    # read through message_bytes too; for files TensorFlow wrote, it must not fall back.
+    names = ["a_tf1_saver_ref.meta.pbtxt", "tf12_saver.meta.pbtxt", "tf2_keras_functional.saved_model.pbtxt", "b_keras_cnn_frozen.pbtxt"]
+    texts = [text for name, text in text_files() if name in names] + list(generated_texts())
+    assert len(texts) >= 4
+    for text in texts:
+        kind = load.sniff_text_message(text)
+        _, _, residual, _ = FastReader().read_nodes(text, load._NODE_DEPTH[kind])
+        assert transcoded(residual, getattr(protos, kind)) is not None, residual[:2000]
 
 
 # Edge cases: (text, whether it is transcoded). Either way transcoded() checks the contract.
