@@ -218,8 +218,9 @@ class FastReader:
                 match = _ESCAPED_HEADERS[depth].match(text, start)
                 if match is None:
                     raise NotCanonical("a node header outside the layout")
-                name, op, inputs, device = _unescape_header(match.group())
-                header_lines = match.group().count("\n")
+                header = match.group()
+                name, op, inputs, device = _unescape_header(header)
+                header_lines = header.count("\n")
             body_start = match.end()
             # The block ends at the first line holding only its closing brace: lines inside are
             # deeper, and what lies between is checked (attrs, extras) or left to the residual parse.
@@ -239,7 +240,7 @@ class FastReader:
                 if seen is not None and seen[1] - seen[0] == extras - body_start and text.startswith(attrs_text, seen[0]):
                     block = seen[2]
                 else:
-                    block = self._new_attr_block(attrs_text, text_hash, body_start, depth)
+                    block = self._unseen_attr_block(attrs_text, text_hash, body_start, depth)
             else:
                 block = _EMPTY_BLOCK
             node_lines += block.lines
@@ -272,13 +273,13 @@ class FastReader:
         line_map.add(pieces[-1], kept_line)
         return nodes, offsets, "".join(pieces), line_map
 
-    def _new_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
-        """The block of attr entries `attrs_text` (at `start` in the file), unless an equal text had one.
+    def _unseen_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
+        """The block of `attrs_text` (at `start` in the file), whose hash found no equal first text.
 
         Blocks are found by the hash of their text (`self._blocks`) and compared with
         their first occurrence in the file: keeping every distinct attrs text (each
-        tensor's) was a tenth of the peak memory. Texts whose hash an earlier
-        different text has are kept whole, in `self._colliding`.
+        tensor's) was a tenth of the peak memory. A text whose hash an earlier,
+        different text has is kept whole, in `self._colliding`.
         """
         seen = self._blocks.get(text_hash)
         if seen is not None:

@@ -25,16 +25,16 @@ from collections.abc import Callable
 from typing import Any
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-# A message holding one scalar, on three lines (`dim {` `size: 4` `}`): (name, inner name, scalar).
-_ONE_SCALAR = rf" *({_NAME}) \{{\n *({_NAME}): ([^\n]+)\n *\}}\n"
-# One token per line, or several: a message of one-scalar messages (`tensor_shape {` and its dims
+# A message holding one scalar, on three lines (`dim {` `size: 4` `}`).
+_ONE_SCALAR = rf" *{_NAME} \{{\n *{_NAME}: [^\n]+\n *\}}\n"
+_ONE_SCALARS = re.compile(rf" *({_NAME}) \{{\n *({_NAME}): ([^\n]+)\n *\}}\n")  # (name, inner name, scalar)
+# One token per line, or several: a message of one-scalar messages (`tensor_shape {`, its dims,
 # `}`), or a message holding one scalar. (name, its one-scalar messages, inner name, inner scalar,
 # scalar, unread line): `}` is all empty, `name {` has only a name.
 _TOKEN = re.compile(
-    rf" *(?:({_NAME})(?: \{{\n((?:{_ONE_SCALAR.replace('(', '(?:')})+) *\}}| \{{\n *({_NAME}): ([^\n]+)\n *\}}| \{{|: ([^\n]+))|\}})\n"
+    rf" *(?:({_NAME})(?: \{{\n((?:{_ONE_SCALAR})+) *\}}| \{{\n *({_NAME}): ([^\n]+)\n *\}}| \{{|: ([^\n]+))|\}})\n"
     r"|([^\n]*\n)"
 )
-_ONE_SCALARS = re.compile(_ONE_SCALAR)
 
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
 # TensorFlow's and Python's float spellings; text_format also takes `1.5f`, `01.5` (an error), `1_0`...
