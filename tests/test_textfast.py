@@ -135,26 +135,34 @@ versions {
 """
 
 
+STRAY = ['"', "{", "}", "\\", " ", "#", "x", ":", "\n"]
+
+
+def edit(lines: list[str], rng: random.Random, stray: list[str] = STRAY) -> None:
+    """One small random edit of `lines`, in place: a line deleted, doubled or swapped, a stray character, less indentation."""
+    kind = rng.randrange(5)
+    index = rng.randrange(len(lines))
+    if kind == 0:
+        del lines[index]
+    elif kind == 1:
+        lines.insert(index, lines[index])
+    elif kind == 2 and index + 1 < len(lines):
+        lines[index], lines[index + 1] = lines[index + 1], lines[index]
+    elif kind == 3:
+        line = lines[index]
+        cut = rng.randrange(len(line) + 1)
+        lines[index] = line[:cut] + rng.choice(stray) + line[cut:]
+    else:
+        lines[index] = lines[index].replace("  ", " ", 1)
+
+
 def mutations(text: str, count: int, seed: int):
-    """Small random edits of canonical text: deleted, duplicated and swapped lines, stray characters."""
+    """`count` small random edits of canonical text, one edit each."""
     rng = random.Random(seed)
     lines = text.splitlines(keepends=True)
     for _ in range(count):
         edited = list(lines)
-        kind = rng.randrange(5)
-        index = rng.randrange(len(edited))
-        if kind == 0:
-            del edited[index]
-        elif kind == 1:
-            edited.insert(index, edited[index])
-        elif kind == 2 and index + 1 < len(edited):
-            edited[index], edited[index + 1] = edited[index + 1], edited[index]
-        elif kind == 3:
-            line = edited[index]
-            cut = rng.randrange(len(line))
-            edited[index] = line[:cut] + rng.choice(['"', "{", "}", "\\", " ", "#", "x", ":", "\n"]) + line[cut:]
-        else:
-            edited[index] = edited[index].replace("  ", " ", 1)
+        edit(edited, rng)
         yield "".join(edited)
 
 
