@@ -211,14 +211,16 @@ class FastReader:
             match = plain_header.match(text, start)
             if match is not None:
                 name, op, inputs_text, device = match.group("name", "op", "inputs", "device")
+                named = name is not None
                 quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
                 inputs = tuple(map(names.get, quoted, quoted))
-                header_lines = 1 + (name is not None) + (op is not None) + len(inputs) + (device is not None)
+                header_lines = 1 + named + (op is not None) + len(inputs) + (device is not None)
             else:
                 match = _ESCAPED_HEADERS[depth].match(text, start)
                 if match is None:
                     raise NotCanonical("a node header outside the layout")
                 header = match.group()
+                named = match.group("name") is not None
                 name, op, inputs, device = _unescape_header(header)
                 header_lines = header.count("\n")
             body_start = match.end()
@@ -244,11 +246,11 @@ class FastReader:
             else:
                 block = _EMPTY_BLOCK
             node_lines += block.lines
-            if name is None:
-                name, position = "", (line, depth + 1)
-            else:
+            if named:
                 names[name] = name
                 position = (line + 1, name_column)
+            else:  # positioned at its `node {`, as the general reader does
+                name, position = "", (line, depth + 1)
             nodes.append(
                 Node(
                     name,

@@ -208,6 +208,7 @@ CORNERS = [
     pytest.param(_node('name: "a"', 'op: "NoOp"', "experimental_debug_info {", '  original_node_names: "x"', "}", *_attr("t", "type: DT_FLOAT")), False, id="attr-after-debug-info"),
     pytest.param(_node('name: "a\\"b"', 'op: "NoOp"', 'input: "c\\\\d"', 'device: "\\x41"'), True, id="escaped-header"),
     pytest.param(_node('op: "NoOp"', 'name: "a"'), False, id="header-out-of-order"),
+    pytest.param(_node('op: "N\\x6fOp"', 'input: "x"') + _node('name: "x"', 'op: "NoOp"'), True, id="escaped-header-without-name"),
     pytest.param(_node('name: "a"', 'op: "NoOp"', "unknown_field: 1"), False, id="unknown-field"),
     pytest.param(_node('name: "a"', 'op: "NoOp"') + "node {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="empty-node"),
     pytest.param(_node('name: "a"', 'op: "NoOp"').rstrip("\n"), True, id="no-final-newline"),
