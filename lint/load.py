@@ -329,7 +329,6 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
     nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])
     if not nodes:
         raise NotCanonical("no canonical node blocks")
-    graph_of = _graph_assignment(text, kind, offsets)
     message = read_message(residual, getattr(protos, kind))
     if message is None:
         if excess_nesting(residual) is not None:
@@ -343,26 +342,27 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
     sources = list(_graph_sources(message, kind, positions))
     if any(len(source.graph.node) for source in sources):
         raise NotCanonical("node blocks outside the canonical layout")
-    for source in sources:
-        source.nodes = []
-    for node, graph_index in zip(nodes, graph_of):
-        if graph_index >= len(sources):
-            raise NotCanonical("node block outside any graph")
-        graph_nodes = sources[graph_index].nodes
-        node.ordinal = len(graph_nodes)
-        graph_nodes.append(node)
+    if kind == "GraphDef":
+        sources[0].nodes = nodes  # one graph, whose nodes the reader numbered in order
+    else:
+        for source in sources:
+            source.nodes = []
+        for node, graph_index in zip(nodes, _graph_assignment(text, kind, offsets)):
+            if graph_index >= len(sources):
+                raise NotCanonical("node block outside any graph")
+            graph_nodes = sources[graph_index].nodes
+            node.ordinal = len(graph_nodes)
+            graph_nodes.append(node)
     artifact.message = message
     artifact.graphs = sources
 
 
 def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]:
-    """The index of the graph each node block (by offset) belongs to.
+    """The index of the graph each node block (by offset) of a MetaGraphDef or SavedModel belongs to.
 
     Node blocks found by indentation alone must really sit inside a
     `graph_def { }` block (of the right meta graph, for a SavedModel).
     """
-    if kind == "GraphDef":
-        return [0] * len(offsets)
     spans = [(match.start(), match.end()) for match in _GRAPH_BLOCK[kind].finditer(text)]
     metas = [match.start() for match in _META_GRAPH.finditer(text)] if kind == "SavedModel" else [0]
     owners = []

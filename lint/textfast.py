@@ -41,15 +41,20 @@ class NotCanonical(Exception):
     """The text is not in the layout this reader handles; use the general reader."""
 
 
-def _node_header(indent: str) -> re.Pattern[str]:
-    """The `node {` line of a block at `indent` and its name, op, input and device lines."""
+def _node_header(indent: str, string: str) -> re.Pattern[str]:
+    """The `node {` line of a block at `indent` and its name, op, input and device lines.
+
+    The lookahead checks that the header ends where attrs, extras or the
+    closing brace begin; `string` is the pattern of a string's body.
+    """
     inner = indent + "  "
     return re.compile(
         rf"{indent}node \{{\n"
-        rf'(?:{inner}name: "(?P<name>{_STRING})"\n)?'
-        rf'(?:{inner}op: "(?P<op>{_STRING})"\n)?'
-        rf'(?P<inputs>(?:{inner}input: "{_STRING}"\n)*)'
-        rf'(?:{inner}device: "(?P<device>{_STRING})"\n)?'
+        rf'(?:{inner}name: "(?P<name>{string})"\n)?'
+        rf'(?:{inner}op: "(?P<op>{string})"\n)?'
+        rf'(?P<inputs>(?:{inner}input: "{string}"\n)*)'
+        rf'(?:{inner}device: "(?P<device>{string})"\n)?'
+        rf"(?={inner}attr \{{\n|{inner}experimental_|{indent}\}}\n)"
     )
 
 
@@ -60,23 +65,31 @@ def _node_extras(indent: str) -> re.Pattern[str]:
 
 
 _DEPTHS = (0, 2, 4)
-_NODE_HEADERS = {depth: _node_header(" " * depth) for depth in _DEPTHS}
+# Headers without escapes, read as they are; with escapes, protobuf reads them (_unescape_header).
+_PLAIN_HEADERS = {depth: _node_header(" " * depth, r'[^"\\\n]*') for depth in _DEPTHS}
+_ESCAPED_HEADERS = {depth: _node_header(" " * depth, _STRING) for depth in _DEPTHS}
 _NODE_EXTRAS = {depth: _node_extras(" " * depth) for depth in _DEPTHS}
 
 
-def _attr_entry(indent: str, capture: bool) -> str:
-    """One `attr { key value }` entry of a node at `indent`; captured: (key, "value" if present, value body)."""
+def _attr_entry(indent: str) -> str:
+    """One `attr { key value }` entry of a node at `indent`: (key, "value" if present, value body)."""
     inner = indent + "  "
-    group = "(" if capture else "(?:"
     return (
-        rf'{inner}attr \{{\n{inner}  key: "{group}{_STRING})"\n'
-        rf"(?:{inner}  {group}value) \{{\n{group}(?:{inner}    [^\n]*\n)*){inner}  \}}\n)?"
+        rf'{inner}attr \{{\n{inner}  key: "({_STRING})"\n'
+        rf"(?:{inner}  (value) \{{\n((?:{inner}    [^\n]*\n)*){inner}  \}}\n)?"
         rf"{inner}\}}\n"
     )
 
 
-_ATTR_ENTRIES = {depth: re.compile(_attr_entry(" " * depth, capture=True)) for depth in _DEPTHS}
-_ATTR_BLOCKS = {depth: re.compile(f"(?:{_attr_entry(' ' * depth, capture=False)})*") for depth in _DEPTHS}
+def _attr_entry_lengths(indent: str) -> tuple[int, int]:
+    """The length of an entry at `indent` without its key and value text: (without a value, with one)."""
+    inner = indent + "  "
+    bare = len(f'{inner}attr {{\n{inner}  key: ""\n{inner}}}\n')
+    return bare, bare + len(f"{inner}  value {{\n{inner}  }}\n")
+
+
+_ATTR_ENTRIES = {depth: re.compile(_attr_entry(" " * depth)) for depth in _DEPTHS}
+_ATTR_ENTRY_LENGTHS = {depth: _attr_entry_lengths(" " * depth) for depth in _DEPTHS}
 
 
 class TextNode:
@@ -178,11 +191,12 @@ class FastReader:
         when a node block is outside this reader's layout.
         """
         indent = " " * depth
-        header = _NODE_HEADERS[depth]
+        plain_header = _PLAIN_HEADERS[depth]
         opening = indent + "node {\n"
         closing = "\n" + indent + "}\n"
         extras_line = "\n" + indent + "  experimental_"
         name_column = depth + 3
+        blocks = self._blocks
         nodes: list[Node] = []
         offsets = array("q")
         # Node names as read, so that inputs naming a node share its string (a third of the memory).
@@ -193,36 +207,50 @@ class FastReader:
         kept_line = 1
         start = _line_starting(text, opening, 0)
         while start >= 0:
-            line = kept_line + text.count("\n", kept_from, start)
-            match = header.match(text, start)
+            line = kept_line if start == kept_from else kept_line + text.count("\n", kept_from, start)
+            match = plain_header.match(text, start)
+            if match is not None:
+                name, op, inputs_text, device = match.group("name", "op", "inputs", "device")
+                named = name is not None
+                quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
+                inputs = tuple(map(names.get, quoted, quoted))
+                header_lines = 1 + named + (op is not None) + len(inputs) + (device is not None)
+            else:
+                match = _ESCAPED_HEADERS[depth].match(text, start)
+                if match is None:
+                    raise NotCanonical("a node header outside the layout")
+                header = match.group()
+                named = match.group("name") is not None
+                name, op, inputs, device = _unescape_header(header)
+                header_lines = header.count("\n")
             body_start = match.end()
             # The block ends at the first line holding only its closing brace: lines inside are
             # deeper, and what lies between is checked (attrs, extras) or left to the residual parse.
             close_line = text.find(closing, body_start - 1) + 1
             if not close_line:
                 raise NotCanonical("node block without its closing brace")
-            name, op, inputs_text, device = match.group("name", "op", "inputs", "device")
-            if text.find("\\", start, body_start) >= 0:
-                name, op, inputs, device = _unescape_header(text[start:body_start])
-            elif inputs_text:
-                quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
-                inputs = tuple(map(names.get, quoted, quoted))
-            else:
-                inputs = ()
-            header_lines = text.count("\n", start, body_start)
             node_lines = header_lines + 1
             extras = text.find(extras_line, body_start - 1, close_line) + 1 or close_line
             if extras < close_line:
                 if not _NODE_EXTRAS[depth].fullmatch(text, extras, close_line):
                     raise NotCanonical("unexpected fields after a node's attrs")
                 node_lines += text.count("\n", extras, close_line)
-            block = self._attr_block(text, body_start, extras, depth) if extras > body_start else _EMPTY_BLOCK
-            node_lines += block.lines
-            if name is None:
-                name, position = "", (line, depth + 1)
+            if extras > body_start:
+                attrs_text = text[body_start:extras]
+                text_hash = hash(attrs_text)
+                seen = blocks.get(text_hash)
+                if seen is not None and seen[1] - seen[0] == extras - body_start and text.startswith(attrs_text, seen[0]):
+                    block = seen[2]
+                else:
+                    block = self._unseen_attr_block(attrs_text, text_hash, body_start, depth)
             else:
+                block = _EMPTY_BLOCK
+            node_lines += block.lines
+            if named:
                 names[name] = name
                 position = (line + 1, name_column)
+            else:  # positioned at its `node {`, as the general reader does
+                name, position = "", (line, depth + 1)
             nodes.append(
                 Node(
                     name,
@@ -242,32 +270,32 @@ class FastReader:
                 line_map.add(pieces[-1], kept_line)
             kept_line = line + node_lines
             kept_from = close_line + len(closing) - 1
-            start = _line_starting(text, opening, kept_from)
+            start = kept_from if text.startswith(opening, kept_from) else _line_starting(text, opening, kept_from)
         pieces.append(text[kept_from:])
         line_map.add(pieces[-1], kept_line)
         return nodes, offsets, "".join(pieces), line_map
 
-    def _attr_block(self, text: str, start: int, end: int, depth: int) -> _AttrBlock:
-        """The block of the attr entries in `text[start:end]`, shared with every equal text before."""
-        attrs_text = text[start:end]
-        # Blocks are found by the hash of their text and compared with their first occurrence in
-        # `text`: keeping every distinct attrs text (each tensor's) was a tenth of the peak memory.
-        text_hash = hash(attrs_text)
+    def _unseen_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
+        """The block of `attrs_text` (at `start` in the file), whose hash found no equal first text.
+
+        Blocks are found by the hash of their text (`self._blocks`) and compared with
+        their first occurrence in the file: keeping every distinct attrs text (each
+        tensor's) was a tenth of the peak memory. A text whose hash an earlier,
+        different text has is kept whole, in `self._colliding`.
+        """
         seen = self._blocks.get(text_hash)
         if seen is not None:
-            first_start, first_end, block = seen
-            if first_end - first_start == end - start and text.startswith(attrs_text, first_start):
-                return block
             block = self._colliding.get(attrs_text)
             if block is not None:
                 return block
-        if not _ATTR_BLOCKS[depth].fullmatch(attrs_text):
-            raise NotCanonical("unrecognised attr entries")
         values: dict[str, Any] = {}
         key_lines: dict[str, int] = {}
         keys = self._keys
         line = 0
+        bare, valued = _ATTR_ENTRY_LENGTHS[depth]
+        read = 0  # entries found cover the text exactly when their lengths add up to its length
         for key, has_value, value_text in _ATTR_ENTRIES[depth].findall(attrs_text):
+            read += len(key) + (valued + len(value_text) if has_value else bare)
             if "\\" in key:
                 raise NotCanonical("escaped attr key")
             if len(value_text) > _LONG_VALUE:
@@ -280,9 +308,11 @@ class FastReader:
             values[key] = value  # a repeated key: the last entry wins, as in protobuf maps
             key_lines.setdefault(key, line + 1)  # and its position is the first, as the general reader's
             line += 5 + value_text.count("\n") if has_value else 3
+        if read != len(attrs_text):
+            raise NotCanonical("unrecognised attr entries")
         block = _AttrBlock(values, line, key_lines, depth + 5)
         if seen is None:
-            self._blocks[text_hash] = (start, end, block)
+            self._blocks[text_hash] = (start, start + len(attrs_text), block)
         else:
             self._colliding[attrs_text] = block
         return block

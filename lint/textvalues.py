@@ -24,10 +24,15 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-# One token per line, or three lines when a message holds one scalar (`dim {` `size: 4` `}`):
-# (name, inner name, inner scalar, scalar, unread line). `}` is all empty; `name {` has only a name.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# A message holding one scalar, on three lines (`dim {` `size: 4` `}`).
+_ONE_SCALAR = rf" *{_NAME} \{{\n *{_NAME}: [^\n]+\n *\}}\n"
+_ONE_SCALARS = re.compile(rf" *({_NAME}) \{{\n *({_NAME}): ([^\n]+)\n *\}}\n")  # (name, inner name, scalar)
+# One token per line, or several: a message of one-scalar messages (`tensor_shape {`, its dims,
+# `}`), or a message holding one scalar. (name, its one-scalar messages, inner name, inner scalar,
+# scalar, unread line): `}` is all empty, `name {` has only a name.
 _TOKEN = re.compile(
-    r" *(?:([A-Za-z_][A-Za-z0-9_]*)(?: \{\n *([A-Za-z_][A-Za-z0-9_]*): ([^\n]+)\n *\}| \{|: ([^\n]+))|\})\n"
+    rf" *(?:({_NAME})(?: \{{\n((?:{_ONE_SCALAR})+) *\}}| \{{\n *({_NAME}): ([^\n]+)\n *\}}| \{{|: ([^\n]+))|\}})\n"
     r"|([^\n]*\n)"
 )
 
@@ -45,6 +50,7 @@ MAX_DEPTH = 64
 # Encoded fields remembered per field (dims, dtypes and flags repeat across values), short scalars only.
 _MEMO_ENTRIES = 4096
 _MEMO_SCALAR = 64
+_MEMO_BLOCK = 512
 
 _BOOLEANS = {"true": b"\x01", "t": b"\x01", "1": b"\x01", "True": b"\x01", "false": b"\x00", "f": b"\x00", "0": b"\x00", "False": b"\x00"}
 
@@ -231,6 +237,32 @@ def _schema(descriptor: Any) -> _Fields:
     return fields
 
 
+def _one_scalar_field(fields: _Fields, name: str, scalar: str) -> bytes | None:
+    """`name: scalar` of a message with `fields`, encoded; None if `name` is no scalar field."""
+    field = fields.get(name)
+    return None if field is None else _scalar_field(field, scalar)
+
+
+def _one_scalar_messages(fields: _Fields, text: str) -> bytes | None:
+    """The body of a message with `fields` whose text is only messages holding one scalar each."""
+    chunks = []
+    seen = set()
+    for name, inner, scalar in _ONE_SCALARS.findall(text):
+        field = fields.get(name)
+        if field is None or field[3] is None:
+            return None
+        once = field[2]
+        if once is not None:
+            if once in seen:
+                return None
+            seen.add(once)
+        body = _one_scalar_field(field[3], inner, scalar)
+        if body is None:
+            return None
+        chunks += (field[0], _varint(len(body)), body)
+    return b"".join(chunks)
+
+
 def _scalar_field(field: _Field, scalar: str) -> bytes | None:
     """`field: scalar` encoded (tag and value), or None."""
     encode = field[1]
@@ -253,7 +285,7 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
     chunks: list[bytes] = []
     seen: set[str] = set()
     open_messages: list[tuple[bytes, _Fields, list[bytes], set[str]]] = []
-    for name, inner, inner_scalar, scalar, unread in _TOKEN.findall(text):
+    for name, one_scalars, inner, inner_scalar, scalar, unread in _TOKEN.findall(text):
         if not name:
             if unread or not open_messages:
                 return None
@@ -279,18 +311,17 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
                     memo[scalar] = encoded
             chunks.append(encoded)
             continue
-        if sub_fields is None or len(open_messages) == MAX_DEPTH:
+        if sub_fields is None or len(open_messages) >= MAX_DEPTH - 2:
             return None
-        if inner:  # `name {` `inner: scalar` `}`
-            key = (inner, inner_scalar)
+        if one_scalars or inner:
+            key = one_scalars or (inner, inner_scalar)
             encoded = memo.get(key)
             if encoded is None:
-                inner_field = sub_fields.get(inner)
-                body = _scalar_field(inner_field, inner_scalar) if inner_field is not None else None
+                body = _one_scalar_messages(sub_fields, one_scalars) if one_scalars else _one_scalar_field(sub_fields, inner, inner_scalar)
                 if body is None:
                     return None
                 encoded = tag + _varint(len(body)) + body
-                if len(inner_scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+                if len(one_scalars) + len(inner_scalar) <= _MEMO_BLOCK and len(memo) < _MEMO_ENTRIES:
                     memo[key] = encoded
             chunks.append(encoded)
             continue

@@ -135,26 +135,34 @@ versions {
 """
 
 
+STRAY = ['"', "{", "}", "\\", " ", "#", "x", ":", "\n"]
+
+
+def edit(lines: list[str], rng: random.Random, stray: list[str] = STRAY) -> None:
+    """One small random edit of `lines`, in place: a line deleted, doubled or swapped, a stray character, less indentation."""
+    kind = rng.randrange(5)
+    index = rng.randrange(len(lines))
+    if kind == 0:
+        del lines[index]
+    elif kind == 1:
+        lines.insert(index, lines[index])
+    elif kind == 2 and index + 1 < len(lines):
+        lines[index], lines[index + 1] = lines[index + 1], lines[index]
+    elif kind == 3:
+        line = lines[index]
+        cut = rng.randrange(len(line) + 1)
+        lines[index] = line[:cut] + rng.choice(stray) + line[cut:]
+    else:
+        lines[index] = lines[index].replace("  ", " ", 1)
+
+
 def mutations(text: str, count: int, seed: int):
-    """Small random edits of canonical text: deleted, duplicated and swapped lines, stray characters."""
+    """`count` small random edits of canonical text, one edit each."""
     rng = random.Random(seed)
     lines = text.splitlines(keepends=True)
     for _ in range(count):
         edited = list(lines)
-        kind = rng.randrange(5)
-        index = rng.randrange(len(edited))
-        if kind == 0:
-            del edited[index]
-        elif kind == 1:
-            edited.insert(index, edited[index])
-        elif kind == 2 and index + 1 < len(edited):
-            edited[index], edited[index + 1] = edited[index + 1], edited[index]
-        elif kind == 3:
-            line = edited[index]
-            cut = rng.randrange(len(line))
-            edited[index] = line[:cut] + rng.choice(['"', "{", "}", "\\", " ", "#", "x", ":", "\n"]) + line[cut:]
-        else:
-            edited[index] = edited[index].replace("  ", " ", 1)
+        edit(edited, rng)
         yield "".join(edited)
 
 
@@ -200,6 +208,7 @@ CORNERS = [
     pytest.param(_node('name: "a"', 'op: "NoOp"', "experimental_debug_info {", '  original_node_names: "x"', "}", *_attr("t", "type: DT_FLOAT")), False, id="attr-after-debug-info"),
     pytest.param(_node('name: "a\\"b"', 'op: "NoOp"', 'input: "c\\\\d"', 'device: "\\x41"'), True, id="escaped-header"),
     pytest.param(_node('op: "NoOp"', 'name: "a"'), False, id="header-out-of-order"),
+    pytest.param(_node('op: "N\\x6fOp"', 'input: "x"') + _node('name: "x"', 'op: "NoOp"'), True, id="escaped-header-without-name"),
     pytest.param(_node('name: "a"', 'op: "NoOp"', "unknown_field: 1"), False, id="unknown-field"),
     pytest.param(_node('name: "a"', 'op: "NoOp"') + "node {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="empty-node"),
     pytest.param(_node('name: "a"', 'op: "NoOp"').rstrip("\n"), True, id="no-final-newline"),

@@ -26,6 +26,7 @@ from tflint.textfast import FastReader
 from tflint.textvalues import _bytes_literal, message_bytes
 
 from conftest import CORPUS, DATA, REPO, WILD
+from test_textfast import edit
 
 SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -211,6 +212,10 @@ EDGES = [
     ("tensor {\n  dtype: DT_VARIANT\n  variant_val {\n    type_name: \"t\"\n    metadata: \"\\001\"\n    tensors {\n      dtype: DT_INT32\n      int_val: 3\n    }\n  }\n}\n", True),
     ("func {\n  name: \"f\"\n  attr {\n    key: \"T\"\n    value {\n      type: DT_FLOAT\n    }\n  }\n  attr {\n    key: \"T\"\n    value {\n      list {\n      }\n    }\n  }\n}\n", True),
     ("func {\n  attr {\n    value {\n      i: 1\n    }\n    key: \"k\"\n  }\n}\n", True),
+    ("shape {\n  dim {\n    size: 1\n  }\n  dim {\n    size: 2\n    name: \"x\"\n  }\n}\n", True),
+    ("tensor {\n  tensor_shape {\n    unknown_rank: true\n  }\n  tensor_shape {\n    unknown_rank: false\n  }\n}\n", False),
+    ("tensor {\n  tensor_shape {\n    dim: 1\n  }\n}\n", False),
+    ("tensor {\n  tensor_shape {\n    dim {\n      size: 1\n    }\n  }\n  float_val: 1\n}\n", True),
     ("tensor {\n  dtype: DT_FLOAT  # a comment\n}\n", False),
     ("tensor {\n  dtype: DT_FLOAT\n", False),
     ("}\n", False),
@@ -370,24 +375,16 @@ _STRAY = ["{", "}", "<", ">", ":", "#", '"', "'", "\\", " ", "\t", "\n", "[", "]
 
 
 def mutated(text: str, rng: random.Random) -> str:
-    """`text` with one or two small edits: lines dropped, doubled or swapped, scalars replaced, stray characters."""
+    """`text` with one or two small edits: those of test_textfast, scalars replaced, truncation."""
     for _ in range(rng.randint(1, 2)):
         lines = text.splitlines(keepends=True) or [""]
-        index = rng.randrange(len(lines))
-        kind = rng.randrange(6)
+        kind = rng.randrange(3)
         if kind == 0:
-            del lines[index]
+            edit(lines, rng, _STRAY)
         elif kind == 1:
-            lines.insert(index, lines[index])
-        elif kind == 2 and index + 1 < len(lines):
-            lines[index], lines[index + 1] = lines[index + 1], lines[index]
-        elif kind == 3 and ": " in lines[index]:
-            head = lines[index].split(": ", 1)[0]
-            lines[index] = f"{head}: {rng.choice(_EDGE_SCALARS)}\n"
-        elif kind == 4:
-            line = lines[index]
-            cut = rng.randrange(len(line) + 1)
-            lines[index] = line[:cut] + rng.choice(_STRAY) + line[cut:]
+            index = rng.randrange(len(lines))
+            if ": " in lines[index]:
+                lines[index] = f"{lines[index].split(': ', 1)[0]}: {rng.choice(_EDGE_SCALARS)}\n"
         else:
             joined = "".join(lines)
             lines = [joined[: rng.randrange(len(joined) + 1)]]
