@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 # Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
 from tflint.node import Input, Node, parse_all_inputs, parse_function_input, parse_input  # noqa: F401 - re-exported
 from tflint.registry import OpRegistry, OpSchema
-from tflint.textfast import TextNode
 
 T = TypeVar("T")
 
@@ -106,13 +105,7 @@ class GraphIndex:
             nodes = graph.node
         nodes = list(nodes)
         if not nodes or isinstance(nodes[0], Node):
-            top_nodes = nodes  # the binary reader builds Nodes itself
-        elif isinstance(nodes[0], TextNode):
-            # The fast text reader carries each node's positions itself.
-            top_nodes = [
-                Node(record.name, record.op, record.device, record.attr, tuple(record.input), None, ordinal, (record.line, record.column), record.attr_positions)
-                for ordinal, record in enumerate(nodes)
-            ]
+            top_nodes = nodes  # the fast readers (binary and canonical text) build Nodes themselves
         else:
             top_nodes = [_message_node(message, None, ordinal, positions, graph_id, None) for ordinal, message in enumerate(nodes)]
         self.main = Scope(None, None, top_nodes)

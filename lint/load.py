@@ -231,7 +231,7 @@ def _refuse_device(target: Path, shown: str) -> None:
 
 def _unreadable_reason(data: bytes) -> str | None:
     """Why the file content `data` holds no graph at all (empty, a Git LFS pointer), or None."""
-    if not data.strip():
+    if not data or data.isspace():
         return "the file is empty: there is no graph in it"
     if _LFS_POINTER.match(data):
         return "a Git LFS pointer, not the graph itself (run 'git lfs pull')"
@@ -257,7 +257,7 @@ def looks_like_text(data: bytes) -> bool:
     Binary GraphDefs start with 0x0a (a newline!) and are full of control
     bytes; text format never contains bytes below 0x20 other than whitespace.
     """
-    if not data.strip():
+    if not data or data.isspace():
         return True
     return _BINARY_BYTES.search(data, 0, 1 << 16) is None
 

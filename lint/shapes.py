@@ -39,8 +39,6 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from google.protobuf.message import Message
-
 from tflint.attrs import type_name
 from tflint.dtypes import signatures
 from tflint.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
@@ -1685,16 +1683,12 @@ class ShapeInference:
 
     def _declared(self, value: Any) -> Any:
         """An `_output_shapes` value as a tuple of shapes, or _UNREADABLE (memoized per distinct value)."""
-        if isinstance(value, Message):
-            key: Any = value.SerializeToString()
-        else:
-            key = id(value)  # the text reader shares one value object per distinct text
+        key = id(value)  # both fast readers share one AttrValue object per distinct value
         found = self._declared_memo.get(key)
         if found is None:
             found = _read_declared(value)
             self._declared_memo[key] = found
-            if not isinstance(value, Message):
-                self._keep.append(value)  # keeps the id from being reused
+            self._keep.append(value)  # keeps the id from being reused
         return found
 
     def var_handle(self, item: Input) -> tuple[int, Shape] | None:

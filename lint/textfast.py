@@ -92,25 +92,6 @@ _ATTR_ENTRIES = {depth: re.compile(_attr_entry(" " * depth)) for depth in _DEPTH
 _ATTR_ENTRY_LENGTHS = {depth: _attr_entry_lengths(" " * depth) for depth in _DEPTHS}
 
 
-class TextNode:
-    """A node as this reader built them before it built `tflint.node.Node`s.
-
-    GraphIndex still accepts these; nothing here makes them any more.
-    """
-
-    __slots__ = ("name", "op", "input", "device", "attr", "line", "column", "attr_positions")
-
-    def __init__(self, name: str, op: str, inputs: tuple[str, ...], device: str, attr: Mapping[str, Any], line: int, column: int, attr_positions: Mapping[str, tuple[int, int]]) -> None:
-        self.name = name
-        self.op = op
-        self.input = inputs
-        self.device = device
-        self.attr = attr
-        self.line = line
-        self.column = column
-        self.attr_positions = attr_positions
-
-
 class _AttrBlock:
     """One distinct attrs text: its values, its length in lines, each key's line within it."""
 
