@@ -361,7 +361,9 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
     else:
         raise ConfigError(f"{where}: expected a level or a mapping, got {setting!r}")
     validate = getattr(module, "validate_options", None)
-    if validate is not None:
+    # A rule's own defaults are valid (tests/test_config.py checks every rule's), and validating
+    # them would compile node-name-pattern's regexes (the `regex` import) on every start-up.
+    if validate is not None and options != defaults:
         problem = validate(options)
         if problem:
             raise ConfigError(f"{where}: {problem}")

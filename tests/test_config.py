@@ -127,3 +127,12 @@ def test_extends_keeps_a_base_level_when_options_are_added(tmp_path):
     rule = load_config(path).rules["duplicate-node-name"]
     assert rule.severity == Severity.WARNING
     assert rule.ignores("tmp/x")
+
+
+def test_every_rules_default_options_are_valid():
+    from tflint.rules import all_rules
+
+    for rule_id, module in all_rules().items():
+        validate = getattr(module, "validate_options", None)
+        if validate is not None:
+            assert validate(dict(getattr(module, "OPTIONS", {}))) is None, rule_id
