@@ -258,10 +258,9 @@ def _core_count(jobs: int | None) -> int:
     By default a process that runs other threads (an application calling the
     API) is never forked: a child may inherit a lock another thread holds.
     """
-    import multiprocessing
     import threading
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not hasattr(os, "fork"):  # what multiprocessing's "fork" start method needs (importing it costs 10 ms)
         return 1
     if jobs is None or jobs <= 0:
         return (os.cpu_count() or 1) if threading.active_count() == 1 else 1

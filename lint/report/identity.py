@@ -8,7 +8,6 @@ partialFingerprints and JSON's `fingerprint` hash them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -73,6 +72,8 @@ def fingerprints(findings: Sequence[Finding], root: str | None) -> list[str]:
     Findings that share all three (two problems of one rule on one node)
     are told apart by their order, which follows the graph.
     """
+    import hashlib  # here: only SARIF needs it, and it costs start-up time otherwise
+
     seen: Counter[tuple[str, str, str]] = Counter()
     result = []
     for finding in findings:
