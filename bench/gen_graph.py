@@ -12,7 +12,7 @@ does; text output is protobuf's `text_format.MessageToString`, the call
 `tf.io.write_graph(as_text=True)` makes, so the layout is TensorFlow's own.
 
     python bench/gen_graph.py --nodes 100000 --text g.pbtxt --binary g.pb
-    python bench/gen_graph.py --nodes 10000 --out-dir /tmp/g --verify-tf /work/tfvenv/bin/python
+    python bench/gen_graph.py --nodes 10000 --out-dir /tmp/g --verify-tf $TF_PYTHON
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Time tflint against the parsers it replaces, on generated graphs, and print issue 5's targets.
 
     python bench/run.py                                   # 10k, 100k, 300k nodes, median of 3
-    python bench/run.py --tf-python /work/tfvenv/bin/python --json out.json
+    python bench/run.py --tf-python $TF_PYTHON --json out.json
     python bench/run.py --quick                           # tiny graphs, one repeat: a smoke run
 
 Everything is measured side by side in one run, and only ratios are compared

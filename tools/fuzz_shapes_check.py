@@ -1,6 +1,6 @@
 """Compare shape-mismatch with TensorFlow on graphs from tools/fuzz_shapes_tf.py (maintainer tool).
 
-Usage: /work/dev/bin/python tools/fuzz_shapes_check.py OUT.json [SHOWN]
+Usage: python tools/fuzz_shapes_check.py OUT.json [SHOWN]
 Prints FALSE-ALARM (a finding on a graph TensorFlow imports) and TOO-PRECISE (a shape
 TensorFlow does not know) lines, which must never appear; MISS (TensorFlow rejects, no
 finding: fine when another rule's, e.g. too few `_output_shapes`) and LESS (a shape TensorFlow

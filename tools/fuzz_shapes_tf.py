@@ -1,8 +1,8 @@
 """Random small graphs around one op, imported by TensorFlow: its verdict and the op's output shapes (maintainer tool; needs TensorFlow).
 
-Usage: /work/tfvenv/bin/python tools/fuzz_shapes_tf.py OUT.json SEED [KINDS] [COUNT]
+Usage: $TF_PYTHON tools/fuzz_shapes_tf.py OUT.json SEED [KINDS] [COUNT]
   KINDS: comma-separated generator names (default: all, see GENS); COUNT per kind (default 200).
-Then: /work/dev/bin/python tools/fuzz_shapes_check.py OUT.json
+Then: python tools/fuzz_shapes_check.py OUT.json
 Each graph has a node "op" of the op under test, fed by Placeholders of random partial shapes
 and Consts (axes, shapes, permutations), random attrs, sometimes a random `_output_shapes`,
 and a random producer version (the legacy rules of versions <= 21). shape-mismatch must never

@@ -7,7 +7,7 @@ tests break copies of these directories (remove `variables/`, an asset,
 retarget a signature) to check the serving rules against what the loaders
 do; the unbroken directories must validate cleanly.
 
-    /work/tfvenv/bin/python tools/gen_serving_models.py [--out DIR]
+    $TF_PYTHON tools/gen_serving_models.py [--out DIR]
 
 Reruns give the same graphs; checkpoints, `fingerprint.pb` and hash-table
 `shared_name`s differ from run to run.

@@ -1,6 +1,6 @@
 """Write TF1-style graphs covering the ops shape-mismatch has shape functions for, with `_output_shapes` (maintainer tool; needs TensorFlow).
 
-Usage: /work/tfvenv/bin/python tools/gen_shape_graphs.py [OUT_DIR]   (default tests/data/shapes)
+Usage: $TF_PYTHON tools/gen_shape_graphs.py [OUT_DIR]   (default tests/data/shapes)
 
 Each graph is written by TensorFlow itself (`as_graph_def(add_shapes=True)`, text
 format), so every `_output_shapes` entry is what TensorFlow 2.21 infers; the test

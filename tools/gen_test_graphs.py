@@ -926,7 +926,7 @@ def write_readme(out: Path, artifacts: list[tuple[str, str]], labels: dict[str, 
         "export_meta_graph, saved_model.save, saved_model.Builder, Keras export) from a tiny model, and "
         "TensorFlow imports every one of them: tflint must report **no error** on any file here. "
         "`labels.jsonl` holds TensorFlow's verdict for each, computed by `tools/tf_verdict.py` the way "
-        "`/work/shared/wild/labels.jsonl` was (each graph imported with "
+        "`shared/wild/labels.jsonl` was (each graph imported with "
         "`tf.graph_util.import_graph_def(graph_def, name=\"\")` into a fresh `tf.Graph()`, one process "
         "per file; MetaGraphDefs also through `tf.compat.v1.train.import_meta_graph`).",
         "",
@@ -937,9 +937,9 @@ def write_readme(out: Path, artifacts: list[tuple[str, str]], labels: dict[str, 
         "",
         "Regenerate (needs TensorFlow, which tflint itself never needs):",
         "",
-        "    /work/tfvenv/bin/python tools/gen_test_graphs.py            # everything: graphs, labels.jsonl, README.md",
-        "    /work/tfvenv/bin/python tools/gen_test_graphs.py --out DIR  # somewhere else",
-        "    /work/tfvenv/bin/python tools/gen_test_graphs.py --only tf2_keras  # rewrite some graphs, print their labels",
+        "    $TF_PYTHON tools/gen_test_graphs.py            # everything: graphs, labels.jsonl, README.md",
+        "    $TF_PYTHON tools/gen_test_graphs.py --out DIR  # somewhere else",
+        "    $TF_PYTHON tools/gen_test_graphs.py --only tf2_keras  # rewrite some graphs, print their labels",
         "",
         "Reruns give the same graphs, but not always the same bytes: `tf2_assets_hashtable*` (a "
         "`shared_name` embeds a Python object address), the Keras SavedModels (variables come in another "

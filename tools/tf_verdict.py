@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-# tf_message / tf_log are cut to this many characters, as in /work/shared/wild/labels.jsonl.
+# tf_message / tf_log are cut to this many characters, as in shared/wild/labels.jsonl.
 MAX_MESSAGE = 400
 # Order matters twice: text parses are tried in this order (the empty file parses as all three
 # and is called a GraphDef), and an unparseable file reports the GraphDef error.

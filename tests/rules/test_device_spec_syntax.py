@@ -10,7 +10,7 @@ from tflint.devices import cpp_device_error, python_canonical_name, python_devic
 RULE = "device-spec-syntax"
 
 # (device, Python DeviceSpec.from_string accepts, C++ ParseFullName accepts), each verdict
-# taken from TensorFlow 2.21 itself (/work/tfvenv): Python by DeviceSpec.from_string (the same
+# taken from TensorFlow 2.21 itself (a separate TensorFlow virtualenv): Python by DeviceSpec.from_string (the same
 # verdict as tf.import_graph_def), C++ by placing a node with that raw device in a Session
 # ("Malformed device specification" or not). 7,600 more random strings agreed too.
 TF_VERDICTS = [

@@ -3,7 +3,7 @@
 Every graph here was imported with TensorFlow 2.21 (`tf.graph_util.import_graph_def`
 into a fresh graph): the clean ones import, each one with a finding is rejected
 with the shape error the finding names. `test_verdicts_match_tensorflow` keeps
-the table honest when TensorFlow is at hand (TFLINT_TF_PYTHON=/work/tfvenv/bin/python).
+the table honest when TensorFlow is at hand (TFLINT_TF_PYTHON=<a Python with TensorFlow>).
 The shape functions themselves were also checked op by op against TensorFlow
 with randomly generated graphs (shapes, constants, attrs, producer versions).
 """
