@@ -86,16 +86,9 @@ def run_process(command: Sequence[str], stdin_path: str | os.PathLike[str] | Non
 
 
 def time_process(command: Sequence[str], repeats: int, stdin_path: str | os.PathLike[str] | None = None, capture: bool = False) -> dict[str, Any]:
-    """Median wall time of `repeats` runs, the largest peak RSS, every exit code, the last stdout."""
+    """Median wall time of `repeats` runs, the largest peak RSS, every exit code, the last output."""
     runs = [run_process(command, stdin_path, capture) for _ in range(repeats)]
-    return {
-        "median": statistics.median(run["seconds"] for run in runs),
-        "times": [run["seconds"] for run in runs],
-        "rss_mb": max(run["rss_mb"] for run in runs),
-        "rc": sorted({run["rc"] for run in runs}),
-        "stdout": runs[-1]["stdout"],
-        "stderr": runs[-1]["stderr"],
-    }
+    return {**_summary(runs), "stdout": runs[-1]["stdout"], "stderr": runs[-1]["stderr"]}
 
 
 def _median_of(times: list[float]) -> dict[str, Any]:
@@ -199,50 +192,78 @@ def _has_jobs_option(tflint: list[str]) -> bool:
 
 
 def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc: list[tuple[str, list[str]]], log: Callable[[str], None]) -> dict[str, Any]:
-    """Every measurement for one graph size."""
+    """Every measurement for one graph size.
+
+    The repeats are interleaved: each round times every command once, so a machine whose
+    speed drifts over the minutes a column takes (a shared or virtual one) slows the
+    numerator and the denominator of each ratio alike.
+    """
     started = time.perf_counter()
     text_path, binary_path = gen_graph.cached_graph(nodes, args.seed, args.cache_dir)
     row: dict[str, Any] = {"nodes": nodes, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
     log(f"{nodes} nodes: generated/cached in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)")
-    for form, path in (("text", text_path), ("binary", binary_path)):
-        run = time_process([*args.tflint, str(path)], args.repeats)
-        row[f"tflint_{form}"] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
-        if any(code not in (0, 1) for code in run["rc"]):
-            row[f"tflint_{form}"]["error"] = f"exit {_codes(run['rc'])}: " + (run["stderr"].strip().splitlines() or [""])[-1][:300]
-        log(f"  tflint {form}: {run['median']:.3f} s, {run['rss_mb']:.0f} MB, exit {run['rc']}")
-    # One fresh interpreter per timing: a second lint of a big file in the same process can be
-    # slower than the first (heap growth), and that is not what one `tflint FILE` run pays.
-    for key in INPROCESS_KEYS:
-        times = []
-        for _ in range(args.repeats):
+    processes: dict[str, list[dict[str, Any]]] = {}
+    in_process: dict[str, list[float]] = {key: [] for key in INPROCESS_KEYS}
+    tensorflow: list[dict[str, Any]] = []
+    for round_number in range(1, args.repeats + 1):
+        for form, path in (("text", text_path), ("binary", binary_path)):
+            processes.setdefault(f"tflint_{form}", []).append(run_process([*args.tflint, str(path)]))
+        # One fresh interpreter per timing: a second lint of a big file in the same process can be
+        # slower than the first (heap growth), and that is not what one `tflint FILE` run pays.
+        for key in INPROCESS_KEYS:
+            if key in row:
+                continue  # failed in an earlier round
             command = [sys.executable, __file__, "--worker", key, str(text_path), str(binary_path), str(small_text)]
             done = subprocess.run(command, capture_output=True, text=True)
             result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
             if "error" in result:
                 row[key] = result
-                break
-            times.append(result["seconds"])
-        else:
+            else:
+                in_process[key].append(result["seconds"])
+        for name, command in protoc:
+            processes.setdefault(f"protoc_{name}", []).append(run_process(command, stdin_path=text_path))
+        if args.tf_python and len(tensorflow) == round_number - 1:
+            try:
+                tensorflow.append(measure_tensorflow(args.tf_python, binary_path, 1))
+            except (RuntimeError, OSError, ValueError) as error:
+                row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
+        log(f"  round {round_number}: tflint text {processes['tflint_text'][-1]['seconds']:.3f} s, binary {processes['tflint_binary'][-1]['seconds']:.3f} s"
+            + "".join(f", protoc {processes[f'protoc_{name}'][-1]['seconds']:.3f} s" for name, _ in protoc)
+            + (f", TF C++ {tensorflow[-1]['cpp']['median']:.3f} s" if len(tensorflow) == round_number else ""))
+    for key, runs in processes.items():
+        entry = _summary(runs)
+        if key.startswith("tflint_") and any(code not in (0, 1) for code in entry["rc"]):
+            entry["error"] = f"exit {_codes(entry['rc'])}: " + (runs[-1]["stderr"].strip().splitlines() or [""])[-1][:300]
+        elif key.startswith("protoc_") and entry["rc"] != [0]:
+            entry["error"] = runs[-1]["stderr"][-500:]
+        row[key] = entry
+    for key, times in in_process.items():
+        if key not in row:
             row[key] = _median_of(times)
-    for key in ("lint_text", "lint_binary"):
-        if "error" in row[key]:
+        elif "error" in row[key]:
             log(f"  in-process {key}: {row[key]['error']}")
-    log(f"  in-process: lint text {_seconds(median(row, 'lint_text'))} s, text_format.Parse {_seconds(median(row, 'text_format'))} s")
-    for name, command in protoc:
-        run = time_process(command, args.repeats, stdin_path=text_path)
-        row[f"protoc_{name}"] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
-        if run["rc"] != [0]:
-            row[f"protoc_{name}"]["error"] = run["stderr"][-500:]
-        log(f"  protoc ({name}): {run['median']:.3f} s")
-    if args.tf_python:
-        try:
-            row["tensorflow"] = measure_tensorflow(args.tf_python, binary_path, args.repeats)
-            log(f"  TensorFlow C++ importer: {row['tensorflow']['cpp']['median']:.3f} s")
-        except (RuntimeError, OSError, ValueError) as error:
-            row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
-            log(f"  TensorFlow: {error}")
+    if tensorflow and "tensorflow" not in row:
+        row["tensorflow"] = {
+            "version": tensorflow[0]["version"],
+            "cpp": _median_of([time for run in tensorflow for time in run["cpp"]["times"]]),
+            "python": _median_of([time for run in tensorflow for time in run["python"]["times"]]),
+        }
+    elif "tensorflow" in row:
+        log(f"  TensorFlow: {row['tensorflow']['error']}")
+    log(f"  medians: tflint text {_seconds(median(row, 'tflint_text'))} s, binary {_seconds(median(row, 'tflint_binary'))} s, "
+        f"in-process lint text {_seconds(median(row, 'lint_text'))} s, text_format.Parse {_seconds(median(row, 'text_format'))} s")
     row["wall_seconds"] = time.perf_counter() - started
     return row
+
+
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median wall time of some runs of one command, the largest peak RSS, every exit code."""
+    return {
+        "median": statistics.median(run["seconds"] for run in runs),
+        "times": [run["seconds"] for run in runs],
+        "rss_mb": max(run["rss_mb"] for run in runs),
+        "rc": sorted({run["rc"] for run in runs}),
+    }
 
 
 def measure_latency(args: argparse.Namespace, small_text: Path) -> dict[str, Any]:
@@ -265,8 +286,12 @@ def measure_jobs(args: argparse.Namespace) -> dict[str, Any]:
         return {"available": False}
     files = [str(gen_graph.cached_graph(args.jobs_nodes, seed, args.cache_dir)[0]) for seed in range(1, JOBS_FILES + 1)]
     cores = os.cpu_count() or 1
-    serial = time_process([*args.tflint, "-j", "1", *files], args.repeats, capture=True)
-    parallel = time_process([*args.tflint, "-j", str(cores), *files], args.repeats, capture=True)
+    serial_runs, parallel_runs = [], []
+    for _ in range(args.repeats):  # interleaved, like measure_size
+        serial_runs.append(run_process([*args.tflint, "-j", "1", *files], capture=True))
+        parallel_runs.append(run_process([*args.tflint, "-j", str(cores), *files], capture=True))
+    serial = {**_summary(serial_runs), "stdout": serial_runs[-1]["stdout"]}
+    parallel = {**_summary(parallel_runs), "stdout": parallel_runs[-1]["stdout"]}
     return {
         "available": True,
         "files": JOBS_FILES,
