@@ -7,7 +7,7 @@ each fact is computed once per graph however many rules use it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 # Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
@@ -69,6 +69,19 @@ class Scope:
                     group.append(node)
             self._attr_groups = list(groups.values())
         return self._attr_groups
+
+    def attr_group_issues(self, issues_of: Callable[[Node], Iterable[T]]) -> Iterator[T]:
+        """The issues of a check that depends on a node's op and attrs alone, run per attr group.
+
+        Each group's first node is checked; the others only when it has issues
+        (their messages name their own node).
+        """
+        for group in self.attr_groups():
+            issues = list(issues_of(group[0]))
+            if issues:
+                yield from issues
+                for node in group[1:]:
+                    yield from issues_of(node)
 
     def consumers_of(self, name: str) -> list[tuple[Node, Input]]:
         """The (node, input) pairs that read from node `name`."""

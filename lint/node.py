@@ -69,11 +69,6 @@ class Node:
             self._data_inputs = inputs if not any(item.is_control for item in inputs) else tuple(item for item in inputs if not item.is_control)
         return self._data_inputs
 
-    @property
-    def control_inputs(self) -> tuple[Input, ...]:
-        """Inputs that only order execution (`^name`)."""
-        return tuple(item for item in self.inputs if item.is_control)
-
     def attr_position(self, key: str) -> tuple[int, int] | None:
         """Where attr `key` is written, when the source has positions."""
         if self._attr_positions is None:

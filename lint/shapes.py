@@ -1511,7 +1511,6 @@ class ShapeInference:
         self._context = Context(self)
         self._consts: dict[int, ConstValue | None] = {}
         self._declared_memo: dict[Any, Any] = {}
-        self._keep: list[Any] = []
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
         # Results by (op, id(attrs), input shapes); the nodes keep their attr dicts (and ids) alive.
         self._memo: dict[tuple[str, int, tuple[Shape, ...]], tuple[Shape, ...] | None] = {}
@@ -1683,12 +1682,12 @@ class ShapeInference:
 
     def _declared(self, value: Any) -> Any:
         """An `_output_shapes` value as a tuple of shapes, or _UNREADABLE (memoized per distinct value)."""
-        key = id(value)  # both fast readers share one AttrValue object per distinct value
+        # Readers share one AttrValue object per distinct value; the nodes keep it (and its id) alive.
+        key = id(value)
         found = self._declared_memo.get(key)
         if found is None:
             found = _read_declared(value)
             self._declared_memo[key] = found
-            self._keep.append(value)  # keeps the id from being reused
         return found
 
     def var_handle(self, item: Input) -> tuple[int, Shape] | None:

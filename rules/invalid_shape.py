@@ -65,14 +65,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     summaries = _OutputShapesMemo(shapes)
     for scope in graph.scopes():
         in_function = scope.function is not None
-        # Issues depend on op and attrs alone: a group sharing them is checked through its first node.
-        for group in scope.attr_groups():
-            plan = table.get(group[0].op) or plans(group[0].op)
-            issues = list(_node_issues(graph, group[0], plan, shapes, summaries, in_function))
-            if issues:
-                yield from issues
-                for node in group[1:]:
-                    yield from _node_issues(graph, node, plan, shapes, summaries, in_function)
+        yield from scope.attr_group_issues(lambda node: _node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function))
 
 
 def _node_issues(graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool) -> Iterator[Issue]:
@@ -125,16 +118,17 @@ class _OutputShapesMemo:
     def __init__(self, shapes: ShapeMemo) -> None:
         self._shapes = shapes
         self._by_key: dict[Any, _Summary] = {}
-        self._keep: list[Any] = []
 
     def summary(self, value: Any) -> _Summary:
-        """The summary of an AttrValue (readers share one object among equal values: keyed on identity)."""
+        """The summary of an AttrValue (readers share one object among equal values: keyed on identity).
+
+        The nodes hold the values, so their ids stay unique for as long as this memo lives.
+        """
         key = id(value)
         found = self._by_key.get(key)
         if found is None:
             found = self._summarize(value)
             self._by_key[key] = found
-            self._keep.append(value)  # keeps its id from being reused
         return found
 
     def _summarize(self, value: Any) -> _Summary:

@@ -97,20 +97,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     plans = OpPlans(graph)
     table = plans.table
     for scope in graph.scopes():
-        # Issues depend on op and attrs alone: a group sharing them is checked through its first node.
-        for group in scope.attr_groups():
-            plan = table.get(group[0].op) or plans(group[0].op)
-            if not plan.tensors:
-                continue
-            issues = list(_node_issues(group[0], plan, verdicts))
-            if issues:
-                yield from issues
-                for node in group[1:]:
-                    yield from _node_issues(node, plan, verdicts)
+        yield from scope.attr_group_issues(lambda node: _node_issues(node, table.get(node.op) or plans(node.op), verdicts))
 
 
 def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issue]:
-    """The issues of one node with tensor attrs: a function of its op and attrs alone."""
+    """The issues of one node's tensor attrs: a function of its op and attrs alone."""
+    if not plan.tensors:
+        return
     op = node.op
     attrs = node.attr
     if op in _DTYPE_ATTR_OF:
@@ -143,17 +136,16 @@ class _Verdicts:
         self.valid = frozenset(snapshot_info().data_types)
         self.shapes = ShapeMemo()
         self._memo: dict[Any, _Problems] = {}
-        self._keep: list[Any] = []
 
     def of_value(self, op: str, value: Any, declared: Any) -> _Problems:
         """Problems of the `value` attr of a Const or HostConst whose dtype attr is `declared`."""
-        # Both readers share one AttrValue object among equal attr entries: memoize on identity.
+        # Both readers share one AttrValue object among equal attr entries: memoize on identity
+        # (the nodes hold the values, so their ids stay unique while this memo lives).
         key = (op, id(value), id(declared))
         found = self._memo.get(key)
         if found is None:
             found = self._value_problems(op, value, declared)
             self._memo[key] = found
-            self._keep.append((value, declared))  # keeps the ids from being reused
         return found
 
     def _value_problems(self, op: str, value: Any, declared: Any) -> _Problems:
