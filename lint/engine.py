@@ -57,10 +57,13 @@ def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, prog
     findings: list[Finding] = []
     for source in artifact.graphs:
         index = build_index(source, registry, artifact)
-        if workers > 1 and len(index.nodes) >= FORK_MIN_NODES:
-            findings.extend(run_rules_forked(index, config, artifact.path, source.label, workers, progress))
-        else:
-            findings.extend(run_rules(index, config, artifact.path, source.label, progress))
+        try:
+            if workers > 1 and len(index.nodes) >= FORK_MIN_NODES:
+                findings.extend(run_rules_forked(index, config, artifact.path, source.label, workers, progress))
+            else:
+                findings.extend(run_rules(index, config, artifact.path, source.label, progress))
+        finally:
+            index.release()
     findings.sort(key=Finding.sort_key)
     if artifact.text is not None:
         from tflint.suppress import apply_inline
