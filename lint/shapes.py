@@ -285,7 +285,7 @@ class Context:
     the hot loop allocates nothing for it.
     """
 
-    __slots__ = ("inference", "node", "shapes", "inputs", "_schema", "read_producers")
+    __slots__ = ("inference", "node", "shapes", "inputs", "_schema", "consts_read", "read_handles")
 
     def __init__(self, inference: ShapeInference) -> None:
         self.inference = inference
@@ -293,10 +293,11 @@ class Context:
         self.shapes: list[Shape] = []
         self.inputs: Any = ()
         self._schema: OpSchema | None = None
-        # Set when the shape function looked past the input shapes at the producing nodes
-        # (a Const's value, a variable's handle): its result is then not a function of the
-        # node's op, attrs and input shapes alone, and is not memoized.
-        self.read_producers = False
+        # What the shape function looked at beyond the node's op, attrs and input shapes:
+        # the inputs whose Const values it read (in order), and whether it followed a
+        # variable's handle (a result that is then never memoized).
+        self.consts_read: list[int] = []
+        self.read_handles = False
 
     @property
     def schema(self) -> OpSchema:
@@ -320,12 +321,12 @@ class Context:
 
     def const(self, index: int) -> ConstValue | None:
         """The value of data input `index` when a Const produces it directly, else None."""
-        self.read_producers = True
+        self.consts_read.append(index)
         return self.inference.const_value(self.inputs[index])
 
     def var_handle(self, index: int) -> tuple[int, Shape] | None:
         """(dtype, shape) of the variable whose handle data input `index` carries, else None."""
-        self.read_producers = True
+        self.read_handles = True
         return self.inference.var_handle(self.inputs[index])
 
     def _value(self, name: str) -> Any:
@@ -1481,6 +1482,13 @@ GUARDED_ERRORS: tuple[type[Exception], ...] = (ArithmeticError, IndexError, Valu
 
 # Per-node evaluation states, kept in the same list as the results (a result is a tuple or None).
 _PENDING = "pending"
+
+
+class _ConstsRead(tuple):
+    """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
+
+    __slots__ = ()
+
 _VISITING = "visiting"
 
 _UNREADABLE = object()  # an `_output_shapes` value TensorFlow ignores or rejects (invalid-shape's findings)
@@ -1512,8 +1520,9 @@ class ShapeInference:
         self._consts: dict[int, ConstValue | None] = {}
         self._declared_memo: dict[Any, Any] = {}
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
-        # Results by (op, id(attrs), input shapes); the nodes keep their attr dicts (and ids) alive.
-        self._memo: dict[tuple[str, int, tuple[Shape, ...]], tuple[Shape, ...] | None] = {}
+        # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
+        # the nodes keep their attr dicts (and ids) alive.
+        self._memo: dict[Any, Any] = {}
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -1602,9 +1611,14 @@ class ShapeInference:
                 outputs = None  # a cycle
             append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
         # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
-        # same result, unless the shape function read a producer's value.
-        memo_key = (node.op, id(node.attr), tuple(shapes))
-        result = self._memo.get(memo_key, _PENDING)
+        # same result; when the shape function read Const inputs, the same Consts too.
+        kind_key = (node.op, id(node.attr), tuple(shapes))
+        memo = self._memo
+        memo_key: Any = kind_key
+        result = first_read = memo.get(kind_key, _PENDING)
+        if type(first_read) is _ConstsRead:
+            memo_key = (kind_key, self._const_identities(inputs, first_read))
+            result = memo.get(memo_key, _PENDING)
         if result is not _PENDING:
             results[node.ordinal] = result
             return True
@@ -1613,7 +1627,8 @@ class ShapeInference:
         context.inputs = inputs
         context.shapes = shapes
         context._schema = None
-        context.read_producers = False
+        context.consts_read = consts_read = []
+        context.read_handles = False
         issues = len(self.issues)
         try:
             result = fn(context)
@@ -1634,9 +1649,34 @@ class ShapeInference:
             # Graphs repeat a few shapes many times: keep one copy (less memory, less GC work).
             result = self._interned.setdefault(result, result)
         results[node.ordinal] = result
-        if not context.read_producers and len(self.issues) == issues:
-            self._memo[memo_key] = result
+        if not context.read_handles and len(self.issues) == issues:
+            if not consts_read:
+                memo[kind_key] = result
+            elif first_read is _PENDING:  # the first of its kind: later ones look up the same inputs
+                read = memo[kind_key] = _ConstsRead(consts_read)
+                memo[(kind_key, self._const_identities(inputs, read))] = result
+            elif first_read == tuple(consts_read):
+                memo[memo_key] = result
+            # else: it read other inputs than the first of its kind (its values chose another
+            # path), and nothing would look it up by those.
         return True
+
+    def _const_identities(self, inputs: Any, read: _ConstsRead) -> tuple[Any, ...]:
+        """What the Const inputs at `read` are, as far as const_value can tell them apart.
+
+        A shape function is a function of the node's attrs, its input shapes and
+        the values it reads, so nodes that agree on all of them (their first
+        read the same input, with the same value, so their second read is the
+        same input too, and so on) get the same result. A Const's value is its
+        producer's op, attr dict (shared by identical nodes) and output index.
+        """
+        by_name = self._by_name
+        identities = []
+        for position in read:
+            item = inputs[position] if position < len(inputs) else None
+            producer = by_name.get(item.node) if item is not None else None
+            identities.append(None if producer is None else (producer.op, id(producer.attr), item.index))
+        return tuple(identities)
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
         """A node's output shapes; for a node without a shape function, from its own `_output_shapes`."""

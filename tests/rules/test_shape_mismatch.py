@@ -145,6 +145,14 @@ def where(declared: str) -> str:
     return ph("b", "2,3", "DT_BOOL") + op("u", "Where", ["b"], 'attr { key: "T" value { type: DT_BOOL } }', shapes(declared))
 
 
+# Nodes of one kind (op, attrs, input shapes) that read different Consts get different shapes;
+# the same Const values (a shared attr dict in binary graphs) reuse one result.
+CONSTS_READ = (ph("x", "2,3") + ints("flat", [6, 1]) + ints("s32", [3, 2]) + ints("again", [3, 2])
+               + op("r1", "Reshape", ["x", "flat"]) + op("r2", "Reshape", ["x", "s32"]) + op("r3", "Reshape", ["x", "again"])
+               + ph("w", "2,4") + ph("v", "5,1")
+               + op("m2", "MatMul", ["r2", "w"]) + op("m3", "MatMul", ["r3", "v"]) + op("m1", "Relu", ["r1"], extra=shapes("6,1")) + VERSION)
+
+
 CASES = [
     # -- legal, and must stay clean -----------------------------------------------------------
     pytest.param(ph("x", "-1,3") + ph("b", "3") + op("y", "AddV2", ["x", "b"]) + VERSION, [], id="broadcast-trailing"),
@@ -205,6 +213,7 @@ CASES = [
     pytest.param('node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } } } } }\n'
                  + op("r", "ReadVariableOp", ["v"], 'attr { key: "dtype" value { type: DT_INT32 } }') + VERSION, [(ID, "r", 2)], id="resource-variable-dtype"),
     pytest.param(ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")) + "versions { producer: 22 }\n", [(ID, "i", 2)], id="scalar-placeholder-since-22"),
+    pytest.param(CONSTS_READ, [(ID, "m3", 11)], id="same-kind-different-consts"),
 ]
 
 
@@ -216,7 +225,7 @@ def test_rule(pbtxt, expected):
 def test_binary_graph_same_findings():
     from google.protobuf import text_format
 
-    for text in (PARSE_EXAMPLE, SCALAR_ADD % shapes("4"), loop("2,3", "4,4")):
+    for text in (PARSE_EXAMPLE, SCALAR_ADD % shapes("4"), loop("2,3", "4,4"), CONSTS_READ):
         graph = protos.GraphDef()
         text_format.Parse(text, graph, descriptor_pool=protos.POOL)
         binary = [(f.node, f.message) for f in lint_bytes(graph.SerializeToString()) if f.rule == ID]
