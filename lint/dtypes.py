@@ -221,9 +221,14 @@ class Signatures:
         if outputs is None:
             table = self.table()
             outputs = {}
-            for name, node in scope.by_name.items():
-                result = table[node]
-                outputs[name] = result.output_types if isinstance(result, Signature) else None
+            # Nodes sharing an attr dict share a signature (see table()).
+            for group in scope.attr_groups():
+                result = table[group[0]]
+                outputs.update(dict.fromkeys([node.name for node in group], result.output_types if isinstance(result, Signature) else None))
+            if scope.duplicates:  # inputs name the first node of a name
+                for name, node in scope.by_name.items():
+                    result = table[node]
+                    outputs[name] = result.output_types if isinstance(result, Signature) else None
             self._outputs[id(scope)] = outputs
         return outputs
 

@@ -108,46 +108,64 @@ def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, p
 FORK_MIN_NODES = 20_000
 
 # Roughly how long each rule takes on a large graph, in hundredths of a second per 100k nodes
-# (bench/, a generated graph; other rules: about 1). Only used to split the rules into groups
-# of about equal work for run_rules_forked.
+# (bench/, a generated graph; other rules: about 1). Only used to hand out the costliest rules
+# first in run_rules_forked, so no process is left with a long one at the end.
 _RELATIVE_COST = {
-    "shape-mismatch": 35,
+    "shape-mismatch": 25,
+    "type-attr-consistency": 12,
     "tensor-content": 12,
-    "cycle": 9,
-    "type-attr-consistency": 8,
-    "output-index-out-of-range": 7,
+    "cycle": 10,
+    "output-index-out-of-range": 5,
     "invalid-shape": 5,
     "missing-attr": 4,
-    "unresolved-input": 4,
     "input-count": 4,
     "node-name-syntax": 3,
-    "input-syntax": 3,
-    "colocation-unresolved": 3,
+    "unresolved-input": 3,
+    "input-syntax": 2,
+    "colocation-unresolved": 2,
     "control-input-order": 2,
 }
-# Rules that read one shared analysis (tflint.attrs.attr_report) run in the same group, so it is built once.
+# Rules that read one shared analysis (tflint.attrs.attr_report) run in the same process, so it is built once.
 _RUN_TOGETHER = ("missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum")
 
 
 def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | None, workers: int, progress: Callable[[str], None] | None = None) -> list[Finding]:
-    """Run the enabled rules split over `workers` processes: this one and forked children.
+    """Run the enabled rules shared among `workers` processes: this one and forked children.
 
     The children inherit the built index (fork shares its memory), so only
-    their findings cross back, pickled through a pipe. Analyses several rules
-    share (signatures) are built first, so no child has to build its own.
+    their findings cross back, pickled through a pipe. The rules wait in a
+    queue (another pipe, one entry per unit of rule_units, costliest first)
+    from which every process takes the next one when it is done with its
+    last: how long a rule takes varies with the graph, so no split made in
+    advance keeps the processes equally busy. Analyses most rules share
+    (signatures) are built first, so no child has to build its own.
     Findings are the same as run_rules' (the caller sorts them).
     """
+    import os
+
     from tflint.dtypes import signatures
 
     signatures(index).table()
-    groups = split_rules([rule_id for rule_id, _ in config.enabled()], workers)
-    children = [_fork_rules(index, config, path, label, group) for group in groups[1:] if group]
+    units = rule_units([rule_id for rule_id, _ in config.enabled()])
+    if len(units) > _MAX_QUEUED:  # a pipe holds at least a page; plugins could add rules without end
+        units[_MAX_QUEUED - 1:] = [[rule_id for unit in units[_MAX_QUEUED - 1:] for rule_id in unit]]
+    queue_read, queue_write = os.pipe()
     try:
-        findings = list(run_rules(index, config, path, label, progress, only=set(groups[0])))
+        # Written whole before anyone reads (far below a pipe's capacity): a read of one entry
+        # returns one whole entry or, once the queue is empty, end of file.
+        os.write(queue_write, b"".join(number.to_bytes(_ENTRY, "little") for number in range(len(units))))
+    finally:
+        os.close(queue_write)
+    children = []
+    try:
+        children = [_fork_rules(index, config, path, label, units, queue_read) for _ in range(workers - 1)]
+        findings = _run_queued(index, config, path, label, units, queue_read, progress)
     except BaseException:
         for pid, reader in children:
             _stop(pid, reader)
         raise
+    finally:
+        os.close(queue_read)
     for number, (pid, reader) in enumerate(children):
         try:
             findings.extend(_collect(pid, reader))
@@ -158,27 +176,37 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
     return findings
 
 
-def split_rules(rule_ids: list[str], workers: int) -> list[list[str]]:
-    """`rule_ids` in `workers` groups of about equal cost (the costliest rules in the first group)."""
+# Bytes per entry of run_rules_forked's queue (the number of a unit of rules), and the most entries.
+_ENTRY = 2
+_MAX_QUEUED = 1024
+
+
+def rule_units(rule_ids: list[str]) -> list[list[str]]:
+    """`rule_ids` as units of work for run_rules_forked, costliest first.
+
+    A unit is one rule, or the rules that share an analysis built on first use.
+    """
     units: list[list[str]] = [[rule_id] for rule_id in rule_ids if rule_id not in _RUN_TOGETHER]
     together = [rule_id for rule_id in rule_ids if rule_id in _RUN_TOGETHER]
     if together:
         units.append(together)
-
-    def cost(unit: list[str]) -> int:
-        return sum(_RELATIVE_COST.get(rule_id, 1) for rule_id in unit)
-
-    groups: list[list[str]] = [[] for _ in range(workers)]
-    load = [0] * workers
-    for unit in sorted(units, key=lambda unit: -cost(unit)):
-        lightest = load.index(min(load))
-        groups[lightest].extend(unit)
-        load[lightest] += cost(unit)
-    return groups
+    return sorted(units, key=lambda unit: -sum(_RELATIVE_COST.get(rule_id, 1) for rule_id in unit))
 
 
-def _fork_rules(index: GraphIndex, config: Config, path: str, label: str | None, rules: list[str]) -> tuple[int, Any]:
-    """Start a child that runs `rules` on `index`; returns (pid, the read end of its pipe)."""
+def _run_queued(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int, progress: Callable[[str], None] | None = None) -> list[Finding]:
+    """Take units of rules from `queue` and run them until it is empty; their findings."""
+    import os
+
+    findings: list[Finding] = []
+    while True:
+        entry = os.read(queue, _ENTRY)
+        if not entry:
+            return findings
+        findings.extend(run_rules(index, config, path, label, progress, only=set(units[int.from_bytes(entry, "little")])))
+
+
+def _fork_rules(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int) -> tuple[int, Any]:
+    """Start a child that runs units of rules from `queue` on `index`; returns (pid, the read end of its pipe)."""
     import os
     import pickle
 
@@ -189,7 +217,7 @@ def _fork_rules(index: GraphIndex, config: Config, path: str, label: str | None,
         try:
             os.close(read_fd)
             try:
-                result: Any = list(run_rules(index, config, path, label, only=set(rules)))
+                result: Any = _run_queued(index, config, path, label, units, queue)
             except RuleCrash as crash:
                 result = crash
             with os.fdopen(write_fd, "wb") as out:

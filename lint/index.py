@@ -7,7 +7,7 @@ each fact is computed once per graph however many rules use it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 # Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
@@ -32,7 +32,9 @@ class Scope:
         # The first node of a name is the one inputs refer to (as in TensorFlow's importer).
         self.by_name: dict[str, Node] = {node.name: node for node in reversed(nodes)}
         self.duplicates: list[Node] = [node for node in nodes if self.by_name[node.name] is not node] if len(self.by_name) < len(nodes) else []
-        parse_all_inputs(nodes, function is not None)
+        # Each distinct input string, parsed: rules that judge an input by itself (its node
+        # name, its index) look at each once, with set operations where they can.
+        self.inputs_by_raw: dict[str, Input] = parse_all_inputs(nodes, function is not None)
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
         self._by_op: dict[str, list[Node]] | None = None
         self._attr_groups: list[list[Node]] | None = None
@@ -83,6 +85,31 @@ class Scope:
                 for node in group[1:]:
                     yield from issues_of(node)
 
+    def inputs_to_resolve(self) -> list[Input]:
+        """The distinct inputs that are not simply a node's name, in no particular order.
+
+        An input string equal to the name of a node of the scope names output 0
+        of that node (unless the name is malformed: `a:1`, `^a`), which is most
+        inputs; rules about inputs that do not resolve, or resolve to something
+        unexpected, need to look at the others only. Found with set operations.
+        """
+        table = self.inputs_by_raw
+        names = self.by_name.keys()
+        candidates = table.keys() - names
+        if _some_name_parses_otherwise(names):
+            candidates |= {raw for raw in table.keys() & names if table[raw].node != raw}
+        return [table[raw] for raw in candidates]
+
+    def nodes_reading(self, raws: Collection[str]) -> Iterator[Node]:
+        """The nodes with an input string in `raws`, in file order."""
+        if not raws:
+            return
+        wanted = raws if isinstance(raws, (set, frozenset)) else set(raws)
+        isdisjoint = wanted.isdisjoint
+        for node in self.nodes:
+            if not isdisjoint(node.raw_inputs):
+                yield node
+
     def consumers_of(self, name: str) -> list[tuple[Node, Input]]:
         """The (node, input) pairs that read from node `name`."""
         if self._consumers is None:
@@ -92,6 +119,12 @@ class Scope:
                     consumers.setdefault(item.node, []).append((node, item))
             self._consumers = consumers
         return self._consumers.get(name, [])
+
+
+def _some_name_parses_otherwise(names: Collection[str]) -> bool:
+    """Whether a node name, read as an input string, might not name that node (`a:1`, `^a`)."""
+    joined = "\n".join(names)  # one scan in C instead of a test per name
+    return ":" in joined or joined[:1] == "^" or "\n^" in joined
 
 
 class GraphIndex:

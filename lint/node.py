@@ -96,8 +96,8 @@ def parse_input(raw: str) -> Input:
     return Input(raw, parsed.node, parsed.index, parsed.is_control)
 
 
-def parse_all_inputs(nodes: list[Node], in_function: bool) -> None:
-    """Set every node's `inputs`, parsing each distinct input string once.
+def parse_all_inputs(nodes: list[Node], in_function: bool) -> dict[str, Input]:
+    """Set every node's `inputs`, parsing each distinct input string once; returns them by string.
 
     Most top-level inputs are a bare node name (TensorFlow writes output 0
     without a suffix); those are built here directly, the rest by parse_input
@@ -122,6 +122,7 @@ def parse_all_inputs(nodes: list[Node], in_function: bool) -> None:
                 cache[raw] = item
             parsed.append(item)
         node.inputs = tuple(parsed)
+    return cache
 
 
 def parse_function_input(raw: str) -> Input:

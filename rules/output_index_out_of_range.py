@@ -39,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import body_input, op_label, signatures
+from tflint.dtypes import Signatures, body_input, op_label, signatures
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
+from tflint.index import GraphIndex, Input, Node, Scope
 
 ID = "output-index-out-of-range"
 CATEGORY = "structure"
@@ -50,14 +50,12 @@ OPTIONS: dict[str, Any] = {}
 
 # TensorFlow adds a hint for these ops, whose intermediate outputs may be pruned away.
 _FUNCTIONAL_OPS = frozenset({"If", "StatelessIf", "While", "StatelessWhile"})
-_ABSENT = object()
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per data input whose output index (or output arg name) its producer lacks."""
     cache = signatures(graph)
     for scope in graph.scopes():
-        by_name = scope.by_name
         if scope.function is not None:
             for node in scope.nodes:
                 for item in node.inputs:
@@ -67,21 +65,64 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     if resolved is not None and resolved.error is not None:
                         yield Issue(node, f"Node '{node.name}': input '{item.raw}' names no output: {resolved.error}")
             continue
-        outputs = cache.output_types(scope)
-        for node in scope.nodes:
+        by_name = scope.by_name
+        bad = {item.raw for item in _suspects(cache, scope) if _index_error(cache, by_name, item)}
+        for node in scope.nodes_reading(bad):
             for item in node.inputs:
-                if item.is_control:
+                if item.raw not in bad:
                     continue
-                types = outputs.get(item.node, _ABSENT)
-                if types is _ABSENT:
-                    continue  # unresolved-input's finding
                 index = item.index
                 if index < 0:
                     yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number")
-                elif types is not None and index >= len(types):
+                else:
                     producer = by_name[item.node]
-                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(len(types))} ({op_label(graph, producer)}){_hint(producer)}")
+                    count = len(_output_types(cache, producer))
+                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(count)} ({op_label(graph, producer)}){_hint(producer)}")
 
+
+def _suspects(cache: Signatures, scope: Scope) -> list[Input]:
+    """The distinct inputs that may ask for an output their producer lacks.
+
+    An input that is just a node's name asks for output 0, which only a node
+    without outputs lacks; every other input is a suspect.
+    """
+    suspects = scope.inputs_to_resolve()
+    table = scope.inputs_by_raw
+    suspects.extend(table[name] for name in _without_outputs(cache, scope) & table.keys())
+    return suspects
+
+
+def _without_outputs(cache: Signatures, scope: Scope) -> set[str]:
+    """Names of the scope's nodes (those inputs resolve to) that have no outputs."""
+    names = set()
+    by_name = scope.by_name
+    for op, nodes in scope.by_op().items():
+        schema = cache.graph.schema_for(op)
+        if schema is None:
+            continue
+        outputs = schema.outputs
+        if outputs and not any(arg.number_attr or arg.type_list_attr for arg in outputs):
+            continue  # a fixed number of outputs, at least one
+        names.update(node.name for node in nodes if _output_types(cache, node) == () and by_name[node.name] is node)
+    return names
+
+
+def _index_error(cache: Signatures, by_name: Mapping[str, Node], item: Input) -> bool:
+    if item.is_control:
+        return False
+    producer = by_name.get(item.node)
+    if producer is None:
+        return False  # unresolved-input's finding
+    if item.index < 0:
+        return True
+    types = _output_types(cache, producer)
+    return types is not None and item.index >= len(types)
+
+
+def _output_types(cache: Signatures, node: Node) -> tuple[int | None, ...] | None:
+    """The node's flattened output types, None when they cannot be known."""
+    signature = cache.resolved(node)
+    return signature.output_types if signature is not None else None
 
 def _outputs(count: int) -> str:
     return "1 output" if count == 1 else f"{count} outputs"

@@ -68,18 +68,26 @@ def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
     assert any(api.lint_paths([path], jobs=1).findings for path in graphs)
 
 
-def test_rules_split_into_groups_of_similar_cost():
+def test_rule_units_costliest_first_attr_family_together():
     from tflint import engine
     from tflint.config import default_config
 
     enabled = sorted(rule for rule, _ in default_config().enabled())
-    groups = engine.split_rules(enabled, 3)
-    assert len(groups) == 3 and all(groups)
-    assert sorted(rule for group in groups for rule in group) == enabled
-    assert "shape-mismatch" in groups[0]
-    attr_family = [group for group in groups if "missing-attr" in group][0]
-    assert {"unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum"} <= set(attr_family)
-    assert sorted(engine.split_rules(enabled, 1)[0]) == enabled
+    units = engine.rule_units(enabled)
+    assert sorted(rule for unit in units for rule in unit) == enabled
+    assert units[0] == ["shape-mismatch"]
+    attr_family = [unit for unit in units if "missing-attr" in unit][0]
+    assert set(attr_family) == {"missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum"}
+    assert all(len(unit) == 1 for unit in units if unit is not attr_family)
+
+
+def test_forked_rules_with_more_units_than_the_queue_holds(graphs, monkeypatch):
+    from tflint import engine
+
+    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(engine, "_MAX_QUEUED", 3)
+    for path in graphs:
+        assert api.lint_paths([path], jobs=2).findings == api.lint_paths([path], jobs=1).findings, path
 
 
 def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
@@ -100,21 +108,31 @@ def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
 
 
 def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
+    import os
+    import time
+
     from tflint import engine
-    from tflint.config import default_config
     from tflint.rules import all_rules
 
-    def explode(graph, options):
+    parent = os.getpid()
+    check = all_rules()["empty-op"].check
+    slept = []
+
+    def explode_in_a_child(graph, options):
+        if os.getpid() == parent:
+            if not slept:
+                slept.append(time.sleep(0.2))  # leave the next units to the child
+            return check(graph, options)
         raise ValueError("boom")
 
     monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
-    child_rule = engine.split_rules([rule for rule, _ in default_config().enabled()], 2)[1][0]
-    monkeypatch.setattr(all_rules()[child_rule], "check", explode)
+    for module in all_rules().values():
+        monkeypatch.setattr(module, "check", explode_in_a_child)
     code = main(["-j", "2", graphs[0]])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1
-    assert f"internal error in rule {child_rule}" in err and "ValueError: boom" in err
+    assert "internal error in rule" in err and "ValueError: boom" in err
 
 
 def test_no_fork_by_default_in_a_process_running_threads():

@@ -19,8 +19,9 @@ from signature_graphs import T_FLOAT, const, graph, library, vector
 RULE = "output-index-out-of-range"
 
 
-def identity(name: str, source: str) -> str:
-    return f'node {{ name: "{name}" op: "Identity" input: "{source}" {T_FLOAT} }}'
+def identity(name: str, *sources: str) -> str:
+    inputs = " ".join(f'input: "{source}"' for source in sources)
+    return f'node {{ name: "{name}" op: "Identity" {inputs} {T_FLOAT} }}'
 
 
 def body_identity(name: str, source: str) -> str:
@@ -66,6 +67,12 @@ CASES = [
     pytest.param(graph(const("a"), identity("i", "a:4294967295")), [(RULE, "i", 2)], id="wraps-to-minus-one"),
     pytest.param(graph(const("a"), identity("i", "a:2147483648")), [(RULE, "i", 2)], id="wraps-to-int32-min"),
     pytest.param(graph(const("a"), 'node { name: "n" op: "IdentityN" input: "a" attr { key: "T" value { list { type: DT_FLOAT } } } }', identity("i", "n:1"), identity("j", "n:1")), [(RULE, "i", 3), (RULE, "j", 4)], id="every-bad-reader"),
+    pytest.param(graph('node { name: "d" op: "NoOp" }', const("d"), identity("i", "d")), [(RULE, "i", 3)], id="duplicate-name-first-one-read"),
+    pytest.param(graph(const("d"), 'node { name: "d" op: "NoOp" }', identity("i", "d")), [], id="duplicate-name-first-has-output"),
+    pytest.param(graph('node { name: "n" op: "NoOp" }', 'node { name: "m" op: "NoOp" }', identity("i", "m", "^n"), identity("j", "n", "m")),
+                 [(RULE, "i", 3), (RULE, "j", 4), (RULE, "j", 4)], id="no-outputs-every-reader-in-order"),
+    pytest.param(graph(vector("a"), 'node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 0 } } attr { key: "T" value { type: DT_FLOAT } } }', identity("i", "u")),
+                 [(RULE, "i", 3)], id="number-attr-zero-outputs"),
     pytest.param(graph(library(body_identity("i", "x:1"))), [(RULE, "i", 3)], id="body-arg-element"),
     pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i:out:0"))), [(RULE, "j", 4)], id="body-unknown-output-arg"),
     pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i:output:1"))), [(RULE, "j", 4)], id="body-output-arg-element"),
