@@ -1,5 +1,5 @@
 """`python -m tflint`: the same as the `tflint` command."""
 
-from tflint.cli import main
+from tflint.cli import run
 
-raise SystemExit(main())
+run()

@@ -204,6 +204,24 @@ def test_entry_points_run_without_traceback(tmp_path):
         assert "Traceback" not in result.stderr
 
 
+def test_command_flushes_everything_before_its_quick_exit(tmp_path):
+    # The command ends with os._exit (no teardown): a report bigger than stdout's buffer must
+    # still arrive whole, and a reader that goes away early must not cause a traceback.
+    path = tmp_path / "g.pbtxt"
+    path.write_text("".join(f'node {{ name: "n{i}" op: "NoOp" input: "^gone{i}" }}\n' for i in range(2000)))
+    command = [sys.executable, "-m", "tflint", str(path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.count("unresolved-input") == 2000
+    assert result.stdout.endswith("Found 2000 errors in 1 of 1 file.\n")
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read()
+        assert process.wait(timeout=60) in (0, 1)
+    assert b"Traceback" not in stderr
+
+
 # --- failing policy, statistics, progress -------------------------------------------------------
 
 WARNINGS = 'node {\n  name: "a"\n  op: "NoOp"\n  attr { key: "x" value { i: 1 } }\n  attr { key: "y" value { i: 1 } }\n}\n'
