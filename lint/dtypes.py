@@ -187,7 +187,6 @@ class Signatures:
         self.graph = graph
         self._plans: dict[str, _Plan | None] = {}
         self._table: dict[Node, Signature | SignatureProblem | None] | None = None
-        self._outputs: dict[int, dict[str, tuple[int | None, ...] | None]] = {}
         self._function_args: dict[int, dict[str, Arg]] = {}
 
     def table(self) -> dict[Node, Signature | SignatureProblem | None]:
@@ -210,27 +209,6 @@ class Signatures:
         """`node`'s signature when it can be computed, else None."""
         result = self.table()[node]
         return result if isinstance(result, Signature) else None
-
-    def output_types(self, scope: Scope) -> dict[str, tuple[int | None, ...] | None]:
-        """The flattened output types of each node of `scope`, by node name.
-
-        None when they cannot be known (unknown op, broken signature, a length
-        set by a placeholder). Names no node has are absent.
-        """
-        outputs = self._outputs.get(id(scope))
-        if outputs is None:
-            table = self.table()
-            outputs = {}
-            # Nodes sharing an attr dict share a signature (see table()).
-            for group in scope.attr_groups():
-                result = table[group[0]]
-                outputs.update(dict.fromkeys([node.name for node in group], result.output_types if isinstance(result, Signature) else None))
-            if scope.duplicates:  # inputs name the first node of a name
-                for name, node in scope.by_name.items():
-                    result = table[node]
-                    outputs[name] = result.output_types if isinstance(result, Signature) else None
-            self._outputs[id(scope)] = outputs
-        return outputs
 
     def _resolve(self, node: Node) -> Signature | SignatureProblem | None:
         plan = self._plans.get(node.op, _UNSEEN)

@@ -43,15 +43,8 @@ class Scope:
     def by_op(self) -> dict[str, list[Node]]:
         """The nodes of each op, in file order (built on first use): for rules about a few ops."""
         if self._by_op is None:
-            by_op: dict[str, list[Node]] = {}
-            for node in self.nodes:
-                group = by_op.get(node.op)
-                if group is None:
-                    by_op[node.op] = [node]
-                else:
-                    group.append(node)
-            self._by_op = by_op
-        return self._by_op
+            self._group_nodes()
+        return self._by_op  # type: ignore[return-value]
 
     def attr_groups(self) -> list[list[Node]]:
         """The nodes grouped by op and attr dict, in order of first appearance (built on first use).
@@ -61,16 +54,28 @@ class Scope:
         group, through its first node.
         """
         if self._attr_groups is None:
-            groups: dict[tuple[str, int], list[Node]] = {}
-            for node in self.nodes:
-                key = (node.op, id(node.attr))
-                group = groups.get(key)
-                if group is None:
-                    groups[key] = [node]
-                else:
-                    group.append(node)
-            self._attr_groups = list(groups.values())
-        return self._attr_groups
+            self._group_nodes()
+        return self._attr_groups  # type: ignore[return-value]
+
+    def _group_nodes(self) -> None:
+        """Build by_op and attr_groups in one pass: on a big graph, reaching every node is most of the cost."""
+        groups: dict[tuple[str, int], list[Node]] = {}
+        by_op: dict[str, list[Node]] = {}
+        for node in self.nodes:
+            op = node.op
+            key = (op, id(node.attr))
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [node]
+            else:
+                group.append(node)
+            same_op = by_op.get(op)
+            if same_op is None:
+                by_op[op] = [node]
+            else:
+                same_op.append(node)
+        self._attr_groups = list(groups.values())
+        self._by_op = by_op
 
     def attr_group_issues(self, issues_of: Callable[[Node], Iterable[T]]) -> Iterator[T]:
         """The issues of a check that depends on a node's op and attrs alone, run per attr group.

@@ -57,7 +57,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             yield from _check_body(graph, cache, scope)
             continue
         by_name = scope.by_name
-        outputs = cache.output_types(scope)
         for node in scope.nodes:
             signature = table[node]
             if signature.__class__ is not Signature:
@@ -71,9 +70,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     continue
                 if slot >= len(expected_types):
                     break  # too many inputs: input-count's finding
-                actual_types = outputs.get(item.node)
-                if actual_types is None:
-                    continue  # unresolved producer or unknown outputs
+                producer = by_name.get(item.node)
+                if producer is None:
+                    continue  # unresolved-input's finding
+                produced = table[producer]
+                if produced.__class__ is not Signature or produced.output_types is None:
+                    continue  # unknown outputs
+                actual_types = produced.output_types
                 index = item.index
                 if index < 0 or index >= len(actual_types):
                     continue  # output-index-out-of-range's finding
@@ -81,7 +84,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 actual = actual_types[index]
                 if expected is None or actual is None or expected == actual or expected == actual - REF_OFFSET:
                     continue
-                yield _issue(graph, node, signature, slot, item.raw, expected, actual, by_name[item.node])
+                yield _issue(graph, node, signature, slot, item.raw, expected, actual, producer)
 
 
 def _check_body(graph: GraphIndex, cache: Signatures, scope: Scope) -> Iterator[Issue]:
