@@ -38,6 +38,7 @@ class Scope:
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
         self._by_op: dict[str, list[Node]] | None = None
         self._attr_groups: list[list[Node]] | None = None
+        self._inputs_to_resolve: list[Input] | None = None
         self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
 
     def by_op(self) -> dict[str, list[Node]]:
@@ -91,19 +92,21 @@ class Scope:
                     yield from issues_of(node)
 
     def inputs_to_resolve(self) -> list[Input]:
-        """The distinct inputs that are not simply a node's name, in no particular order.
+        """The distinct inputs that are not simply a node's name, in no particular order (a new list).
 
         An input string equal to the name of a node of the scope names output 0
         of that node (unless the name is malformed: `a:1`, `^a`), which is most
         inputs; rules about inputs that do not resolve, or resolve to something
         unexpected, need to look at the others only. Found with set operations.
         """
-        table = self.inputs_by_raw
-        names = self.by_name.keys()
-        candidates = table.keys() - names
-        if _some_name_parses_otherwise(names):
-            candidates |= {raw for raw in table.keys() & names if table[raw].node != raw}
-        return [table[raw] for raw in candidates]
+        if self._inputs_to_resolve is None:
+            table = self.inputs_by_raw
+            names = self.by_name.keys()
+            candidates = table.keys() - names
+            if _some_name_parses_otherwise(names):
+                candidates |= {raw for raw in table.keys() & names if table[raw].node != raw}
+            self._inputs_to_resolve = [table[raw] for raw in candidates]
+        return list(self._inputs_to_resolve)
 
     def nodes_reading(self, raws: Collection[str]) -> Iterator[Node]:
         """The nodes with an input string in `raws`, in file order."""

@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.index import GraphIndex, Node
 
 ID = "colocation-unresolved"
 CATEGORY = "structure"
@@ -50,31 +50,35 @@ _LIST_FIELDS = ("s", "i", "f", "b", "type", "shape", "tensor", "func")
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per `_class` entry naming no node, and per `_class` TensorFlow cannot read."""
     known = graph.main.by_name
-    for node in graph.main.nodes:
-        if ATTR not in node.attr:
+    yield from graph.main.attr_group_issues(lambda node: _node_issues(node, known))
+
+
+def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
+    """The issues of one node's `_class`: a function of its attrs (the graph's names are fixed)."""
+    value = node.attr.get(ATTR)
+    if value is None:
+        return
+    kind = value.WhichOneof("value")
+    if kind is None or (kind == "s" and not value.s):
+        return
+    if kind != "list":
+        yield Issue(node, f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
+        return
+    listed = value.list
+    first = next((field for field in _LIST_FIELDS if len(getattr(listed, field))), None)
+    if first is not None and first != "s":
+        yield Issue(node, f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
+        return
+    for entry in listed.s:
+        try:
+            text = entry.decode("utf-8")
+        except UnicodeDecodeError:
+            yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer fails decoding it", field=ATTR)
             continue
-        value = node.attr[ATTR]
-        kind = value.WhichOneof("value")
-        if kind is None or (kind == "s" and not value.s):
-            continue
-        if kind != "list":
-            yield Issue(node, f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
-            continue
-        listed = value.list
-        first = next((field for field in _LIST_FIELDS if len(getattr(listed, field))), None)
-        if first is not None and first != "s":
-            yield Issue(node, f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
-            continue
-        for entry in listed.s:
-            try:
-                text = entry.decode("utf-8")
-            except UnicodeDecodeError:
-                yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer fails decoding it", field=ATTR)
-                continue
-            if entry.startswith(PREFIX):
-                target = text[len(PREFIX) :]
-                if target not in known:
-                    yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: expects to be colocated with unknown node '{target}')", field=ATTR)
+        if entry.startswith(PREFIX):
+            target = text[len(PREFIX) :]
+            if target not in known:
+                yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: expects to be colocated with unknown node '{target}')", field=ATTR)
 
 
 def _describe(kind: str) -> str:

@@ -66,29 +66,33 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     table = cache.table()
     for scope in graph.scopes():
         in_function = scope.function is not None
-        for node in scope.nodes:
-            result = table[node]
+        # Nodes sharing an attr dict share a signature (Signatures.table).
+        for group in scope.attr_groups():
+            result = table[group[0]]
             if result is None:
                 continue  # unknown op: unknown-op's finding
             if isinstance(result, SignatureProblem):
                 if result.kind == "missing" and result.declared:
                     continue  # missing-attr reports the absent attr
-                yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}", field=result.attr)
+                for node in group:
+                    yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}", field=result.attr)
                 continue
             if result.input_types is None:
                 continue  # a length set by a placeholder: known only when the function is called
             if in_function:
-                message = _body_mismatch(node, result, [body_input(cache, scope, item) for item in node.inputs if not item.is_control])
-                if message is not None:
-                    yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): {message}")
+                for node in group:
+                    message = _body_mismatch(node, result, [body_input(cache, scope, item) for item in node.inputs if not item.is_control])
+                    if message is not None:
+                        yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): {message}")
                 continue
-            raw_inputs = node.raw_inputs
-            count = len(raw_inputs)
-            if count and "^" in "".join(raw_inputs):
-                count -= sum(1 for raw in raw_inputs if raw.startswith("^"))  # ValidateNodeDef counts every input that is not `^name`
             expected = len(result.input_types)
-            if count != expected:
-                yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}")
+            for node in group:
+                raw_inputs = node.raw_inputs
+                count = len(raw_inputs)
+                if count and "^" in "".join(raw_inputs):
+                    count -= sum(1 for raw in raw_inputs if raw.startswith("^"))  # ValidateNodeDef counts every input that is not `^name`
+                if count != expected:
+                    yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}")
 
 
 def _inputs(count: int) -> str:
