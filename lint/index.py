@@ -78,13 +78,16 @@ class Scope:
         self._attr_groups = list(groups.values())
         self._by_op = by_op
 
-    def attr_group_issues(self, issues_of: Callable[[Node], Iterable[T]]) -> Iterator[T]:
+    def attr_group_issues(self, issues_of: Callable[[Node], Iterable[T]], attr: str | None = None) -> Iterator[T]:
         """The issues of a check that depends on a node's op and attrs alone, run per attr group.
 
         Each group's first node is checked; the others only when it has issues
-        (their messages name their own node).
+        (their messages name their own node). With `attr`, only groups whose
+        nodes have that attr are checked.
         """
         for group in self.attr_groups():
+            if attr is not None and attr not in group[0].attr:
+                continue
             issues = list(issues_of(group[0]))
             if issues:
                 yield from issues

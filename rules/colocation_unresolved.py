@@ -50,14 +50,12 @@ _LIST_FIELDS = ("s", "i", "f", "b", "type", "shape", "tensor", "func")
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per `_class` entry naming no node, and per `_class` TensorFlow cannot read."""
     known = graph.main.by_name
-    yield from graph.main.attr_group_issues(lambda node: _node_issues(node, known))
+    yield from graph.main.attr_group_issues(lambda node: _node_issues(node, known), ATTR)
 
 
 def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
     """The issues of one node's `_class`: a function of its attrs (the graph's names are fixed)."""
-    value = node.attr.get(ATTR)
-    if value is None:
-        return
+    value = node.attr[ATTR]
     kind = value.WhichOneof("value")
     if kind is None or (kind == "s" and not value.s):
         return

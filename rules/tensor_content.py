@@ -154,14 +154,21 @@ class _Verdicts:
         tensor = value.tensor
         dtype = _declared_type(declared)
         fields = tensor.ListFields()
-        if len(fields) == 3 and fields[2][0].name == "tensor_content" and fields[0][0].name == "dtype" and fields[1][0].name == "tensor_shape":
-            # What TensorFlow writes for most constants: dtype, shape, bytes. Accepted here when the
-            # byte count is right; anything else gets the full check below.
+        if len(fields) == 3 and fields[0][0].name == "dtype" and fields[1][0].name == "tensor_shape" and fields[0][1] == dtype:
+            # What TensorFlow writes for most constants: dtype, shape, then the bytes, or the values
+            # in the dtype's own field. Accepted here when they fill the shape (and need no range
+            # or pairing check); anything else gets the full check below.
             facts = self.shapes.facts(fields[1][1])
-            size = DTYPE_SIZE.get(fields[0][1])
-            if (fields[0][1] == dtype and size is not None and dtype != DT_BOOL and not facts.unknown_rank
-                    and facts.elements and len(fields[2][1]) == facts.elements * size):
-                return ()
+            count = facts.elements
+            if count and not facts.unknown_rank and dtype != DT_BOOL:
+                field, payload = fields[2]
+                if field.name == "tensor_content":
+                    size = DTYPE_SIZE.get(dtype)
+                    if size is not None and len(payload) == count * size:
+                        return ()
+                elif (field.name == VALUE_FIELD.get(dtype) and len(payload) <= count and dtype not in VALUE_RANGE
+                        and dtype not in (DT_COMPLEX64, DT_COMPLEX128) and dtype in self.valid):
+                    return ()
         return self.of_tensor(op, "value", None, tensor, dtype)
 
     def of_tensor(self, op: str, key: str, index: int | None, tensor: Any, declared: int | None) -> _Problems:
