@@ -156,9 +156,10 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
         os.write(queue_write, b"".join(number.to_bytes(_ENTRY, "little") for number in range(len(units))))
     finally:
         os.close(queue_write)
-    children = []
+    children: list[tuple[int, Any]] = []
     try:
-        children = [_fork_rules(index, config, path, label, units, queue_read) for _ in range(workers - 1)]
+        for _ in range(workers - 1):
+            children.append(_fork_rules(index, config, path, label, units, queue_read))
         findings = _run_queued(index, config, path, label, units, queue_read, progress)
     except BaseException:
         for pid, reader in children:
