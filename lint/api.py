@@ -322,7 +322,7 @@ def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
 def _lint_one(path: str, config: Config, registry: OpRegistry, input_type: str | None, stdin_name: str, rule_progress: Any = None, rule_workers: int = 1) -> tuple[str, list[Finding]]:
     """Load and lint one file: (the name it is shown under, its findings)."""
     with _collector_paused():
-        artifact = load_path(path, input_type, stdin_name=stdin_name)
+        artifact = load_path(path, input_type, stdin_name=stdin_name, workers=rule_workers)
         findings = lint_artifact(artifact, config, registry, rule_progress, rule_workers)
     if _retained is not None:
         _retained[:] = [artifact]  # frees the one before

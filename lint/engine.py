@@ -142,7 +142,10 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
     Findings are the same as run_rules' (the caller sorts them).
     """
     import os
+    import pickle
+    from functools import partial
 
+    from tflint import forked
     from tflint.dtypes import signatures
 
     signatures(index).table()
@@ -156,24 +159,27 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
         os.write(queue_write, b"".join(number.to_bytes(_ENTRY, "little") for number in range(len(units))))
     finally:
         os.close(queue_write)
-    children: list[tuple[int, Any]] = []
+    children: list[forked.Child] = []
     try:
         for _ in range(workers - 1):
-            children.append(_fork_rules(index, config, path, label, units, queue_read))
+            children.append(forked.start(partial(_run_queued_in_child, index, config, path, label, units, queue_read), pickle))
         findings = _run_queued(index, config, path, label, units, queue_read, progress)
     except BaseException:
-        for pid, reader in children:
-            _stop(pid, reader)
+        for child in children:
+            child.stop()
         raise
     finally:
         os.close(queue_read)
-    for number, (pid, reader) in enumerate(children):
+    for number, child in enumerate(children):
         try:
-            findings.extend(_collect(pid, reader))
+            result = child.result()
+            if isinstance(result, RuleCrash):
+                raise result
         except BaseException:
-            for other, other_reader in children[number + 1:]:
-                _stop(other, other_reader)
+            for other in children[number + 1:]:
+                other.stop()
             raise
+        findings.extend(result)
     return findings
 
 
@@ -206,57 +212,12 @@ def _run_queued(index: GraphIndex, config: Config, path: str, label: str | None,
         findings.extend(run_rules(index, config, path, label, progress, only=set(units[int.from_bytes(entry, "little")])))
 
 
-def _fork_rules(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int) -> tuple[int, Any]:
-    """Start a child that runs units of rules from `queue` on `index`; returns (pid, the read end of its pipe)."""
-    import os
-    import pickle
-
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        status = 0
-        try:
-            os.close(read_fd)
-            try:
-                result: Any = _run_queued(index, config, path, label, units, queue)
-            except RuleCrash as crash:
-                result = crash
-            with os.fdopen(write_fd, "wb") as out:
-                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException:
-            status = 1
-        finally:
-            os._exit(status)  # no atexit handlers, no second flush of the parent's buffers
-    os.close(write_fd)
-    return pid, os.fdopen(read_fd, "rb")
-
-
-def _stop(pid: int, reader: Any) -> None:
-    """End a rule worker whose findings are no longer wanted (this process is failing)."""
-    import os
-    import signal
-
-    reader.close()
+def _run_queued_in_child(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int) -> list[Finding] | RuleCrash:
+    """_run_queued in a forked child: a rule's crash is returned, to be raised in the parent."""
     try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
-
-
-def _collect(pid: int, reader: Any) -> list[Finding]:
-    import os
-    import pickle
-
-    with reader:
-        data = reader.read()
-    _, status = os.waitpid(pid, 0)
-    if status != 0 or not data:
-        raise RuntimeError(f"a rule worker process failed (wait status {status})")
-    result = pickle.loads(data)
-    if isinstance(result, RuleCrash):
-        raise result
-    return result
+        return _run_queued(index, config, path, label, units, queue)
+    except RuleCrash as crash:
+        return crash
 
 
 def _findings(rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None) -> Iterator[Finding]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tflint.textfast import FastReader, NotCanonical
+from tflint.textfast import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
 from tflint.textpos import SourceMap, excess_nesting, scan_positions
 from tflint.textvalues import read_message
 
@@ -165,8 +165,11 @@ def _is_saved_model_dir(path: Path) -> bool:
     return any((path / name).is_file() for name in SAVED_MODEL_FILES)
 
 
-def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>") -> Artifact:
-    """Read and parse the file, SavedModel directory or stdin (`-`) at `path`."""
+def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:
+    """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
+
+    `workers` > 1 lets a big text graph be read by that many processes (two at most, for now).
+    """
     saved_model_dir = None
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -194,7 +197,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         # Serialized bytes may be empty (an empty GraphDef); a graph *file* never is.
         artifact = Artifact(path=shown, failure=ParseFailure(unread, 1 if data else None, 1 if data else None))
     else:
-        artifact = load_bytes(data, shown, input_type)
+        artifact = load_bytes(data, shown, input_type, workers=workers)
     artifact.saved_model_dir = saved_model_dir
     return artifact
 
@@ -203,13 +206,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
 _LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
 
 
-def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None) -> Artifact:
-    """Parse `data` (the content of file `name`) into an Artifact."""
+def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None, *, workers: int = 1) -> Artifact:
+    """Parse `data` (the content of file `name`) into an Artifact (`workers`: see load_path)."""
     kind, form = _split_input_type(input_type)
     if form is not None:
-        return _load_text(data, name, kind) if form == "text" else _load_binary(data, name, kind)
+        return _load_text(data, name, kind, workers) if form == "text" else _load_binary(data, name, kind)
     if looks_like_text(data):
-        artifact = _load_text(data, name, kind)
+        artifact = _load_text(data, name, kind, workers)
         if artifact.failure is not None and artifact.text is None:
             # Not UTF-8: binary whose first 64 KiB had no control byte (a long name or constant).
             binary = _load_binary(data, name, kind)
@@ -262,7 +265,7 @@ def looks_like_text(data: bytes) -> bool:
     return _BINARY_BYTES.search(data, 0, 1 << 16) is None
 
 
-def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
+def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Artifact:
     from google.protobuf import text_format
 
     from tflint import protos
@@ -281,7 +284,7 @@ def _load_text(data: bytes, name: str, kind: str | None) -> Artifact:
     kind = kind or sniff_text_message(text)
     artifact.message_type = kind
     try:
-        _read_canonical_text(artifact, text, kind)
+        _read_canonical_text(artifact, text, kind, workers)
         return artifact
     except NotCanonical:
         pass  # not TensorFlow's own layout: the general reader handles everything
@@ -314,7 +317,7 @@ _GRAPH_BLOCK = {
 _META_GRAPH = re.compile(r"^meta_graphs \{\n", re.MULTILINE)
 
 
-def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
+def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int = 1) -> None:
     """Read `text` with the fast reader, or raise NotCanonical (nothing is half-done)."""
     from google.protobuf import text_format
 
@@ -326,7 +329,10 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str) -> None:
         text = text.replace("\r\n", "\n")
     if not text.endswith("\n"):
         text += "\n"
-    nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])
+    if kind == "GraphDef" and workers > 1 and len(text) >= SPLIT_MIN_CHARS:
+        nodes, offsets, residual, line_map = read_nodes_split(text)
+    else:
+        nodes, offsets, residual, line_map = FastReader().read_nodes(text, _NODE_DEPTH[kind])
     if not nodes:
         raise NotCanonical("no canonical node blocks")
     message = read_message(residual, getattr(protos, kind))

@@ -141,6 +141,23 @@ class LineMap:
         self._original_lines.append(original_line)
         self._next_residual_line += segment.count("\n")
 
+    def extend(self, later: LineMap, lines_before: int) -> None:
+        """Append the map of the residual that follows this one's `lines_before` lines."""
+        self._residual_lines.extend(line + lines_before for line in later._residual_lines)
+        self._original_lines.extend(later._original_lines)
+        self._next_residual_line = later._next_residual_line + lines_before
+
+    def portable(self) -> tuple[list[int], list[int], int]:
+        """This map as plain data (for marshal); LineMap.restored turns it back into a map."""
+        return self._residual_lines, self._original_lines, self._next_residual_line
+
+    @classmethod
+    def restored(cls, data: tuple[list[int], list[int], int]) -> LineMap:
+        """The map whose portable() gave `data`."""
+        line_map = cls()
+        line_map._residual_lines, line_map._original_lines, line_map._next_residual_line = data
+        return line_map
+
     def original(self, line: int) -> int:
         """The original line number of residual line `line`."""
         index = bisect.bisect_right(self._residual_lines, line) - 1
@@ -163,14 +180,16 @@ class FastReader:
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
 
-    def read_nodes(self, text: str, depth: int) -> tuple[list[Node], array[int], str, LineMap]:
-        """Read every node block at indentation `depth`.
+    def read_nodes(self, text: str, depth: int, begin: int = 0, end: int | None = None) -> tuple[list[Node], array[int], str, LineMap]:
+        """Read every node block at indentation `depth` (of `text[begin:end]`, whole lines).
 
         Returns (nodes, offsets, residual, line_map): each node's offset in
-        `text`, the residual (`text` without the node blocks) and a map from
+        `text`, the residual (the text without the node blocks) and a map from
         the residual's line numbers back to `text`'s. Raises NotCanonical
         when a node block is outside this reader's layout.
         """
+        if end is None:
+            end = len(text)
         indent = " " * depth
         plain_header = _PLAIN_HEADERS[depth]
         opening = indent + "node {\n"
@@ -184,10 +203,10 @@ class FastReader:
         names: dict[str, str] = {}
         pieces: list[str] = []
         line_map = LineMap()
-        kept_from = 0
-        kept_line = 1
-        start = _line_starting(text, opening, 0)
-        while start >= 0:
+        kept_from = begin
+        kept_line = 1 + text.count("\n", 0, begin)
+        start = _line_starting(text, opening, begin)
+        while 0 <= start < end:
             line = kept_line if start == kept_from else kept_line + text.count("\n", kept_from, start)
             match = plain_header.match(text, start)
             if match is not None:
@@ -252,9 +271,49 @@ class FastReader:
             kept_line = line + node_lines
             kept_from = close_line + len(closing) - 1
             start = kept_from if text.startswith(opening, kept_from) else _line_starting(text, opening, kept_from)
-        pieces.append(text[kept_from:])
+        pieces.append(text[kept_from:end])
         line_map.add(pieces[-1], kept_line)
         return nodes, offsets, "".join(pieces), line_map
+
+    def rebuilt(self, text: str, payload: tuple[Any, ...], first_ordinal: int) -> tuple[list[Node], array[int], str, LineMap]:
+        """The nodes read_nodes_split's child read, as read_nodes returns them.
+
+        A block this reader has read too (the same attrs text) gives its nodes
+        this reader's shared attr dict, as if one reader had read the file.
+        """
+        _, rows, blocks, values, offsets_bytes, residual, line_map = payload
+        messages = [self._attr_value.FromString(data) for data in values]
+        keys = self._keys
+        known = self._blocks
+        rebuilt: list[_AttrBlock] = []
+        for entries, (begin, end), shape in blocks:
+            block = None if shape is not None else _EMPTY_BLOCK
+            if block is None and end > begin:
+                seen = known.get(hash(text[begin:end]))
+                if seen is not None and seen[1] - seen[0] == end - begin and text.startswith(text[begin:end], seen[0]):
+                    block = seen[2]
+            if block is None:
+                block = _AttrBlock({keys.setdefault(key, key): messages[number] for key, number in entries}, *shape)
+            rebuilt.append(block)
+        nodes = []
+        for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, start=first_ordinal):
+            block = rebuilt[number]
+            nodes.append(
+                Node(
+                    name,
+                    sys.intern(op) if op else "",
+                    sys.intern(device) if device else "",
+                    block.values,
+                    inputs,
+                    None,
+                    ordinal,
+                    (line, column),
+                    _ShiftedPositions(block, first_line) if block.key_lines else _NO_POSITIONS,
+                )
+            )
+        offsets = array("q")
+        offsets.frombytes(offsets_bytes)
+        return nodes, offsets, residual, LineMap.restored(line_map)
 
     def _unseen_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
         """The block of `attrs_text` (at `start` in the file), whose hash found no equal first text.
@@ -318,6 +377,92 @@ class FastReader:
         except (text_format.ParseError, ValueError) as error:
             raise NotCanonical(f"attr value does not parse: {error}") from None
         return value
+
+
+# A GraphDef text at least this long is read by two processes (read_nodes_split).
+SPLIT_MIN_CHARS = 8 << 20
+
+
+def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
+    """FastReader.read_nodes on a GraphDef's text, its second half read by a forked process.
+
+    The child sends back what it read as plain data (marshal): each node's
+    fields, each distinct attr block once (values as wire bytes), its residual
+    and line map; this process rebuilds those nodes, sharing the attr dict of
+    any block it read too. The result is read_nodes'. NotCanonical in either
+    half is raised here; if the child cannot be started or fails otherwise,
+    this process reads that half too.
+    """
+    import marshal
+
+    from tflint import forked
+
+    split = _line_starting(text, "node {\n", len(text) // 2)
+    if split <= 0:
+        return FastReader().read_nodes(text, 0)
+    try:
+        child: forked.Child | None = forked.start(lambda: _portable(text, FastReader(), split), marshal)
+    except OSError:  # no process to spare (EAGAIN, ENOMEM): one reader does it all
+        child = None
+    reader = FastReader()
+    try:
+        nodes, offsets, residual, line_map = reader.read_nodes(text, 0, 0, split)
+    except BaseException:
+        if child is not None:
+            child.stop()
+        raise
+    try:
+        payload = child.result() if child is not None else None
+    except forked.ChildFailed:
+        payload = None
+    if payload is None:
+        later = reader.read_nodes(text, 0, split)
+        for ordinal, node in enumerate(later[0], start=len(nodes)):
+            node.ordinal = ordinal
+    elif payload[0] == "not canonical":
+        raise NotCanonical(payload[1])
+    else:
+        later = reader.rebuilt(text, payload, len(nodes))
+        del payload  # as big as the child's half of the attr values: not kept while they are merged
+    later_nodes, later_offsets, later_residual, later_map = later
+    nodes.extend(later_nodes)
+    offsets.extend(later_offsets)
+    line_map.extend(later_map, residual.count("\n"))
+    return nodes, offsets, residual + later_residual, line_map
+
+
+def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
+    """What the child of read_nodes_split read from `split` on, as data marshal can carry."""
+    try:
+        nodes, offsets, residual, line_map = reader.read_nodes(text, 0, split)
+    except NotCanonical as error:
+        return ("not canonical", str(error))
+    spans = {id(block): (begin, end) for begin, end, block in reader._blocks.values()}
+    block_numbers: dict[int, int] = {}
+    blocks: list[tuple[Any, ...]] = []
+    value_numbers: dict[int, int] = {}
+    values: list[bytes] = []
+    rows = []
+    for node in nodes:
+        positions = node._attr_positions
+        block = positions._block if isinstance(positions, _ShiftedPositions) else None
+        attrs = node.attr
+        number = block_numbers.get(id(attrs))
+        if number is None:
+            entries = []
+            for key, value in attrs.items():
+                value_number = value_numbers.get(id(value))
+                if value_number is None:
+                    value_number = value_numbers[id(value)] = len(values)
+                    values.append(value.SerializeToString())
+                entries.append((key, value_number))
+            span = spans.get(id(block), (0, 0)) if block is not None else (0, 0)
+            shape = (block.lines, block.key_lines, block.key_column) if block is not None else None
+            number = block_numbers[id(attrs)] = len(blocks)
+            blocks.append((tuple(entries), span, shape))
+        first_line = positions._first_line if block is not None else 0
+        rows.append((node.name, node.op, node.device, node.raw_inputs, number, node.line, node.column, first_line))
+    return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:

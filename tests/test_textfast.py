@@ -234,3 +234,88 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
     expected = snapshot(load_bytes(data, "g.pbtxt"))
     monkeypatch.setattr(textfast, "hash", lambda text: len(text) % 3, raising=False)  # collisions everywhere
     assert snapshot(load_bytes(data, "g.pbtxt")) == expected
+
+
+# -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
+
+GRAPHDEF_TEXTS = [path for path in TEXT_FILES if load.sniff_text_message(path.read_text("utf-8", "replace")) == "GraphDef"]
+
+
+def split_everything(monkeypatch):
+    """Every GraphDef text is read in two processes, however small."""
+    monkeypatch.setattr(load, "SPLIT_MIN_CHARS", 0)
+
+
+def shared_attr_sets(artifact) -> int:
+    return len({id(node.attr) for source in artifact.graphs for node in source.node_list()})
+
+
+def ordinals(artifact) -> list[int]:
+    return [node.ordinal for source in artifact.graphs for node in source.node_list()]
+
+
+@pytest.mark.parametrize("path", GRAPHDEF_TEXTS[:12] + GRAPHDEF_TEXTS[-6:], ids=lambda p: p.name[:80])
+def test_split_read_matches_one_reader(path, monkeypatch):
+    data = path.read_bytes()
+    whole = load_bytes(data, path.name)
+    split_everything(monkeypatch)
+    split = load_bytes(data, path.name, workers=2)
+    assert snapshot(split) == snapshot(whole)
+    assert ordinals(split) == ordinals(whole)
+
+
+def test_split_read_of_a_generated_graph_shares_attrs_across_halves(monkeypatch):
+    from test_bench import BENCH
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_graph", BENCH / "gen_graph.py")
+    gen_graph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_graph)
+    data = gen_graph.graph_text(gen_graph.build_graph(3000, seed=4)).encode()
+    whole = load_bytes(data, "g.pbtxt")
+    split_everything(monkeypatch)
+    split = load_bytes(data, "g.pbtxt", workers=2)
+    assert snapshot(split) == snapshot(whole)
+    assert ordinals(split) == list(range(3000))
+    # A block read in both halves is one dict, as with one reader (analyses memoize on it);
+    # only blocks whose first occurrence is in the second half are new objects, once each.
+    assert shared_attr_sets(split) == shared_attr_sets(whole)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_split_read_of_mutated_text_agrees(seed, monkeypatch):
+    split_everything(monkeypatch)
+    results = [snapshot(load_bytes(text.encode(), "g.pbtxt", workers=2)) for text in mutations(CANONICAL, 30, seed)]
+    general_reader(monkeypatch)
+    for text, split in zip(mutations(CANONICAL, 30, seed), results):
+        assert snapshot(load_bytes(text.encode(), "g.pbtxt")) == split, text
+
+
+def test_split_read_survives_a_failing_child(monkeypatch):
+    data = CANONICAL.encode()
+    whole = snapshot(load_bytes(data, "g.pbtxt"))
+
+    def fail(*args):
+        raise RuntimeError("the child breaks")
+
+    split_everything(monkeypatch)
+    monkeypatch.setattr(textfast, "_portable", fail)
+    artifact = load_bytes(data, "g.pbtxt", workers=2)
+    assert snapshot(artifact) == whole
+    assert ordinals(artifact) == list(range(len(ordinals(artifact))))
+
+
+def test_split_read_when_no_process_can_be_forked(monkeypatch):
+    import os
+
+    data = CANONICAL.encode()
+    whole = snapshot(load_bytes(data, "g.pbtxt"))
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    split_everything(monkeypatch)
+    monkeypatch.setattr(os, "fork", no_fork)
+    artifact = load_bytes(data, "g.pbtxt", workers=2)
+    assert snapshot(artifact) == whole
+    assert ordinals(artifact) == list(range(len(ordinals(artifact))))

@@ -1,0 +1,81 @@
+"""A result computed in a forked child process and sent back through a pipe.
+
+tflint forks to put a second core to work on one big graph: the child
+inherits everything this process has built (the text, the nodes, the index),
+so nothing is copied or serialized on the way in; only the child's result
+crosses back. Imports nothing from the project; callers import it lazily
+(only big graphs fork).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, BinaryIO
+
+
+class ChildFailed(RuntimeError):
+    """The child died, or exited without sending a result."""
+
+
+class Child:
+    """A forked child computing one result: collect it with result(), or stop() the child."""
+
+    def __init__(self, pid: int, pipe: BinaryIO, codec: ModuleType) -> None:
+        self._pid = pid
+        self._pipe = pipe
+        self._codec = codec
+
+    def result(self) -> Any:
+        """Wait for the child to finish and return what its work returned (ChildFailed if it did not)."""
+        with self._pipe:
+            data = self._pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        if status != 0 or not data:
+            raise ChildFailed(f"a forked worker process failed (wait status {status})")
+        try:
+            return self._codec.loads(data)
+        except (EOFError, ValueError, TypeError) as error:  # cut short: not a whole result
+            raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
+
+    def stop(self) -> None:
+        """End a child whose result is no longer wanted, and reap it."""
+        self._pipe.close()
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self._pid, 0)
+
+
+def start(work: Callable[[], Any], codec: ModuleType) -> Child:
+    """Fork a child that runs `work()` and sends back its return value, serialized by `codec`.
+
+    `codec` is `pickle` or `marshal` (anything with `dump(value, file)` and
+    `loads(bytes)`); marshal is faster, for plain data. If `work` raises,
+    the child exits with status 1 and result() raises ChildFailed: a caller
+    that wants an exception to cross back returns it instead. OSError if the
+    fork itself fails.
+    """
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except BaseException:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise
+    if pid == 0:  # the child: never returns
+        status = 0
+        try:
+            os.close(read_fd)
+            result = work()
+            with os.fdopen(write_fd, "wb") as out:
+                codec.dump(result, out)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)  # no atexit handlers, no second flush of the parent's buffers
+    os.close(write_fd)
+    return Child(pid, os.fdopen(read_fd, "rb"), codec)

@@ -1,0 +1,70 @@
+"""tflint.forked: a result computed in a forked child, or a clear failure; never a stray process."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import time
+
+import pytest
+
+from tflint import forked
+
+
+def test_the_child_sees_this_process_state_and_its_result_comes_back():
+    built_here = {"nodes": list(range(1000))}  # inherited by the child, not sent to it
+    child = forked.start(lambda: sum(built_here["nodes"]), marshal)
+    assert child.result() == sum(range(1000))
+
+
+def test_pickle_carries_objects_marshal_cannot():
+    error = ValueError("a rule crashed")
+    result = forked.start(lambda: [error], pickle).result()
+    assert type(result[0]) is ValueError and str(result[0]) == "a rule crashed"
+
+
+def test_work_that_raises_is_child_failed_with_its_exit_status():
+    def work():
+        raise KeyError("lost")
+
+    with pytest.raises(forked.ChildFailed, match=r"wait status 256"):
+        forked.start(work, marshal).result()
+
+
+def test_a_child_that_dies_without_a_result_is_child_failed():
+    with pytest.raises(forked.ChildFailed, match=r"wait status 9\b"):
+        forked.start(lambda: os.kill(os.getpid(), 9), marshal).result()
+
+
+def test_a_truncated_result_is_child_failed_not_a_crash():
+    class HalfWritten:
+        @staticmethod
+        def dump(value, out):
+            out.write(marshal.dumps(value)[:-3])
+
+        loads = staticmethod(marshal.loads)
+
+    with pytest.raises(forked.ChildFailed, match="unreadable result"):
+        forked.start(lambda: list(range(100)), HalfWritten).result()
+
+
+def test_stop_kills_and_reaps_a_child_still_working():
+    child = forked.start(lambda: time.sleep(60), marshal)
+    started = time.monotonic()
+    child.stop()
+    assert time.monotonic() - started < 5
+    with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
+        os.waitpid(child._pid, os.WNOHANG)
+
+
+def test_a_failed_fork_raises_oserror_and_leaks_no_descriptor(monkeypatch):
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    before = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(os, "fork", no_fork)
+    with pytest.raises(OSError):
+        forked.start(lambda: 1, marshal)
+    if before is not None:
+        assert set(os.listdir("/proc/self/fd")) == before
