@@ -38,6 +38,9 @@ def nodes_of(graph: Any) -> list[Node]:
     """
     sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
     entries: dict[bytes, tuple[str, Any]] = {}
+    # One string per distinct op and device, as the text reader has: a graph has a few dozen,
+    # and protobuf makes a new string per node (100k hashed again by every lookup by op).
+    shared = {"": ""}.setdefault
     nodes = []
     append = nodes.append
     for ordinal, lite in enumerate(graph.node):
@@ -46,7 +49,9 @@ def nodes_of(graph: Any) -> list[Node]:
         attrs = sets.get(raw)
         if attrs is None:
             attrs = sets[raw] = _decode(raw, entries)
-        append(Node(lite.name, lite.op, lite.device, attrs, tuple(lite.input[:]), None, ordinal))
+        op = lite.op
+        device = lite.device
+        append(Node(lite.name, shared(op, op), shared(device, device), attrs, tuple(lite.input[:]), None, ordinal))
     return nodes
 
 
