@@ -45,6 +45,13 @@ def test_identical_attrs_share_one_dict_and_one_value():
     assert list(c.attr) == ["SrcT", "T"]
 
 
+def test_nodes_of_one_op_or_device_share_its_string():
+    nodes = binfast.read_nodes(require(CORPUS / "b_keras_cnn_frozen.pb").read_bytes())
+    for field in ("op", "device"):
+        values = [getattr(node, field) for node in nodes]
+        assert len({id(value) for value in values}) == len(set(values)), field
+
+
 def test_a_repeated_key_keeps_the_last_entry_as_protobuf_maps_do():
     data = _graph(_node(b"a", b"Identity", _entry(b"T", DT_INT32), _entry(b"T", DT_FLOAT)))
     (node,) = binfast.read_nodes(data)
