@@ -56,7 +56,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text")
     parser.add_argument("--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -")
-    parser.add_argument("-j", "--jobs", type=_count, metavar="N", help="lint files (and the rules of a graph of 20k+ nodes) in N processes (default: one per core; 0 too); small runs stay in one")
+    parser.add_argument("-j", "--jobs", type=_count, metavar="N", help="lint files (and the rules of a graph of 20k+ nodes, the text of an 8 MB+ GraphDef) in N processes (default: one per core; 0 too); small runs stay in one")
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
     parser.add_argument("--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version")
     return parser
@@ -140,11 +140,12 @@ def _main(argv: list[str]) -> int:
 def version_text() -> str:
     """`tflint X (op registry: TensorFlow Y, GraphDef version Z)` without importing protobuf."""
     import json
-    from importlib import resources
 
     from tflint import __version__
 
-    raw = json.loads(resources.files("tflint").joinpath("data/registry.json").read_text("utf-8"))
+    # The registry's metadata, read where tflint.registry reads it (DATA_DIR), without importing it.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "registry.json"), encoding="utf-8") as file:
+        raw = json.load(file)
     return f"tflint {__version__} (op registry: TensorFlow {raw['tensorflow_version']}, GraphDef version {raw['graph_def_version']}, {raw['op_count']} ops)"
 
 

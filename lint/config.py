@@ -10,12 +10,14 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 from tflint.finding import Severity
+
+# Presets ship beside this module (as tflint.registry's data does).
+_PRESETS = Path(os.path.dirname(os.path.abspath(__file__)), "presets")
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
 TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")
@@ -177,8 +179,7 @@ def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]
     if target in presets:
         if target == "default":
             return {}
-        with resources.as_file(resources.files("tflint").joinpath(f"presets/{target}.yaml")) as preset:
-            return _read_with_extends(preset, seen)
+        return _read_with_extends(_PRESETS / f"{target}.yaml", seen)
     path = (base_dir / target) if not os.path.isabs(target) else Path(target)
     if not path.is_file():
         hint = _did_you_mean(target, presets)
@@ -189,8 +190,7 @@ def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]
 def preset_names() -> list[str]:
     """Presets shipped with tflint, usable as `extends: NAME`."""
     names = ["default"]
-    folder = resources.files("tflint").joinpath("presets")
-    names.extend(sorted(entry.name[: -len(".yaml")] for entry in folder.iterdir() if entry.name.endswith(".yaml")))
+    names.extend(sorted(entry.stem for entry in _PRESETS.iterdir() if entry.suffix == ".yaml"))
     return names
 
 

@@ -222,6 +222,24 @@ def test_command_flushes_everything_before_its_quick_exit(tmp_path):
     assert b"Traceback" not in stderr
 
 
+
+# Modules a plain lint never needs: each costs milliseconds of every pre-commit run.
+NOT_AT_START_UP = ("regex", "yaml", "multiprocessing", "hashlib", "importlib.resources")
+
+
+@pytest.mark.parametrize("name", ["b_keras_cnn_frozen.pb", "b_keras_cnn_frozen.pbtxt"])
+def test_a_plain_lint_imports_nothing_it_does_not_need(tmp_path, name):
+    graph = tmp_path / name  # no .tflint.yaml above it: nothing to read YAML for
+    graph.write_bytes(require(CORPUS / name).read_bytes())
+    script = (
+        "import sys\n"
+        "from tflint.cli import main\n"
+        f"code = main([{str(graph)!r}])\n"
+        f"print(code, [name for name in {NOT_AT_START_UP!r} if name in sys.modules])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.stdout.splitlines()[-1] == "0 []", result.stdout + result.stderr
+
 # --- failing policy, statistics, progress -------------------------------------------------------
 
 WARNINGS = 'node {\n  name: "a"\n  op: "NoOp"\n  attr { key: "x" value { i: 1 } }\n  attr { key: "y" value { i: 1 } }\n}\n'
