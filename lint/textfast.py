@@ -251,19 +251,7 @@ class FastReader:
                 position = (line + 1, name_column)
             else:  # positioned at its `node {`, as the general reader does
                 name, position = "", (line, depth + 1)
-            nodes.append(
-                Node(
-                    name,
-                    sys.intern(op) if op else "",
-                    sys.intern(device) if device else "",
-                    block.values,
-                    inputs,
-                    None,
-                    len(nodes),
-                    position,
-                    _ShiftedPositions(block, line + header_lines) if block.key_lines else _NO_POSITIONS,
-                )
-            )
+            nodes.append(_node(name, op, device, block, inputs, len(nodes), position, line + header_lines))
             offsets.append(start)
             if start > kept_from:
                 pieces.append(text[kept_from:start])
@@ -295,22 +283,10 @@ class FastReader:
             if block is None:
                 block = _AttrBlock({keys.setdefault(key, key): messages[number] for key, number in entries}, *shape)
             rebuilt.append(block)
-        nodes = []
-        for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, start=first_ordinal):
-            block = rebuilt[number]
-            nodes.append(
-                Node(
-                    name,
-                    sys.intern(op) if op else "",
-                    sys.intern(device) if device else "",
-                    block.values,
-                    inputs,
-                    None,
-                    ordinal,
-                    (line, column),
-                    _ShiftedPositions(block, first_line) if block.key_lines else _NO_POSITIONS,
-                )
-            )
+        nodes = [
+            _node(name, op, device, rebuilt[number], inputs, ordinal, (line, column), first_line)
+            for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, start=first_ordinal)
+        ]
         offsets = array("q")
         offsets.frombytes(offsets_bytes)
         return nodes, offsets, residual, LineMap.restored(line_map)
@@ -463,6 +439,15 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
         first_line = positions._first_line if block is not None else 0
         rows.append((node.name, node.op, node.device, node.raw_inputs, number, node.line, node.column, first_line))
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
+
+
+def _node(name: str, op: str, device: str, block: _AttrBlock, inputs: tuple[str, ...], ordinal: int, position: tuple[int, int], first_attr_line: int) -> Node:
+    """A node as this reader builds it: one string per op and device, attr positions from its block.
+
+    `first_attr_line` is the line its attr block starts on; the block's key lines count from it.
+    """
+    positions = _ShiftedPositions(block, first_attr_line) if block.key_lines else _NO_POSITIONS
+    return Node(name, sys.intern(op) if op else "", sys.intern(device) if device else "", block.values, inputs, None, ordinal, position, positions)
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:
