@@ -168,7 +168,8 @@ def _is_saved_model_dir(path: Path) -> bool:
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:
     """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
 
-    `workers` > 1 lets a big text graph be read by that many processes (two at most, for now).
+    `workers` > 1 lets a GraphDef text of SPLIT_MIN_CHARS or more be read by two processes
+    (textfast.read_nodes_split); the result is the same as one reader's.
     """
     saved_model_dir = None
     if path == "-":
