@@ -197,7 +197,9 @@ class Signatures:
             table: dict[Node, Signature | SignatureProblem | None] = {}
             for scope in self.graph.scopes():
                 for group in scope.attr_groups():
-                    table.update(dict.fromkeys(group, resolve(group[0])))
+                    signature = resolve(group[0])
+                    for node in group:  # most groups hold a node or two: a temporary dict each cost twice as much
+                        table[node] = signature
             self._table = table
         return self._table
 
