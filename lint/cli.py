@@ -141,10 +141,10 @@ def version_text() -> str:
     """`tflint X (op registry: TensorFlow Y, GraphDef version Z)` without importing protobuf."""
     import json
 
-    from tflint import __version__
+    from tflint import PACKAGE_DIR, __version__
 
-    # The registry's metadata, read where tflint.registry reads it (DATA_DIR), without importing it.
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "registry.json"), encoding="utf-8") as file:
+    # The file tflint.registry.snapshot_info reads; importing that module would cost --version 5 ms.
+    with open(os.path.join(PACKAGE_DIR, "data", "registry.json"), encoding="utf-8") as file:
         raw = json.load(file)
     return f"tflint {__version__} (op registry: TensorFlow {raw['tensorflow_version']}, GraphDef version {raw['graph_def_version']}, {raw['op_count']} ops)"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
+from tflint import PACKAGE_DIR
 from tflint.finding import Severity
 
-# Presets ship beside this module (as tflint.registry's data does).
-_PRESETS = Path(os.path.dirname(os.path.abspath(__file__)), "presets")
+_PRESETS = Path(PACKAGE_DIR, "presets")
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
 TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-# The bundled snapshot, beside this module: pip installs packages as plain files (tflint.protos
-# reads its schema the same way), and importlib.resources costs 5-7 ms of imports at every start.
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+from tflint import PACKAGE_DIR
+
+DATA_DIR = os.path.join(PACKAGE_DIR, "data")  # the bundled snapshot
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,6 @@ class FastReader:
         closing = "\n" + indent + "}\n"
         extras_line = "\n" + indent + "  experimental_"
         name_column = depth + 3
-        blocks = self._blocks
         nodes: list[Node] = []
         offsets = array("q")
         # Node names as read, so that inputs naming a node share its string (a third of the memory).
@@ -238,11 +237,7 @@ class FastReader:
             if extras > body_start:
                 attrs_text = text[body_start:extras]
                 text_hash = hash(attrs_text)
-                seen = blocks.get(text_hash)
-                if seen is not None and seen[1] - seen[0] == extras - body_start and text.startswith(attrs_text, seen[0]):
-                    block = seen[2]
-                else:
-                    block = self._unseen_attr_block(attrs_text, text_hash, body_start, depth)
+                block = self._block_read(text, attrs_text, text_hash) or self._unseen_attr_block(attrs_text, text_hash, body_start, depth)
             else:
                 block = _EMPTY_BLOCK
             node_lines += block.lines
@@ -272,14 +267,12 @@ class FastReader:
         _, rows, blocks, values, offsets_bytes, residual, line_map = payload
         messages = [self._attr_value.FromString(data) for data in values]
         keys = self._keys
-        known = self._blocks
         rebuilt: list[_AttrBlock] = []
         for entries, (begin, end), shape in blocks:
             block = None if shape is not None else _EMPTY_BLOCK
             if block is None and end > begin:
-                seen = known.get(hash(text[begin:end]))
-                if seen is not None and seen[1] - seen[0] == end - begin and text.startswith(text[begin:end], seen[0]):
-                    block = seen[2]
+                attrs_text = text[begin:end]
+                block = self._block_read(text, attrs_text, hash(attrs_text))
             if block is None:
                 block = _AttrBlock({keys.setdefault(key, key): messages[number] for key, number in entries}, *shape)
             rebuilt.append(block)
@@ -291,8 +284,8 @@ class FastReader:
         offsets.frombytes(offsets_bytes)
         return nodes, offsets, residual, LineMap.restored(line_map)
 
-    def _unseen_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
-        """The block of `attrs_text` (at `start` in the file), whose hash found no equal first text.
+    def _block_read(self, text: str, attrs_text: str, text_hash: int) -> _AttrBlock | None:
+        """The block this reader already read from an attrs text equal to `attrs_text`, or None.
 
         Blocks are found by the hash of their text (`self._blocks`) and compared with
         their first occurrence in the file: keeping every distinct attrs text (each
@@ -300,10 +293,15 @@ class FastReader:
         different text has is kept whole, in `self._colliding`.
         """
         seen = self._blocks.get(text_hash)
-        if seen is not None:
-            block = self._colliding.get(attrs_text)
-            if block is not None:
-                return block
+        if seen is None:
+            return None
+        if seen[1] - seen[0] == len(attrs_text) and text.startswith(attrs_text, seen[0]):
+            return seen[2]
+        return self._colliding.get(attrs_text)
+
+    def _unseen_attr_block(self, attrs_text: str, text_hash: int, start: int, depth: int) -> _AttrBlock:
+        """The block of `attrs_text` (at `start` in the file), which _block_read did not find."""
+        seen = self._blocks.get(text_hash)
         values: dict[str, Any] = {}
         key_lines: dict[str, int] = {}
         keys = self._keys

@@ -222,7 +222,6 @@ def test_command_flushes_everything_before_its_quick_exit(tmp_path):
     assert b"Traceback" not in stderr
 
 
-
 # Modules a plain lint never needs: each costs milliseconds of every pre-commit run.
 NOT_AT_START_UP = ("regex", "yaml", "multiprocessing", "hashlib", "importlib.resources")
 
@@ -239,6 +238,7 @@ def test_a_plain_lint_imports_nothing_it_does_not_need(tmp_path, name):
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == "0 []", result.stdout + result.stderr
+
 
 # --- failing policy, statistics, progress -------------------------------------------------------
 
