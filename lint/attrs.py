@@ -33,7 +33,6 @@ TensorFlow 2.21 (which validates with its own registry and ignores a
 
 from __future__ import annotations
 
-import difflib
 import weakref
 from collections.abc import Iterable
 from typing import Any
@@ -493,6 +492,8 @@ def _missing_message(node: Node, spec: OpAttrs, absent: list[str]) -> str:
 def _unknown_message(node: Node, spec: OpAttrs, key: str) -> str:
     hint = spec.hints.get(key)
     if hint is None:
+        import difflib  # only for an unknown attr
+
         close = difflib.get_close_matches(key, sorted(spec.attrs), n=1, cutoff=0.75)
         hint = spec.hints[key] = f" (did you mean '{close[0]}'?)" if close else ""
     return f"{_subject(node, spec)} has attr '{key}', which {spec.label} does not define{hint}; TensorFlow ignores it"

@@ -6,7 +6,6 @@ Validated once, up front: an unknown rule, option or level is a ConfigError
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -224,6 +223,8 @@ def _as_mapping(setting: Any) -> dict[str, Any] | None:
 
 
 def _did_you_mean(word: str, choices: Any) -> str:
+    import difflib  # only when a name is misspelt
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

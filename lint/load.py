@@ -17,11 +17,10 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tflint.textfast import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
-from tflint.textpos import SourceMap, excess_nesting, scan_positions
-from tflint.textvalues import read_message
+if TYPE_CHECKING:
+    from tflint.textpos import SourceMap  # the text readers are imported when a text is read
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
@@ -270,6 +269,8 @@ def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Ar
     from google.protobuf import text_format
 
     from tflint import protos
+    from tflint.textfast import NotCanonical
+    from tflint.textpos import excess_nesting, scan_positions
 
     artifact = Artifact(path=name, form="text")
     try:
@@ -323,6 +324,9 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int 
     from google.protobuf import text_format
 
     from tflint import protos
+    from tflint.textfast import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
+    from tflint.textpos import excess_nesting, scan_positions
+    from tflint.textvalues import read_message
 
     if "\r" in text:
         # Windows line ends. A CR just before a LF is never inside a string (strings end on their
@@ -370,6 +374,7 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     Node blocks found by indentation alone must really sit inside a
     `graph_def { }` block (of the right meta graph, for a SavedModel).
     """
+    from tflint.textfast import NotCanonical
     spans = [(match.start(), match.end()) for match in _GRAPH_BLOCK[kind].finditer(text)]
     metas = [match.start() for match in _META_GRAPH.finditer(text)] if kind == "SavedModel" else [0]
     owners = []

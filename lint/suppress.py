@@ -28,7 +28,6 @@ rule can itself be suppressed.
 from __future__ import annotations
 
 import bisect
-import difflib
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -209,6 +208,8 @@ def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], p
         return None
     kind = form.group("kind")
     if kind not in KINDS:
+        import difflib  # only for a misspelt kind
+
         close = difflib.get_close_matches(kind, KINDS, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         problems.append(Problem(line, column, f"Unknown suppression kind '{kind}'{hint}: {USAGE}"))
@@ -223,6 +224,8 @@ def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], p
             if name.lower() == "all":
                 problems.append(Problem(line, column, "Blanket suppressions are not supported: name the rules to suppress"))
                 continue
+            import difflib  # only for a misspelt rule id
+
             close = difflib.get_close_matches(name, list(modules), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.append(Problem(line, column, f"Suppression names unknown rule '{name}'{hint}"))

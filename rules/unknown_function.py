@@ -31,7 +31,6 @@ Fail:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -122,6 +121,8 @@ def _problem(graph: GraphIndex, name: str) -> str:
     message = f"names function '{_shown(name)}', which is not in the graph's function library"
     if registered_op(graph, name) is not None:
         return f"{message} ('{_shown(name)}' is an op, and TensorFlow runs only library functions here)"
+    import difflib  # only for an unknown function
+
     close = difflib.get_close_matches(name, list(graph.function_by_name), n=1, cutoff=0.8)
     return f"{message} (did you mean '{_shown(close[0])}'?)" if close else message
 

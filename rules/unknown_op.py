@@ -19,7 +19,6 @@ Fail:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -50,5 +49,7 @@ def _suggest(op: str, graph: GraphIndex) -> str:
     folded = {name.lower(): name for name in public}
     if op.lower() in folded:
         return f" (did you mean '{folded[op.lower()]}'?)"
+    import difflib  # only for an unknown op
+
     close = difflib.get_close_matches(op, public, n=1, cutoff=0.75)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -243,7 +243,7 @@ GRAPHDEF_TEXTS = [path for path in TEXT_FILES if load.sniff_text_message(path.re
 
 def split_everything(monkeypatch):
     """Every GraphDef text is read in two processes, however small."""
-    monkeypatch.setattr(load, "SPLIT_MIN_CHARS", 0)
+    monkeypatch.setattr(textfast, "SPLIT_MIN_CHARS", 0)
 
 
 def shared_attr_sets(artifact) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
@@ -15,6 +14,8 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
+    import tempfile  # only when writing --output
+
     handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
