@@ -6,12 +6,16 @@
 
 Everything is measured side by side in one run, and only ratios are compared
 with targets: absolute times vary between machines. Graphs come from
-gen_graph.py and are cached (see --cache-dir). See README.md for each row.
+gen_graph.py and are cached (see --cache-dir). With --tf-python, TensorFlow
+also writes graphs of the kind the issue's figures were measured on
+(tf_graph.py), and targets 1a, 2 and 3 are reported on those too. See
+README.md for each row.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -30,6 +34,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_graph  # noqa: E402  (a sibling script, not a package)
+
+TF_GRAPH_SCRIPT = Path(__file__).resolve().with_name("tf_graph.py")
 
 DEFAULT_SIZES = (10_000, 100_000, 300_000)
 QUICK_SIZES = (60, 240)
@@ -191,26 +197,48 @@ def _has_jobs_option(tflint: list[str]) -> bool:
     return any(token in result.stdout for token in (" -j ", " -j,", "-j N", "--jobs"))
 
 
-def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc: list[tuple[str, list[str]]], log: Callable[[str], None]) -> dict[str, Any]:
+def cached_tf_graph(tf_python: str, nodes: int, cache_dir: str | os.PathLike[str]) -> tuple[Path, Path, int]:
+    """(text path, binary path, top-level nodes) of a graph TensorFlow writes with tf_graph.py, kept between runs."""
+    key = hashlib.sha256(TF_GRAPH_SCRIPT.read_bytes()).hexdigest()[:10]
+    stem = Path(cache_dir) / f"tf-graph-n{nodes}-{key}"
+    text_path, binary_path, count_path = (stem.with_suffix(suffix) for suffix in (".pbtxt", ".pb", ".nodes"))
+    if not (text_path.exists() and binary_path.exists() and count_path.exists()):
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        done = subprocess.run([tf_python, str(TF_GRAPH_SCRIPT), str(nodes), str(stem)], capture_output=True, text=True, env=env)
+        if done.returncode:
+            raise RuntimeError(f"TensorFlow could not write the graph: {(done.stderr.strip().splitlines() or ['no output'])[-1]}")
+        count_path.write_text(done.stdout.strip().splitlines()[-1] + "\n")  # written last: marks the pair complete
+    return text_path, binary_path, int(count_path.read_text())
+
+
+def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc: list[tuple[str, list[str]]], log: Callable[[str], None], tf_written: bool = False) -> dict[str, Any]:
     """Every measurement for one graph size.
 
     The repeats are interleaved: each round times every command once, so a machine whose
     speed drifts over the minutes a column takes (a shared or virtual one) slows the
-    numerator and the denominator of each ratio alike.
+    numerator and the denominator of each ratio alike. With `tf_written`, the graph is
+    TensorFlow's (tf_graph.py) and only whole processes are timed (no in-process rows:
+    text_format.Parse alone would take minutes at 300k nodes, for no target of its own).
     """
     started = time.perf_counter()
-    text_path, binary_path = gen_graph.cached_graph(nodes, args.seed, args.cache_dir)
-    row: dict[str, Any] = {"nodes": nodes, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
-    log(f"{nodes} nodes: generated/cached in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)")
+    if tf_written:
+        text_path, binary_path, written = cached_tf_graph(args.tf_python, nodes, args.cache_dir)
+    else:
+        (text_path, binary_path), written = gen_graph.cached_graph(nodes, args.seed, args.cache_dir), nodes
+    in_process_keys = () if tf_written else INPROCESS_KEYS
+    row: dict[str, Any] = {"nodes": written, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
+    made = "written by TensorFlow" if tf_written else "generated"
+    log(f"{nodes} nodes ({made}, {written} nodes): ready in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)")
     processes: dict[str, list[dict[str, Any]]] = {}
-    in_process: dict[str, list[float]] = {key: [] for key in INPROCESS_KEYS}
+    in_process: dict[str, list[float]] = {key: [] for key in in_process_keys}
     tensorflow: list[dict[str, Any]] = []
     for round_number in range(1, args.repeats + 1):
         for form, path in (("text", text_path), ("binary", binary_path)):
             processes.setdefault(f"tflint_{form}", []).append(run_process([*args.tflint, str(path)]))
         # One fresh interpreter per timing: a second lint of a big file in the same process can be
         # slower than the first (heap growth), and that is not what one `tflint FILE` run pays.
-        for key in INPROCESS_KEYS:
+        for key in in_process_keys:
             if key in row:
                 continue  # failed in an earlier round
             command = [sys.executable, __file__, "--worker", key, str(text_path), str(binary_path), str(small_text)]
@@ -348,20 +376,27 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         broken = [key for key in keys if isinstance(row.get(key), dict) and "error" in row[key]]
         return f"{broken[0]} failed (see FAILED above)" if broken else ""
 
-    text_size = _nearest(sizes, TEXT_SIZE)
-    if text_size is not None:
-        row = rows[text_size]
+    def text_and_binary(graph_rows: dict[int, dict[str, Any]], suffix: str, kind: str) -> None:
+        """Targets 1a, 1b (when text_format was timed) and 2 on the graphs of `graph_rows`."""
+        sizes = sorted(graph_rows)
+        text_size = _nearest(sizes, TEXT_SIZE)
+        if text_size is None:
+            return
+        row = graph_rows[text_size]
         protoc_key = "protoc_grpc_tools" if "protoc_grpc_tools" in row else "protoc_system"
         tflint = median(row, "tflint_text")
         note = failed(row, "tflint_text", protoc_key) or ("" if protoc_key in row else "no protoc (pip install grpcio-tools)")
-        add("1a", f"text {_short(text_size)}: tflint / protoc --encode", _ratio(tflint, median(row, protoc_key)), 1.0, note=note)
-        add("1b", f"text {_short(text_size)}: text_format.Parse / tflint", _ratio(median(row, "text_format"), tflint), 7.0, True, "x", failed(row, "tflint_text", "text_format"))
+        add(f"1a{suffix}", f"text {_short(text_size)}{kind}: tflint / protoc --encode", _ratio(tflint, median(row, protoc_key)), 1.0, note=note)
+        if "text_format" in row:
+            add(f"1b{suffix}", f"text {_short(text_size)}{kind}: text_format.Parse / tflint", _ratio(median(row, "text_format"), tflint), 7.0, True, "x", failed(row, "tflint_text", "text_format"))
         binary_size = _nearest(sizes, BINARY_SIZE)
-        row = rows[binary_size]
+        row = graph_rows[binary_size]
         note = failed(row, "tflint_binary") or ("" if "tensorflow" in row else "no TensorFlow (--tf-python)")
         if not note and "error" in row["tensorflow"]:
             note = "TensorFlow failed (see FAILED above)"
-        add("2", f"binary {_short(binary_size)}: tflint / TF C++ importer", _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")), 0.5, note=note)
+        add(f"2{suffix}", f"binary {_short(binary_size)}{kind}: tflint / TF C++ importer", _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")), 0.5, note=note)
+
+    text_and_binary(rows, "", "")
     if len(sizes) >= 2:
         small, big = sizes[0], sizes[-1]
         for ident, form in (("3a", "text"), ("3b", "binary")):
@@ -390,6 +425,8 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             if any(code not in (0, 1) for code in jobs["exit_codes"]):
                 note += f"; tflint exit {_codes(jobs['exit_codes'])}"
             add("6", f"-j speedup, {JOBS_FILES} files", jobs["speedup"], 1.7, True, "x", note)
+    if results.get("tf_sizes"):
+        text_and_binary(results["tf_sizes"], "-tf", " TF-written")
     return targets
 
 
@@ -402,7 +439,6 @@ def _seconds(value: float | None) -> str:
 def format_report(results: dict[str, Any]) -> str:
     """The measurements (one column per size) and the targets, as plain-text tables."""
     rows = results["sizes"]
-    sizes = sorted(rows)
     env = results["environment"]
     lines = [
         f"tflint {env['tflint']} | Python {env['python']} | protobuf {env['protobuf']} ({env['protobuf_backend']}) | {env['cores']} cores"
@@ -417,36 +453,10 @@ def format_report(results: dict[str, Any]) -> str:
                      "measure a regular install (pip install '.[bench]') for targets 4a/4b")
     lines.append("")
 
-    def get(row: dict[str, Any], *keys: str) -> str:
-        value = median(row, *keys)
-        if value is not None:
-            return _seconds(value)
-        cell: Any = row
-        for key in keys:
-            cell = cell.get(key) if isinstance(cell, dict) else None
-        return "failed" if isinstance(cell, dict) and "error" in cell else "-"
-
-    table: list[tuple[str, list[str]]] = [
-        ("nodes (top-level)", [f"{size:,}" for size in sizes]),
-        ("text MB / binary MB", [f"{rows[s]['text_mb']:.1f} / {rows[s]['binary_mb']:.2f}" for s in sizes]),
-        ("tflint FILE.pbtxt (process)", [get(rows[s], "tflint_text") for s in sizes]),
-        ("tflint FILE.pb (process)", [get(rows[s], "tflint_binary") for s in sizes]),
-        ("lint_file .pbtxt (in-process)", [get(rows[s], "lint_text") for s in sizes]),
-        ("lint_file .pb (in-process)", [get(rows[s], "lint_binary") for s in sizes]),
-        ("text_format.Parse", [get(rows[s], "text_format") for s in sizes]),
-    ]
-    if any("protoc_grpc_tools" in rows[s] for s in sizes):
-        table.append(("protoc --encode (grpcio-tools, process)", [get(rows[s], "protoc_grpc_tools") for s in sizes]))
-    if any("protoc_system" in rows[s] for s in sizes):
-        table.append(("protoc --encode (system, process)", [get(rows[s], "protoc_system") for s in sizes]))
-    table.append(("ParseFromString", [get(rows[s], "parse_binary") for s in sizes]))
-    if any("tensorflow" in rows[s] for s in sizes):
-        table.append(("TF import_graph_def (Python)", [get(rows[s], "tensorflow", "python") for s in sizes]))
-        table.append(("TF C++ importer alone", [get(rows[s], "tensorflow", "cpp") for s in sizes]))
-    table.append(("peak RSS tflint text / binary (MB)", [f"{rows[s]['tflint_text']['rss_mb']:.0f} / {rows[s]['tflint_binary']['rss_mb']:.0f}" for s in sizes]))
-    table.append(("tflint exit code text / binary", [f"{_codes(rows[s]['tflint_text']['rc'])} / {_codes(rows[s]['tflint_binary']['rc'])}" for s in sizes]))
-    table.append(("wall time for this column (s)", [f"{rows[s]['wall_seconds']:.0f}" for s in sizes]))
-    lines += _grid(["measurement", *[_short(s) for s in sizes]], [[label, *cells] for label, cells in table])
+    lines += _measurement_table(rows)
+    if results.get("tf_sizes"):
+        lines += ["", "Graphs written by TensorFlow (bench/tf_graph.py), the kind the issue's figures were measured on:"]
+        lines += _measurement_table(results["tf_sizes"])
 
     latency = results.get("latency")
     if latency:
@@ -455,10 +465,14 @@ def format_report(results: dict[str, Any]) -> str:
             f"pre-commit: tflint on a {latency['nodes']}-node graph {latency['lint']['median'] * 1000:.0f} ms, "
             f"tflint --version {latency['version']['median'] * 1000:.0f} ms (median of {len(latency['lint']['times'])})"
         )
-    failures = [(size, key, row[key]["error"]) for size, row in sorted(rows.items()) for key in sorted(row) if isinstance(row[key], dict) and "error" in row[key]]
-    failures += [(latency["nodes"], key, latency[key]["error"]) for key in ("lint", "version") if latency and "error" in latency[key]]
-    for size, key, error in failures:
-        lines.append(f"FAILED at {_short(size)}: {key}: {error[:240]}")
+    failures = [(_short(size), key, row[key]["error"]) for size, row in sorted(rows.items()) for key in sorted(row) if isinstance(row[key], dict) and "error" in row[key]]
+    failures += [(f"{_short(size)} TF-written", key, row[key]["error"]) for size, row in sorted(results.get("tf_sizes", {}).items()) for key in sorted(row)
+                 if isinstance(row[key], dict) and "error" in row[key]]
+    failures += [(_short(latency["nodes"]), key, latency[key]["error"]) for key in ("lint", "version") if latency and "error" in latency[key]]
+    for where, key, error in failures:
+        lines.append(f"FAILED at {where}: {key}: {error[:240]}")
+    if results.get("tf_error"):
+        lines.append(f"FAILED: graphs written by TensorFlow: {results['tf_error'][:240]}")
     jobs = results.get("jobs")
     if jobs and jobs.get("available"):
         lines.append(
@@ -481,6 +495,44 @@ def format_report(results: dict[str, Any]) -> str:
         target_rows.append([target["id"], target["what"], measured, limit, target["status"], note])
     lines += _grid(["#", "target", "measured", "limit", "status", "note"], target_rows)
     return "\n".join(lines) + "\n"
+
+
+def _measurement_table(rows: dict[int, dict[str, Any]]) -> list[str]:
+    """One column per size: every measurement of measure_size's rows that was taken."""
+    sizes = sorted(rows)
+
+    def get(row: dict[str, Any], *keys: str) -> str:
+        value = median(row, *keys)
+        if value is not None:
+            return _seconds(value)
+        cell: Any = row
+        for key in keys:
+            cell = cell.get(key) if isinstance(cell, dict) else None
+        return "failed" if isinstance(cell, dict) and "error" in cell else "-"
+
+    table: list[tuple[str, list[str]]] = [
+        ("nodes (top-level)", [f"{rows[s]['nodes']:,}" for s in sizes]),
+        ("text MB / binary MB", [f"{rows[s]['text_mb']:.1f} / {rows[s]['binary_mb']:.2f}" for s in sizes]),
+        ("tflint FILE.pbtxt (process)", [get(rows[s], "tflint_text") for s in sizes]),
+        ("tflint FILE.pb (process)", [get(rows[s], "tflint_binary") for s in sizes]),
+    ]
+    if any("lint_text" in rows[s] for s in sizes):
+        table.append(("lint_file .pbtxt (in-process)", [get(rows[s], "lint_text") for s in sizes]))
+        table.append(("lint_file .pb (in-process)", [get(rows[s], "lint_binary") for s in sizes]))
+        table.append(("text_format.Parse", [get(rows[s], "text_format") for s in sizes]))
+    if any("protoc_grpc_tools" in rows[s] for s in sizes):
+        table.append(("protoc --encode (grpcio-tools, process)", [get(rows[s], "protoc_grpc_tools") for s in sizes]))
+    if any("protoc_system" in rows[s] for s in sizes):
+        table.append(("protoc --encode (system, process)", [get(rows[s], "protoc_system") for s in sizes]))
+    if any("parse_binary" in rows[s] for s in sizes):
+        table.append(("ParseFromString", [get(rows[s], "parse_binary") for s in sizes]))
+    if any("tensorflow" in rows[s] for s in sizes):
+        table.append(("TF import_graph_def (Python)", [get(rows[s], "tensorflow", "python") for s in sizes]))
+        table.append(("TF C++ importer alone", [get(rows[s], "tensorflow", "cpp") for s in sizes]))
+    table.append(("peak RSS tflint text / binary (MB)", [f"{rows[s]['tflint_text']['rss_mb']:.0f} / {rows[s]['tflint_binary']['rss_mb']:.0f}" for s in sizes]))
+    table.append(("tflint exit code text / binary", [f"{_codes(rows[s]['tflint_text']['rc'])} / {_codes(rows[s]['tflint_binary']['rc'])}" for s in sizes]))
+    table.append(("wall time for this column (s)", [f"{rows[s]['wall_seconds']:.0f}" for s in sizes]))
+    return _grid(["measurement", *[_short(s) for s in sizes]], [[label, *cells] for label, cells in table])
 
 
 def _codes(codes: list[int]) -> str:
@@ -542,7 +594,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--latency-repeats", type=int, help="runs for the pre-commit latency rows (default 11; --quick: 2)")
     parser.add_argument("--jobs-nodes", type=int, help=f"nodes of each of the {JOBS_FILES} files of the -j row (default {DEFAULT_JOBS_NODES})")
     parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-    parser.add_argument("--tf-python", metavar="PYTHON", help="a Python with TensorFlow, for the import_graph_def anchors")
+    parser.add_argument("--tf-python", metavar="PYTHON", help="a Python with TensorFlow: the import_graph_def anchors, and graphs TensorFlow writes (tf_graph.py)")
     parser.add_argument("--tflint", metavar="CMD", default=_default_tflint(), help="the tflint command, split like a shell would (default: the one beside this Python)")
     parser.add_argument("--cache-dir", metavar="DIR", default=str(gen_graph.default_cache_dir()), help="where generated graphs are cached (default: %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
@@ -570,7 +622,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.from_json:
         saved = json.loads(Path(args.from_json).read_text("utf-8"))
-        saved["sizes"] = {int(size): row for size, row in saved["sizes"].items()}
+        for key in ("sizes", "tf_sizes"):
+            if key in saved:
+                saved[key] = {int(size): row for size, row in saved[key].items()}
         saved["targets"] = compute_targets(saved)
         sys.stdout.write(format_report(saved))
         return 0
@@ -586,8 +640,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for nodes in args.sizes:
         results["sizes"][nodes] = measure_size(args, nodes, small_text, protoc, log)
         tf = results["sizes"][nodes].get("tensorflow")
-        if tf:
+        if tf and "version" in tf:  # not when TensorFlow failed
             results["environment"]["tensorflow"] = tf["version"]
+    if args.tf_python:
+        results["tf_sizes"] = {}
+        for nodes in args.sizes:
+            try:
+                results["tf_sizes"][nodes] = measure_size(args, nodes, small_text, protoc, log, tf_written=True)
+            except (RuntimeError, OSError, ValueError) as error:
+                results["tf_error"] = str(error)
+                log(f"graphs written by TensorFlow: {error}")
+                break
     log("pre-commit latency ...")
     results["latency"] = measure_latency(args, small_text)
     log("-j ...")
