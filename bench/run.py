@@ -8,7 +8,7 @@ Everything is measured side by side in one run, and only ratios are compared
 with targets: absolute times vary between machines. Graphs come from
 gen_graph.py and are cached (see --cache-dir). With --tf-python, TensorFlow
 also writes graphs of the kind the issue's figures were measured on
-(tf_graph.py), and targets 1a, 2 and 3 are reported on those too. See
+(tf_graph.py), and targets 1a and 2 are reported on those too. See
 README.md for each row.
 """
 

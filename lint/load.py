@@ -375,6 +375,7 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     `graph_def { }` block (of the right meta graph, for a SavedModel).
     """
     from tflint.textfast import NotCanonical
+
     spans = [(match.start(), match.end()) for match in _GRAPH_BLOCK[kind].finditer(text)]
     metas = [match.start() for match in _META_GRAPH.finditer(text)] if kind == "SavedModel" else [0]
     owners = []

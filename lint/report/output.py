@@ -12,10 +12,10 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     A reader (a CI upload step, an editor) never sees a half-written file,
     and an interrupted run leaves the previous file intact.
     """
+    import tempfile  # only when writing --output: a plain lint never needs it
+
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
-    import tempfile  # only when writing --output
-
     handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
