@@ -6,8 +6,8 @@ Run by an interpreter with TensorFlow (bench/run.py --tf-python starts it and ca
 result); tflint itself never imports TensorFlow. The graph is one traced function of chained
 Const / AddV2 / Mul / Identity / ConcatV2 / Reshape / Sum blocks, with a call of a small
 library function every 20 blocks, as `shared/reference/performance-facts.md` describes: about
-65 bytes a node in binary and 255 in text, where gen_graph.py's graphs (scoped names,
-`_output_shapes`, many-attr ops, control flow) have 150 and 410. The text is TensorFlow's own
+68 bytes a node in binary and 256 in text, where gen_graph.py's graphs (scoped names,
+`_output_shapes`, many-attr ops, control flow) have 151 and 412. The text is TensorFlow's own
 (`tf.io.write_graph`). It stops once it has NODES top-level nodes (counted every 20 blocks, so
 up to 220 more).
 """
