@@ -225,7 +225,8 @@ def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc:
     if tf_written:
         text_path, binary_path, written = cached_tf_graph(args.tf_python, nodes, args.cache_dir)
     else:
-        (text_path, binary_path), written = gen_graph.cached_graph(nodes, args.seed, args.cache_dir), nodes
+        text_path, binary_path = gen_graph.cached_graph(nodes, args.seed, args.cache_dir)
+        written = nodes
     in_process_keys = () if tf_written else INPROCESS_KEYS
     row: dict[str, Any] = {"nodes": written, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
     made = "written by TensorFlow" if tf_written else "generated"

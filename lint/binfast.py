@@ -17,6 +17,7 @@ protobuf's full GraphDef parse rejects are rejected here too (DecodeError).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from tflint import protos
@@ -38,9 +39,9 @@ def nodes_of(graph: Any) -> list[Node]:
     """
     sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
     entries: dict[bytes, tuple[str, Any]] = {}
-    # One string per distinct op and device, as the text reader has: a graph has a few dozen,
-    # and protobuf makes a new string per node (100k hashed again by every lookup by op).
-    shared = {"": ""}.setdefault
+    # One string per distinct op and device, interned as the text reader does: a graph has a few
+    # dozen, and protobuf makes a new string per node (100k hashed again by every lookup by op).
+    intern = sys.intern
     nodes = []
     append = nodes.append
     for ordinal, lite in enumerate(graph.node):
@@ -51,7 +52,7 @@ def nodes_of(graph: Any) -> list[Node]:
             attrs = sets[raw] = _decode(raw, entries)
         op = lite.op
         device = lite.device
-        append(Node(lite.name, shared(op, op), shared(device, device), attrs, tuple(lite.input[:]), None, ordinal))
+        append(Node(lite.name, intern(op) if op else "", intern(device) if device else "", attrs, tuple(lite.input[:]), None, ordinal))
     return nodes
 
 
