@@ -32,7 +32,7 @@ from typing import Any
 from google.protobuf import text_format
 
 from tflint import protos
-from tflint.registry import bundled_ops
+from tflint.tf.registry import bundled_ops
 
 # DataType enum values (tensorflow/core/framework/types.proto).
 DT_FLOAT, DT_INT32, DT_BOOL = 1, 3, 10

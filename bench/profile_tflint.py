@@ -63,9 +63,9 @@ def phase_times(path: str) -> list[tuple[str, float]]:
         phases.append((name, now - clock))
         clock = now
 
-    from tflint import engine
+    from tflint.engine import run as engine
     from tflint.api import registry_for, resolve_config
-    from tflint.load import load_path
+    from tflint.read.load import load_path
     from tflint.report import renderer
     from tflint.report.summary import Summary
 

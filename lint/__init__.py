@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# The package's folder, which holds its bundled files (data/, presets/): they are read by path, as
+# The package's folder, which holds its bundled files (tf/data/, config/presets/): they are read by path, as
 # pip installs packages as plain files and importlib.resources costs 5-7 ms of imports at start-up.
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,17 +29,17 @@ _LAZY = {
     "lint_graph": "tflint.api",
     "lint_paths": "tflint.api",
     "validate": "tflint.api",
-    "ConfigError": "tflint.config",
-    "UsageError": "tflint.load",
+    "ConfigError": "tflint.errors",
+    "UsageError": "tflint.errors",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from tflint.api import GraphValidationError, Report, lint_file, lint_graph, lint_paths, validate
-    from tflint.config import ConfigError
+    from tflint.errors import ConfigError
     from tflint.finding import Finding, Severity
-    from tflint.load import UsageError
+    from tflint.errors import UsageError
 
 
 def __getattr__(name: str) -> Any:

@@ -10,12 +10,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.config import Config, ConfigError, config_from_mapping, default_config, find_config, load_config
-from tflint.engine import lint_artifact
+from tflint.config.settings import Config, config_from_mapping, default_config, find_config, load_config
+from tflint.errors import ConfigError
+from tflint.engine.run import lint_artifact
 from tflint.finding import Finding, Severity
-from tflint.load import UsageError, artifact_from_message, coerce_message, iter_graph_files, load_path, parse_op_list
-from tflint.plugins import OP_DEFS_GROUP
-from tflint.registry import OpRegistry, user_registry
+from tflint.read.load import artifact_from_message, coerce_message, iter_graph_files, load_path, parse_op_list
+from tflint.errors import UsageError
+from tflint.config.plugins import OP_DEFS_GROUP
+from tflint.tf.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
 
@@ -452,7 +454,7 @@ def validate(graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigL
     the default, None, applies it to SavedModels (directories, files,
     messages or bytes) and not to other graphs.
     """
-    from tflint.serving_preset import looks_like_saved_model, with_serving_preset
+    from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
 
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tflint.finding import Finding, Severity
-from tflint.load import UsageError
+from tflint.errors import UsageError
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
-from tflint.suppress import UNUSED, suppressible
+from tflint.engine.suppress import UNUSED, suppressible
 
 VERSION = 1
 Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count

@@ -105,8 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except Exception as error:
-        from tflint.config import ConfigError
-        from tflint.load import UsageError
+        from tflint.errors import ConfigError
+        from tflint.errors import UsageError
 
         if isinstance(error, (ConfigError, UsageError)):
             return _fail(str(error))
@@ -143,8 +143,8 @@ def version_text() -> str:
 
     from tflint import PACKAGE_DIR, __version__
 
-    # The file tflint.registry.snapshot_info reads; importing that module would cost --version 5 ms.
-    with open(os.path.join(PACKAGE_DIR, "data", "registry.json"), encoding="utf-8") as file:
+    # The file tflint.tf.registry.snapshot_info reads; importing that module would cost --version 5 ms.
+    with open(os.path.join(PACKAGE_DIR, "tf", "data", "registry.json"), encoding="utf-8") as file:
         raw = json.load(file)
     return f"tflint {__version__} (op registry: TensorFlow {raw['tensorflow_version']}, GraphDef version {raw['graph_def_version']}, {raw['op_count']} ops)"
 
@@ -160,7 +160,7 @@ def _lint(args: argparse.Namespace) -> int:
     if args.prune_baseline and args.write_baseline:
         raise _UsageExit("argument --prune-baseline: not allowed with argument --write-baseline")
     if args.config and not os.path.isfile(args.config):
-        from tflint.load import UsageError
+        from tflint.errors import UsageError
 
         raise UsageError(f"{args.config}: config file not found")
     _refuse_overwriting_inputs(args)
@@ -198,7 +198,7 @@ def _lint(args: argparse.Namespace) -> int:
         try:
             write_atomically(args.output, output)
         except OSError as error:
-            from tflint.load import UsageError
+            from tflint.errors import UsageError
 
             raise UsageError(f"{args.output}: cannot write report: {error.strerror or error}") from None
     else:
@@ -219,7 +219,8 @@ def _lint(args: argparse.Namespace) -> int:
 
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """tflint never writes to a file it lints: `-o g.pbtxt g.pbtxt` is a usage error, not a lost graph."""
-    from tflint.load import SAVED_MODEL_FILES, UsageError, iter_graph_files
+    from tflint.read.load import SAVED_MODEL_FILES, iter_graph_files
+    from tflint.errors import UsageError
 
     targets = [(flag, path) for flag, path in (("--output", args.output), ("--write-baseline", args.write_baseline)) if path and os.path.isfile(path)]
     if not targets:
@@ -260,10 +261,10 @@ def _rules_parser(command: str) -> argparse.ArgumentParser:
 def _registry(config_path: str | None) -> object:
     """The rules of the config in force here: built-in ones plus those of its enabled plugins."""
     from tflint.api import resolve_config
-    from tflint.config import find_config
+    from tflint.config.settings import find_config
 
     if config_path is not None and not os.path.isfile(config_path):
-        from tflint.load import UsageError
+        from tflint.errors import UsageError
 
         raise UsageError(f"{config_path}: config file not found")
     return resolve_config(config_path or find_config(os.getcwd())).modules
@@ -301,7 +302,7 @@ def _explain(argv: list[str]) -> int:
 
         close = difflib.get_close_matches(args.rule, list(rules), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        from tflint.load import UsageError
+        from tflint.errors import UsageError
 
         raise UsageError(f"no rule named '{args.rule}'{hint}; 'tflint rules' lists them")
     sys.stdout.write(explain_text(args.rule, rules[args.rule]))

@@ -31,7 +31,7 @@ class Severity(enum.IntEnum):
 class Issue:
     """What a rule reports: the subject, a message, and optionally the field.
 
-    `node` is the `tflint.index.Node` the issue is about (its position, name
+    `node` is the `tflint.tf.index.Node` the issue is about (its position, name
     and enclosing function come from it); `field` names an attr key, so the
     location points at that attr entry when the source has positions.
     Issues about no node (a function, the version block, an OpDef) leave

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.attrs import attr_report
+from tflint.tf.attrs import attr_report
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.tf.index import GraphIndex
 
 ID = "attr-minimum"
 CATEGORY = "schema"

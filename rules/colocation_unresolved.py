@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 ID = "colocation-unresolved"
 CATEGORY = "structure"

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.tf.index import GraphIndex
 
 ID = "control-input-order"
 CATEGORY = "structure"

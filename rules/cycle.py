@@ -52,7 +52,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Scope
+from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Scope
 
 ID = "cycle"
 CATEGORY = "structure"

@@ -56,9 +56,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.devices import cpp_device_error, python_canonical_name, python_device_error
+from tflint.tf.devices import cpp_device_error, python_canonical_name, python_device_error
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 ID = "device-spec-syntax"
 CATEGORY = "device"

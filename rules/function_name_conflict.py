@@ -44,8 +44,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.functions import function_defs_equal, registered_op
-from tflint.index import GraphIndex
+from tflint.tf.functions import function_defs_equal, registered_op
+from tflint.tf.index import GraphIndex
 
 ID = "function-name-conflict"
 CATEGORY = "function"

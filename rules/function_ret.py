@@ -53,8 +53,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.dtypes import signatures
-from tflint.index import REF_OFFSET, GraphIndex, Scope
+from tflint.tf.op_signatures import signatures
+from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
 
 ID = "function-ret"
 CATEGORY = "function"
@@ -189,6 +189,6 @@ def _has_no_output_args(graph: GraphIndex, op: str) -> bool:
 
 
 def _type_names() -> dict[int, str]:
-    from tflint.registry import snapshot_info
+    from tflint.tf.registry import snapshot_info
 
     return snapshot_info().data_types

@@ -43,8 +43,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.registry import snapshot_info
+from tflint.tf.index import GraphIndex
+from tflint.tf.registry import snapshot_info
 
 ID = "graph-version"
 CATEGORY = "version"

@@ -41,9 +41,9 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.devices import cpp_device_error
+from tflint.tf.devices import cpp_device_error
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 ID = "hardcoded-device"
 CATEGORY = "serving"

@@ -47,9 +47,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import BodyInput, Signature, SignatureProblem, body_input, dtype_name, op_label, signatures
+from tflint.tf.op_signatures import BodyInput, Signature, SignatureProblem, body_input, dtype_name, op_label, signatures
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 ID = "input-count"
 CATEGORY = "schema"

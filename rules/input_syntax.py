@@ -66,8 +66,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs
+from tflint.tf.index import GraphIndex
+from tflint.tf.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs
 
 ID = "input-syntax"
 CATEGORY = "structure"

@@ -44,10 +44,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import signatures
+from tflint.tf.op_signatures import signatures
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
-from tflint.tensors import OpPlan, OpPlans, ShapeFacts, ShapeMemo, tensor_values, typed_values
+from tflint.tf.index import GraphIndex, Node
+from tflint.tf.tensors import OpPlan, OpPlans, ShapeFacts, ShapeMemo, tensor_values, typed_values
 
 ID = "invalid-shape"
 CATEGORY = "tensor"

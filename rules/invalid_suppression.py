@@ -40,5 +40,5 @@ SUPPRESSIBLE = False
 
 
 def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Nothing per graph: tflint.suppress reports this rule."""
+    """Nothing per graph: tflint.engine.suppress reports this rule."""
     return iter(())

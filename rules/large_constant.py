@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import dtype_name
+from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.tensors import DT_STRING, DTYPE_SIZE, element_count, shape_text
+from tflint.tf.index import GraphIndex
+from tflint.tf.tensors import DT_STRING, DTYPE_SIZE, element_count, shape_text
 
 ID = "large-constant"
 CATEGORY = "serving"

@@ -48,8 +48,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import asset_file_defs, position, resolve_tensor, saved_model_listing
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import asset_file_defs, position, resolve_tensor, saved_model_listing
 
 ID = "missing-asset"
 CATEGORY = "serving"

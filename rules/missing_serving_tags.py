@@ -49,8 +49,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import is_saved_model, meta_graph_ordinal, meta_graphs, position, tag_set_text
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import is_saved_model, meta_graph_ordinal, meta_graphs, position, tag_set_text
 
 ID = "missing-serving-tags"
 CATEGORY = "serving"

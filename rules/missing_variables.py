@@ -48,8 +48,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import meta_graphs, position, resolve_tensor, saved_model_listing, tag_set_text
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import meta_graphs, position, resolve_tensor, saved_model_listing, tag_set_text
 
 ID = "missing-variables"
 CATEGORY = "serving"

@@ -44,7 +44,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.tf.index import GraphIndex
 
 ID = "node-name-pattern"
 CATEGORY = "structure"

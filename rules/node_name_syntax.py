@@ -48,7 +48,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.tf.index import GraphIndex
 
 ID = "node-name-syntax"
 CATEGORY = "structure"

@@ -36,9 +36,9 @@ from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import dtype_name
+from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
+from tflint.tf.index import GraphIndex
 
 ID = "non-finite-constant"
 CATEGORY = "serving"

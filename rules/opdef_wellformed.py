@@ -65,10 +65,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint import protos
-from tflint.attrs import AttrSpec, type_name
+from tflint.tf.attrs import AttrSpec, type_name
 from tflint.finding import Issue, Severity
-from tflint.index import REF_OFFSET, GraphIndex
-from tflint.registry import snapshot_info
+from tflint.tf.index import REF_OFFSET, GraphIndex
+from tflint.tf.registry import snapshot_info
 
 ID = "opdef-wellformed"
 CATEGORY = "opdef"

@@ -39,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import Signatures, body_input, op_label, signatures
+from tflint.tf.op_signatures import Signatures, body_input, op_label, signatures
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Input, Node, Scope
+from tflint.tf.index import GraphIndex, Input, Node, Scope
 
 ID = "output-index-out-of-range"
 CATEGORY = "structure"

@@ -44,8 +44,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.functions import func_references
-from tflint.index import GraphIndex, Node
+from tflint.tf.functions import func_references
+from tflint.tf.index import GraphIndex, Node
 
 ID = "recursive-function"
 CATEGORY = "function"

@@ -56,8 +56,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.shapes import OUTPUT_SHAPES, ShapeInference, ShapeIssue, infer_shapes, input_arg_name, shape_text
+from tflint.tf.index import GraphIndex
+from tflint.tf.shapes import OUTPUT_SHAPES, ShapeInference, ShapeIssue, infer_shapes, input_arg_name, shape_text
 
 ID = "shape-mismatch"
 CATEGORY = "shape"

@@ -78,10 +78,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import dtype_name
+from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import SignatureTensor, base_type, position, resolve_tensor, signature_tensors
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import SignatureTensor, base_type, position, resolve_tensor, signature_tensors
 
 ID = "signature-dtype"
 CATEGORY = "serving"

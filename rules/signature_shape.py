@@ -59,9 +59,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
-from tflint.serving import position, resolve_tensor, signature_tensors
-from tflint.tensors import shape_text
+from tflint.tf.index import GraphIndex, Node
+from tflint.tf.serving import position, resolve_tensor, signature_tensors
+from tflint.tf.tensors import shape_text
 
 ID = "signature-shape"
 CATEGORY = "serving"

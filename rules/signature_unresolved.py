@@ -69,8 +69,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import position, resolve_tensor, signature_tensors
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import position, resolve_tensor, signature_tensors
 
 ID = "signature-unresolved"
 CATEGORY = "serving"

@@ -58,11 +58,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import dtype_name
+from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
-from tflint.index import REF_OFFSET, GraphIndex, Node
-from tflint.registry import snapshot_info
-from tflint.tensors import (
+from tflint.tf.index import REF_OFFSET, GraphIndex, Node
+from tflint.tf.registry import snapshot_info
+from tflint.tf.tensors import (
     DT_BOOL,
     DT_COMPLEX64,
     DT_COMPLEX128,

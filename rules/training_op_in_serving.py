@@ -41,8 +41,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex, Node
-from tflint.serving import served
+from tflint.tf.index import GraphIndex, Node
+from tflint.tf.serving import served
 
 ID = "training-op-in-serving"
 CATEGORY = "serving"

@@ -38,9 +38,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.dtypes import Signature, Signatures, body_input, dtype_name, op_label, signatures, types_compatible
+from tflint.tf.op_signatures import Signature, Signatures, body_input, dtype_name, op_label, signatures, types_compatible
 from tflint.finding import Issue, Severity
-from tflint.index import REF_OFFSET, GraphIndex, Node, Scope
+from tflint.tf.index import REF_OFFSET, GraphIndex, Node, Scope
 
 ID = "type-attr-consistency"
 CATEGORY = "schema"

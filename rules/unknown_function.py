@@ -35,8 +35,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.functions import registered_op
-from tflint.index import GraphIndex, Node
+from tflint.tf.functions import registered_op
+from tflint.tf.index import GraphIndex, Node
 
 ID = "unknown-function"
 CATEGORY = "function"

@@ -51,8 +51,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.index import GraphIndex
-from tflint.serving import CHECKPOINT_OPS, is_saver_checkpoint_op, served
+from tflint.tf.index import GraphIndex
+from tflint.tf.serving import CHECKPOINT_OPS, is_saver_checkpoint_op, served
 
 ID = "unsafe-op"
 CATEGORY = "serving"

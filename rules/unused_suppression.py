@@ -37,5 +37,5 @@ SUPPRESSIBLE = False
 
 
 def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Nothing per graph: tflint.suppress and tflint.baseline report this rule."""
+    """Nothing per graph: tflint.engine.suppress and tflint.baseline report this rule."""
     return iter(())

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tflint.api import registry_for
-from tflint.config import config_from_mapping, default_config
-from tflint.engine import lint_artifact
-from tflint.load import load_bytes
+from tflint.config.settings import config_from_mapping, default_config
+from tflint.engine.run import lint_artifact
+from tflint.read.load import load_bytes
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"

@@ -1,4 +1,4 @@
-"""The shared attr analysis (tflint.attrs): one pass per graph, layered OpDefs, and a mutation suite.
+"""The shared attr analysis (tflint.tf.attrs): one pass per graph, layered OpDefs, and a mutation suite.
 
 The mutation suite breaks real graphs written by TensorFlow (../shared/corpus) one attr at a
 time and pins exactly what the five attr rules report. Each mutation was imported with
@@ -12,10 +12,10 @@ import pytest
 from conftest import CORPUS, lint_bytes, require
 from tflint import protos
 from tflint.api import registry_for
-from tflint.attrs import attr_report, op_attrs, quote_string, type_name
-from tflint.config import default_config
-from tflint.engine import build_index
-from tflint.load import load_bytes
+from tflint.tf.attrs import attr_report, op_attrs, quote_string, type_name
+from tflint.config.settings import default_config
+from tflint.engine.run import build_index
+from tflint.read.load import load_bytes
 from tflint.rules import allowed_values, attr_minimum, attr_type_mismatch, missing_attr, unknown_attr
 
 ATTR_RULES = ("missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum")

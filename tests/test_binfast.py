@@ -6,8 +6,9 @@ import pytest
 from google.protobuf.message import DecodeError
 
 from conftest import CORPUS, lint_bytes, require
-from tflint import binfast, protos
-from tflint.load import load_bytes
+from tflint import protos
+from tflint.read import binary as binfast
+from tflint.read.load import load_bytes
 
 
 def _graph(*nodes: bytes) -> bytes:

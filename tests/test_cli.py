@@ -224,7 +224,7 @@ def test_command_flushes_everything_before_its_quick_exit(tmp_path):
 
 # Modules a plain lint never needs: each costs milliseconds of every pre-commit run.
 NOT_AT_START_UP = ("regex", "yaml", "multiprocessing", "hashlib", "importlib.resources", "difflib", "tempfile")
-TEXT_READERS = ("tflint.textfast", "tflint.textvalues")
+TEXT_READERS = ("tflint.read.text", "tflint.read.textvalues")
 
 
 @pytest.mark.parametrize(

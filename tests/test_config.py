@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import lint_text, pinned
-from tflint.config import ConfigError, config_from_mapping, default_config, find_config, load_config
+from tflint.config.settings import config_from_mapping, default_config, find_config, load_config
+from tflint.errors import ConfigError
 from tflint.finding import Severity
 
 DUPLICATE = 'node { name: "a" op: "NoOp" }\nnode { name: "a" op: "NoOp" }\nnode { name: "tmp/a" op: "NoOp" }\nnode { name: "tmp/a" op: "NoOp" }\n'

@@ -1,4 +1,4 @@
-"""tflint.dtypes: resolved signatures shared by the signature rules."""
+"""tflint.tf.op_signatures: resolved signatures shared by the signature rules."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import textwrap
 from google.protobuf import text_format
 
 from tflint import protos
-from tflint.dtypes import Signature, SignatureProblem, body_input, dtype_name, signatures, types_compatible
-from tflint.index import GraphIndex
-from tflint.registry import OpRegistry, bundled_ops, user_registry
+from tflint.tf.op_signatures import Signature, SignatureProblem, body_input, dtype_name, signatures, types_compatible
+from tflint.tf.index import GraphIndex
+from tflint.tf.registry import OpRegistry, bundled_ops, user_registry
 
 
 def index(pbtxt: str, registry: OpRegistry | None = None) -> GraphIndex:

@@ -1,4 +1,4 @@
-"""tflint.forked: a result computed in a forked child, or a clear failure; never a stray process."""
+"""tflint.runtime.fork: a result computed in a forked child, or a clear failure; never a stray process."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tflint import forked
+from tflint.runtime import fork as forked
 
 
 def test_the_child_sees_this_process_state_and_its_result_comes_back():

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tflint.api import lint_paths
-from tflint.config import config_from_mapping, default_config
+from tflint.config.settings import config_from_mapping, default_config
 from tflint.finding import Finding
-from tflint.load import UsageError
+from tflint.errors import UsageError
 
 from conftest import CORPUS, DATA
 

@@ -58,7 +58,7 @@ def test_crash_in_a_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
 
 
 def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
-    from tflint import engine
+    from tflint.engine import run as engine
 
     monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
     for path in graphs:
@@ -69,8 +69,8 @@ def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
 
 
 def test_rule_units_costliest_first_attr_family_together():
-    from tflint import engine
-    from tflint.config import default_config
+    from tflint.engine import run as engine
+    from tflint.config.settings import default_config
 
     enabled = sorted(rule for rule, _ in default_config().enabled())
     units = engine.rule_units(enabled)
@@ -82,7 +82,7 @@ def test_rule_units_costliest_first_attr_family_together():
 
 
 def test_forked_rules_with_more_units_than_the_queue_holds(graphs, monkeypatch):
-    from tflint import engine
+    from tflint.engine import run as engine
 
     monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
     monkeypatch.setattr(engine, "_MAX_QUEUED", 3)
@@ -91,7 +91,7 @@ def test_forked_rules_with_more_units_than_the_queue_holds(graphs, monkeypatch):
 
 
 def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
-    from tflint import engine
+    from tflint.engine import run as engine
     from tflint.rules import all_rules
 
     def explode(graph, options):
@@ -111,7 +111,7 @@ def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, c
     import os
     import time
 
-    from tflint import engine
+    from tflint.engine import run as engine
     from tflint.rules import all_rules
 
     parent = os.getpid()

@@ -6,7 +6,8 @@ import pytest
 
 from conftest import CORPUS, DATA, require
 from tflint import protos
-from tflint.load import UsageError, iter_graph_files, load_bytes, load_path, looks_like_text, sniff_text_message
+from tflint.read.load import iter_graph_files, load_bytes, load_path, looks_like_text, sniff_text_message
+from tflint.errors import UsageError
 
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*") if p.name != "README.md") if CORPUS.exists() else []
 EXPECTED_KIND = {".pbtxt": "text", ".pb": "binary", ".meta": "binary"}

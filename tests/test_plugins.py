@@ -12,7 +12,8 @@ import pytest
 
 from conftest import REPO, lint_text, pinned
 from tflint.cli import main
-from tflint.config import ConfigError, config_from_mapping
+from tflint.config.settings import config_from_mapping
+from tflint.errors import ConfigError
 
 RULE_MODULE = '''
 """Nodes are not named 'forbidden'.

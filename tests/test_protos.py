@@ -20,7 +20,7 @@ import tflint.protos as tp
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 PROTO_DIR = REPO / "protos"
-DATA_DIR = REPO / "lint" / "data"
+DATA_DIR = REPO / "lint" / "tf" / "data"
 
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"shared corpus not found at {CORPUS}")
 

@@ -18,8 +18,8 @@ import tflint
 from conftest import DATA, WILD, require
 from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, placeholder, saved_model, signature, tensor
 from tflint import protos
-from tflint.config import config_from_mapping, load_config, preset_names
-from tflint.serving_preset import looks_like_saved_model, with_serving_preset
+from tflint.config.settings import config_from_mapping, load_config, preset_names
+from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
 
 SERVING_RULES = {
     "signature-unresolved", "signature-dtype", "signature-shape", "missing-serving-tags", "missing-asset", "missing-variables",

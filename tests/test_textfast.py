@@ -7,11 +7,12 @@ import random
 import pytest
 
 from conftest import CORPUS, DATA, WILD
-from tflint import load, textfast
-from tflint.index import GraphIndex
-from tflint.load import load_bytes
-from tflint.registry import OpRegistry
-from tflint.textfast import NotCanonical
+from tflint.read import load
+from tflint.read import text as textfast
+from tflint.tf.index import GraphIndex
+from tflint.read.load import load_bytes
+from tflint.tf.registry import OpRegistry
+from tflint.read.text import NotCanonical
 
 TEXT_FILES = sorted(
     path

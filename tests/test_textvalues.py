@@ -21,9 +21,10 @@ from google.protobuf import text_encoding, text_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tflint import load, protos
-from tflint.textfast import FastReader
-from tflint.textvalues import _bytes_literal, message_bytes
+from tflint import protos
+from tflint.read import load
+from tflint.read.text import FastReader
+from tflint.read.textvalues import _bytes_literal, message_bytes
 
 from conftest import CORPUS, DATA, REPO, WILD
 from test_textfast import edit

@@ -119,7 +119,7 @@ _PARSED: dict[bytes, tuple[str, bytes] | None] = {}
 def _parsed(data: bytes, name: str) -> tuple[str, bytes] | None:
     """(message type, binary bytes) of a seed that parses as a binary graph, cached."""
     if data not in _PARSED:
-        from tflint.load import load_bytes
+        from tflint.read.load import load_bytes
 
         artifact = load_bytes(data, name)
         ok = artifact.failure is None and artifact.form == "binary" and artifact.message is not None
@@ -192,9 +192,9 @@ def mutate_graph(data: bytes, name: str, rng: random.Random) -> bytes | None:
 def build_checker():
     """A function linting (bytes, name) in-process; returns an outcome label or raises on a broken contract."""
     from tflint.api import registry_for
-    from tflint.config import config_from_mapping, default_config
-    from tflint.engine import lint_artifact
-    from tflint.load import load_bytes
+    from tflint.config.settings import config_from_mapping, default_config
+    from tflint.engine.run import lint_artifact
+    from tflint.read.load import load_bytes
 
     config = config_from_mapping({"rules": {rule: "warning" for rule, conf in default_config().rules.items() if not conf.severity}})
     registry = registry_for(config)

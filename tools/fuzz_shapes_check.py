@@ -9,12 +9,12 @@ not swallowed here (GUARDED_ERRORS is emptied).
 """
 import json, sys, collections
 from tflint.api import registry_for
-from tflint.config import default_config
-from tflint.engine import build_index
-from tflint.load import load_bytes
-import tflint.shapes as SH
+from tflint.config.settings import default_config
+from tflint.engine.run import build_index
+from tflint.read.load import load_bytes
+import tflint.tf.shapes as SH
 SH.GUARDED_ERRORS = ()
-from tflint.shapes import infer_shapes
+from tflint.tf.shapes import infer_shapes
 
 config = default_config(); registry = registry_for(config)
 def finer(mine, tf):

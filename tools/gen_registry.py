@@ -14,7 +14,7 @@ from typing import Any
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep TF's start-up chatter out of the report
 
 REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "lint" / "data"
+DATA_DIR = REPO / "lint" / "tf" / "data"
 OPS_PATH = DATA_DIR / "ops.binpb"
 REGISTRY_PATH = DATA_DIR / "registry.json"
 

@@ -201,9 +201,9 @@ def test_chains(reverse, closed):
 def test_300k_node_cycle_needs_no_recursion():
     # The rule alone (the whole engine on 300k nodes is slow to test): iterative throughout.
     from tflint.api import registry_for
-    from tflint.config import default_config
-    from tflint.engine import build_index
-    from tflint.load import load_bytes
+    from tflint.config.settings import default_config
+    from tflint.engine.run import build_index
+    from tflint.read.load import load_bytes
     from tflint.rules import cycle
 
     artifact = load_bytes(_chain(300_000, closed=True, reverse=True), "chain.pb")

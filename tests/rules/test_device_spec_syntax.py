@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import lint_text, pinned
-from tflint.devices import cpp_device_error, python_canonical_name, python_device_error
+from tflint.tf.devices import cpp_device_error, python_canonical_name, python_device_error
 
 RULE = "device-spec-syntax"
 

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import lint_bytes, lint_text, pinned
 from tflint import protos
-from tflint.registry import snapshot_info
+from tflint.tf.registry import snapshot_info
 
 RULE = "graph-version"
 TARGET = snapshot_info().graph_def_version
@@ -42,7 +42,8 @@ def test_target_version_option():
 
 
 def test_target_version_must_be_a_version():
-    from tflint.config import ConfigError, config_from_mapping
+    from tflint.config.settings import config_from_mapping
+    from tflint.errors import ConfigError
 
     with pytest.raises(ConfigError, match="target-version"):
         config_from_mapping({"rules": {RULE: {"target-version": -1}}})

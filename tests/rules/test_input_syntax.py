@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from conftest import lint_text, pinned
 
-from tflint.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs, parse_tensor_name
-from tflint.node import Node
+from tflint.tf.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs, parse_tensor_name
+from tflint.tf.node import Node
 
 ID = "input-syntax"
 

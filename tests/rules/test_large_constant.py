@@ -6,7 +6,7 @@ import pytest
 
 from conftest import lint_text, pinned
 from tflint import protos
-from tflint.config import ConfigError
+from tflint.errors import ConfigError
 from tflint.rules.large_constant import human_bytes, tensor_bytes
 
 RULE = "large-constant"

@@ -14,7 +14,7 @@ import pytest
 from conftest import lint_text, pinned, require
 from serving_graphs import SERVING, copy_model, edit_saved_model, line_of, saved_model
 from tflint.api import lint_file
-from tflint.config import ConfigError
+from tflint.errors import ConfigError
 
 RULE = "missing-serving-tags"
 ON = {"rules": {RULE: "error"}}

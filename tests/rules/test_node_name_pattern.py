@@ -6,7 +6,7 @@ import pytest
 
 from conftest import lint_text, pinned
 
-from tflint.config import ConfigError
+from tflint.errors import ConfigError
 from tflint.rules import node_name_pattern
 
 ID = "node-name-pattern"

@@ -22,7 +22,7 @@ import pytest
 from conftest import lint_bytes, lint_text, pinned
 from tflint import protos
 from tflint.rules import shape_mismatch
-from tflint.shapes import broadcast, compatible, merge, ShapeError
+from tflint.tf.shapes import broadcast, compatible, merge, ShapeError
 
 ID = shape_mismatch.ID
 

@@ -38,8 +38,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from tflint.finding import Issue
-from tflint.index import GraphIndex, Node
-from tflint.registry import snapshot_info
+from tflint.tf.index import GraphIndex, Node
+from tflint.tf.registry import snapshot_info
 
 # AttrValue / ListValue field of each attr element type, in the order AttrValueHasType checks them.
 FIELD_OF_TYPE = {"string": "s", "int": "i", "float": "f", "bool": "b", "type": "type", "shape": "shape", "tensor": "tensor", "func": "func"}

@@ -14,9 +14,10 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from tflint import PACKAGE_DIR
+from tflint.errors import ConfigError, did_you_mean
 from tflint.finding import Severity
 
-_PRESETS = Path(PACKAGE_DIR, "presets")
+_PRESETS = Path(PACKAGE_DIR, "config", "presets")
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
 TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")
@@ -24,10 +25,6 @@ RULE_KEYS = ("level", "ignore-nodes")
 INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
 # Seconds a user regex may run against one name before it is reported, not waited on.
 REGEX_TIMEOUT = 0.5
-
-
-class ConfigError(Exception):
-    """Invalid configuration (exit 2): the message names the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +178,7 @@ def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]
         return _read_with_extends(_PRESETS / f"{target}.yaml", seen)
     path = (base_dir / target) if not os.path.isabs(target) else Path(target)
     if not path.is_file():
-        hint = _did_you_mean(target, presets)
+        hint = did_you_mean(target, presets)
         raise ConfigError(f"{shown}: extends: {target!r} is neither a preset ({', '.join(presets)}) nor a file{hint}")
     return _read_with_extends(path, seen)
 
@@ -222,18 +219,11 @@ def _as_mapping(setting: Any) -> dict[str, Any] | None:
     return None
 
 
-def _did_you_mean(word: str, choices: Any) -> str:
-    import difflib  # only when a name is misspelt
-
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None) -> Config:
     shown = source or "<defaults>"
     for key in raw:
         if key not in TOP_LEVEL_KEYS:
-            raise ConfigError(f"{shown}: unknown key {key!r}{_did_you_mean(str(key), TOP_LEVEL_KEYS)}")
+            raise ConfigError(f"{shown}: unknown key {key!r}{did_you_mean(str(key), TOP_LEVEL_KEYS)}")
     fail_on = Severity.ERROR
     if "fail-on" in raw:
         fail_on = _parse_level(raw["fail-on"], f"{shown}: fail-on", allow_off=False)
@@ -255,7 +245,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
     if plugin_names:
-        from tflint.plugins import load_plugins
+        from tflint.config.plugins import load_plugins
 
         loaded = load_plugins(plugin_names, f"{shown}: plugins", reserved=rules)
         rules = {**rules, **loaded.rules}
@@ -266,7 +256,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
     for rule_id in settings:
         if rule_id not in rules:
-            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{_did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}")
+            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}")
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")
@@ -294,7 +284,7 @@ def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
     settings = {}
     for key, setting in value.items():
         if key not in INLINE_SUPPRESSION_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r}{_did_you_mean(str(key), INLINE_SUPPRESSION_KEYS)}")
+            raise ConfigError(f"{where}: unknown key {key!r}{did_you_mean(str(key), INLINE_SUPPRESSION_KEYS)}")
         if not isinstance(setting, bool):
             raise ConfigError(f"{where}.{key}: expected true or false, got {setting!r}")
         settings[key.replace("-", "_")] = setting
@@ -330,7 +320,7 @@ def _parse_level(value: Any, where: str, allow_off: bool = True) -> Severity:
         level = Severity.parse(value)
     except ValueError:
         choices = [str(s) for s in Severity if allow_off or s != Severity.OFF]
-        raise ConfigError(f"{where}: unknown level {value!r}{_did_you_mean(value.lower(), choices)}") from None
+        raise ConfigError(f"{where}: unknown level {value!r}{did_you_mean(value.lower(), choices)}") from None
     if level == Severity.OFF and not allow_off:
         raise ConfigError(f"{where}: expected {expected}")
     return level
@@ -358,7 +348,7 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
                 options[key] = _check_option(value, defaults[key], f"{where}.{key}")
             else:
                 known = list(RULE_KEYS) + list(defaults)
-                raise ConfigError(f"{where}: unknown option {key!r}{_did_you_mean(str(key), known)}")
+                raise ConfigError(f"{where}: unknown option {key!r}{did_you_mean(str(key), known)}")
     else:
         raise ConfigError(f"{where}: expected a level or a mapping, got {setting!r}")
     validate = getattr(module, "validate_options", None)

@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tflint.index import REF_OFFSET, GraphIndex, Input, Node, Scope
-from tflint.registry import OpSchema, snapshot_info
+from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
+from tflint.tf.registry import OpSchema, snapshot_info
 
 # TensorFlow keeps output counts in an int32 (`Number of outputs is too big`).
 INT32_MAX = (1 << 31) - 1

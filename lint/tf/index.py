@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-# Node, Input and the input parsers live in tflint.node (readers build Nodes); rules import them from here.
-from tflint.node import Input, Node, parse_all_inputs, parse_function_input, parse_input  # noqa: F401 - re-exported
-from tflint.registry import OpRegistry, OpSchema
+# Node, Input and the input parsers live in tflint.tf.node (readers build Nodes); rules import them from here.
+from tflint.tf.node import Input, Node, parse_all_inputs, parse_function_input, parse_input  # noqa: F401 - re-exported
+from tflint.tf.registry import OpRegistry, OpSchema
 
 T = TypeVar("T")
 

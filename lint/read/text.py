@@ -6,7 +6,7 @@ per line, two spaces per level, fields in field-number order. This reader
 finds each `node {` block of that layout by its first and last lines, reads
 its name, op, inputs and device with one regex, and its attrs as one text,
 decoded once however many nodes repeat it; the scanning is done in C, and
-Python touches each node once, building the `tflint.node.Node` rules see.
+Python touches each node once, building the `tflint.tf.node.Node` rules see.
 
 It is conservative: whatever it does not recognise is left in a residual
 text that protobuf's own parser reads (a LineMap keeps its line numbers
@@ -29,9 +29,9 @@ from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.node import Node
-from tflint.textpos import excess_nesting
-from tflint.textvalues import read_message
+from tflint.tf.node import Node
+from tflint.read.positions import excess_nesting
+from tflint.read.textvalues import read_message
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -369,7 +369,7 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
     """
     import marshal
 
-    from tflint import forked
+    from tflint.runtime import fork as forked
 
     split = _line_starting(text, "node {\n", len(text) // 2)
     if split <= 0:

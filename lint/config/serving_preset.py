@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from tflint.config import Config, config_from_mapping, default_config
-from tflint.load import SAVED_MODEL_FILES, looks_like_text, sniff_text_message
+from tflint.config.settings import Config, config_from_mapping, default_config
+from tflint.read.load import SAVED_MODEL_FILES, looks_like_text, sniff_text_message
 
 SERVING_PRESET = "serving"
 # Enough of a file to tell a text SavedModel's first field or a binary one's first byte.

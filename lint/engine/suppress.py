@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.config import Config, InlineSuppressions
+from tflint.config.settings import Config, InlineSuppressions
 from tflint.finding import Finding, Severity
 
 UNUSED = "unused-suppression"

@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tflint.errors import UsageError
+
 if TYPE_CHECKING:
-    from tflint.textpos import SourceMap  # the text readers are imported when a text is read
+    from tflint.read.positions import SourceMap  # the text readers are imported when a text is read
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
@@ -56,10 +58,6 @@ _TEXT_FIELDS = {
 _FIRST_FIELD = re.compile(r"(?:\s+|#[^\n]*)*(?P<name>[A-Za-z_][A-Za-z0-9_]*|\[)")
 # Bytes that never occur in text format (everything below 0x20 except whitespace).
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")
-
-
-class UsageError(Exception):
-    """A problem with how tflint was called (exit 2): unreadable path, bad option."""
 
 
 @dataclass(frozen=True)
@@ -269,8 +267,8 @@ def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Ar
     from google.protobuf import text_format
 
     from tflint import protos
-    from tflint.textfast import NotCanonical
-    from tflint.textpos import excess_nesting, scan_positions
+    from tflint.read.text import NotCanonical
+    from tflint.read.positions import excess_nesting, scan_positions
 
     artifact = Artifact(path=name, form="text")
     try:
@@ -324,9 +322,9 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int 
     from google.protobuf import text_format
 
     from tflint import protos
-    from tflint.textfast import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
-    from tflint.textpos import excess_nesting, scan_positions
-    from tflint.textvalues import read_message
+    from tflint.read.text import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
+    from tflint.read.positions import excess_nesting, scan_positions
+    from tflint.read.textvalues import read_message
 
     if "\r" in text:
         # Windows line ends. A CR just before a LF is never inside a string (strings end on their
@@ -374,7 +372,7 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     Node blocks found by indentation alone must really sit inside a
     `graph_def { }` block (of the right meta graph, for a SavedModel).
     """
-    from tflint.textfast import NotCanonical
+    from tflint.read.text import NotCanonical
 
     spans = [(match.start(), match.end()) for match in _GRAPH_BLOCK[kind].finditer(text)]
     metas = [match.start() for match in _META_GRAPH.finditer(text)] if kind == "SavedModel" else [0]
@@ -415,7 +413,8 @@ def sniff_text_message(text: str) -> str:
 
 
 def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
-    from tflint import binfast, protos
+    from tflint import protos
+    from tflint.read import binary as binfast
 
     artifact = Artifact(path=name, form="binary")
     candidates = [kind] if kind else _binary_candidates(data, name)
@@ -470,7 +469,7 @@ def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
     MetaGraphDef is re-read as one.
     """
-    from tflint import binfast
+    from tflint.read import binary as binfast
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:

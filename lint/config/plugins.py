@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from tflint.config import ConfigError, _did_you_mean
+from tflint.errors import ConfigError, did_you_mean
 from tflint.finding import Severity
 
 RULES_GROUP = "tflint.rules"
@@ -55,7 +55,7 @@ def load_plugins(names: Iterable[str], where: str, reserved: Mapping[str, Any] =
         groups = available.get(name)
         if not groups:
             known = ", ".join(sorted(available)) or "none"
-            raise ConfigError(f"{where}: plugin {name!r} is not installed{_did_you_mean(name, available)} (installed plugins: {known})")
+            raise ConfigError(f"{where}: plugin {name!r} is not installed{did_you_mean(name, available)} (installed plugins: {known})")
         if RULES_GROUP in groups:
             loaded = _load(groups[RULES_GROUP], name, where)
             for module in _rule_modules(loaded, name, where):

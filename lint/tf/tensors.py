@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 # TensorShape::MaxDimensions().
 MAX_DIMS = 254

@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-from tflint.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex, Node
 
 # The registry layer that comes from the graph itself; TensorFlow checks
 # against its own op registry, never against a MetaGraphDef's op list.

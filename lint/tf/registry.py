@@ -16,7 +16,7 @@ from typing import Any
 
 from tflint import PACKAGE_DIR
 
-DATA_DIR = os.path.join(PACKAGE_DIR, "data")  # the bundled snapshot
+DATA_DIR = os.path.join(PACKAGE_DIR, "tf", "data")  # the bundled snapshot
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from tflint import protos
-from tflint.node import Node
+from tflint.tf.node import Node
 
 LiteGraphDef = protos.message_class("tflint.lite.GraphDef")
 _AttrEntry = protos.message_class("tflint.lite.AttrEntry")

@@ -39,11 +39,11 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from tflint.attrs import type_name
-from tflint.dtypes import signatures
-from tflint.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
-from tflint.registry import OpSchema
-from tflint.tensors import partial_shape_problem
+from tflint.tf.attrs import type_name
+from tflint.tf.op_signatures import signatures
+from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
+from tflint.tf.registry import OpSchema
+from tflint.tf.tensors import partial_shape_problem
 
 Shape = tuple[int, ...] | None
 

@@ -38,11 +38,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.dtypes import signatures
-from tflint.functions import func_references
-from tflint.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
-from tflint.textpos import TOKEN as TEXT_TOKEN
-from tflint.textpos import LineTable
+from tflint.tf.op_signatures import signatures
+from tflint.tf.functions import func_references
+from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
+from tflint.read.positions import TOKEN as TEXT_TOKEN
+from tflint.read.positions import LineTable
 
 # SignatureDefs whose "output" is an op to run, not a tensor (signature_constants.py).
 INIT_OP_SIGNATURE_KEYS = frozenset({"__saved_model_init_op", "__saved_model_train_op"})

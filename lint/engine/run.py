@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from tflint.config import Config, RuleConfig
+from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
-from tflint.index import GraphIndex, Node
-from tflint.load import Artifact, GraphSource
-from tflint.registry import OpRegistry
+from tflint.tf.index import GraphIndex, Node
+from tflint.read.load import Artifact, GraphSource
+from tflint.tf.registry import OpRegistry
 
 INVALID_GRAPH = "invalid-graph"
 
@@ -66,7 +66,7 @@ def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, prog
             index.release()
     findings.sort(key=Finding.sort_key)
     if artifact.text is not None:
-        from tflint.suppress import apply_inline
+        from tflint.engine.suppress import apply_inline
 
         findings = apply_inline(findings, artifact.text, artifact.path, config)
     return findings
@@ -125,7 +125,7 @@ _RELATIVE_COST = {
     "colocation-unresolved": 2,
     "control-input-order": 2,
 }
-# Rules that read one shared analysis (tflint.attrs.attr_report) run in the same process, so it is built once.
+# Rules that read one shared analysis (tflint.tf.attrs.attr_report) run in the same process, so it is built once.
 _RUN_TOGETHER = ("missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum")
 
 
@@ -145,8 +145,8 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
     import pickle
     from functools import partial
 
-    from tflint import forked
-    from tflint.dtypes import signatures
+    from tflint.runtime import fork as forked
+    from tflint.tf.op_signatures import signatures
 
     signatures(index).table()
     units = rule_units([rule_id for rule_id, _ in config.enabled()])

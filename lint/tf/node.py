@@ -1,6 +1,6 @@
 """One node as rules see it, and the parsing of its input strings.
 
-Every reader builds these: the binary reader (`tflint.binfast`) directly, the
+Every reader builds these: the binary reader (`tflint.read.binary`) directly, the
 index from text-reader nodes and protobuf NodeDefs. `attr` maps each key to an
 AttrValue message; readers share one dict between nodes whose attrs are
 identical, so analyses can memoize per distinct attr set on its identity.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from tflint.inputs import parse_tensor_name
+from tflint.tf.inputs import parse_tensor_name
 
 
 class Input(NamedTuple):
@@ -86,7 +86,7 @@ def parse_input(raw: str) -> Input:
     Digits after the last `:` are the output index (read as an unsigned
     64-bit number and kept to its low 32 bits, as TF's C++ does); otherwise a
     leading `^` makes a control input on the rest; otherwise the whole string
-    names output 0. `tflint.inputs` reports the strings TF misreads this way.
+    names output 0. `tflint.tf.inputs` reports the strings TF misreads this way.
     """
     if ":" not in raw:
         if raw[:1] == "^":

@@ -1,0 +1,1 @@
+"""Configuration: .tflint.yaml discovery and validation, presets, plugins."""

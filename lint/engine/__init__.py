@@ -1,0 +1,1 @@
+"""Runs the rules over a graph index: findings, suppressions, parallelism."""
