@@ -135,7 +135,11 @@ class _Defaults:
         defaults = self._by_op.get(node.op)
         if defaults is None:
             op_def = self._ops.get(node.op)
-            defaults = [(attr.name, attr.default_value) for attr in op_def.attr if attr.HasField("default_value")] if op_def else []
+            defaults = (
+                [(attr.name, attr.default_value) for attr in op_def.attr if attr.HasField("default_value")]
+                if op_def
+                else []
+            )
             self._by_op[node.op] = defaults
         for name, default in defaults:
             if name not in node.attr:
@@ -166,7 +170,15 @@ class GraphGenerator:
 
     # -- nodes ---------------------------------------------------------------
 
-    def add(self, tower: _Tower | None, name: str, op: str, inputs: Sequence[str] = (), attrs: dict[str, Attr] | None = None, shapes: Sequence[Sequence[int]] | None = None) -> str:
+    def add(
+        self,
+        tower: _Tower | None,
+        name: str,
+        op: str,
+        inputs: Sequence[str] = (),
+        attrs: dict[str, Attr] | None = None,
+        shapes: Sequence[Sequence[int]] | None = None,
+    ) -> str:
         """Append a top-level node (defaults filled) and return its name, i.e. its output 0."""
         node = self.graph.node.add()
         node.name = name
@@ -185,7 +197,9 @@ class GraphGenerator:
     def const(self, tower: _Tower | None, name: str, tensor: Any, inputs: Sequence[str] = ()) -> str:
         """A Const node holding `tensor`."""
         dims = [dim.size for dim in tensor.tensor_shape.dim]
-        return self.add(tower, name, "Const", inputs, {"dtype": ("type", tensor.dtype), "value": ("tensor", tensor)}, [dims])
+        return self.add(
+            tower, name, "Const", inputs, {"dtype": ("type", tensor.dtype), "value": ("tensor", tensor)}, [dims]
+        )
 
     def random_floats(self, count: int) -> list[float]:
         """`count` reproducible values in [-1, 1], like trained weights."""
@@ -199,7 +213,15 @@ class GraphGenerator:
         as_content = count > 1 and self.rng.random() < 0.75
         return self.const(tower, name, _float_tensor(shape, self.random_floats(count), as_content), inputs)
 
-    def float_op(self, tower: _Tower | None, name: str, op: str, inputs: Sequence[str], shape: Sequence[int] = MAIN_SHAPE, extra: dict[str, Attr] | None = None) -> str:
+    def float_op(
+        self,
+        tower: _Tower | None,
+        name: str,
+        op: str,
+        inputs: Sequence[str],
+        shape: Sequence[int] = MAIN_SHAPE,
+        extra: dict[str, Attr] | None = None,
+    ) -> str:
         """A node of an op with one type attr `T`, here float, and one output of `shape`."""
         attrs: dict[str, Attr] = {"T": ("type", DT_FLOAT)}
         if extra:
@@ -213,7 +235,13 @@ class GraphGenerator:
         self.graph.versions.producer = PRODUCER
         self.graph.versions.min_consumer = MIN_CONSUMER
         self._build_library()
-        self.add(None, "input", "Placeholder", (), {"dtype": ("type", DT_FLOAT), "shape": ("shape", MAIN_SHAPE), "_user_specified_name": ("s", b"input")})
+        self.add(
+            None,
+            "input",
+            "Placeholder",
+            (),
+            {"dtype": ("type", DT_FLOAT), "shape": ("shape", MAIN_SHAPE), "_user_specified_name": ("s", b"input")},
+        )
         self.const(None, "model/shared_scale", _float_tensor([], [0.5], False))
         self.const(None, "model/shared_shift", _float_tensor([], [0.25], False))
         fixed = 3
@@ -258,7 +286,9 @@ class GraphGenerator:
             self.float_op(None, "Identity", "Identity", outputs)
             return
         axis = self.const(None, "model/concat/axis", _int_tensor([], [0]))
-        concat = self.add(None, "model/concat", "ConcatV2", [*outputs, axis], {"N": ("i", len(outputs)), "T": ("type", DT_FLOAT)})
+        concat = self.add(
+            None, "model/concat", "ConcatV2", [*outputs, axis], {"N": ("i", len(outputs)), "T": ("type", DT_FLOAT)}
+        )
         indices = self.const(None, "model/Sum/reduction_indices", _int_tensor([], [0]))
         total = self.add(None, "model/Sum", "Sum", [concat, indices], {"T": ("type", DT_FLOAT)})
         self.float_op(None, "Identity", "Identity", [total], [WIDTH])
@@ -268,10 +298,19 @@ class GraphGenerator:
     def _block_dense(self, tower: _Tower, scope: str, x: str) -> str:
         """A frozen Keras/TF1 dense layer: kernel, kernel/read (colocated), MatMul, BiasAdd, Relu."""
         kernel = self.float_const(tower, f"{scope}/kernel", [WIDTH, WIDTH])
-        read = self.add(tower, f"{scope}/kernel/read", "Identity", [kernel], {"T": ("type", DT_FLOAT), "_class": ("strings", [f"loc:@{kernel}".encode()])}, [[WIDTH, WIDTH]])
+        read = self.add(
+            tower,
+            f"{scope}/kernel/read",
+            "Identity",
+            [kernel],
+            {"T": ("type", DT_FLOAT), "_class": ("strings", [f"loc:@{kernel}".encode()])},
+            [[WIDTH, WIDTH]],
+        )
         bias = self.float_const(tower, f"{scope}/bias", [WIDTH])
         matmul = self.float_op(tower, f"{scope}/MatMul", "MatMul", [x, read])
-        biased = self.float_op(tower, f"{scope}/BiasAdd", "BiasAdd", [matmul, bias], extra={"data_format": ("s", b"NHWC")})
+        biased = self.float_op(
+            tower, f"{scope}/BiasAdd", "BiasAdd", [matmul, bias], extra={"data_format": ("s", b"NHWC")}
+        )
         return self.float_op(tower, f"{scope}/Relu", "Relu", [biased])
 
     def _block_elementwise(self, tower: _Tower, scope: str, x: str) -> str:
@@ -285,11 +324,27 @@ class GraphGenerator:
     def _block_reshape_sum(self, tower: _Tower, scope: str, x: str) -> str:
         """ConcatV2([x, x]) to [2, 8], Reshape to [2, 2, 4], Sum over axis 1 back to [2, 4]."""
         axis = self.const(tower, f"{scope}/concat/axis", _int_tensor([], [1]))
-        concat = self.add(tower, f"{scope}/concat", "ConcatV2", [x, x, axis], {"N": ("i", 2), "T": ("type", DT_FLOAT)}, [[BATCH, 2 * WIDTH]])
+        concat = self.add(
+            tower,
+            f"{scope}/concat",
+            "ConcatV2",
+            [x, x, axis],
+            {"N": ("i", 2), "T": ("type", DT_FLOAT)},
+            [[BATCH, 2 * WIDTH]],
+        )
         shape = self.const(tower, f"{scope}/Reshape/shape", _int_tensor([3], [BATCH, 2, WIDTH]))
-        reshaped = self.add(tower, f"{scope}/Reshape", "Reshape", [concat, shape], {"T": ("type", DT_FLOAT)}, [[BATCH, 2, WIDTH]])
+        reshaped = self.add(
+            tower, f"{scope}/Reshape", "Reshape", [concat, shape], {"T": ("type", DT_FLOAT)}, [[BATCH, 2, WIDTH]]
+        )
         indices = self.const(tower, f"{scope}/Sum/reduction_indices", _int_tensor([], [1]))
-        return self.add(tower, f"{scope}/Sum", "Sum", [reshaped, indices], {"T": ("type", DT_FLOAT), "keep_dims": ("b", False)}, [MAIN_SHAPE])
+        return self.add(
+            tower,
+            f"{scope}/Sum",
+            "Sum",
+            [reshaped, indices],
+            {"T": ("type", DT_FLOAT), "keep_dims": ("b", False)},
+            [MAIN_SHAPE],
+        )
 
     def _block_conv(self, tower: _Tower, scope: str, x: str) -> str:
         """Reshape to NHWC [2, 1, 2, 2], Conv2D (SAME 1x3 or VALID 1x1), BiasAdd, Relu, reshape back."""
@@ -307,7 +362,9 @@ class GraphGenerator:
         }
         conv = self.float_op(tower, f"{scope}/Conv2D", "Conv2D", [reshaped, weights], image, conv_attrs)
         bias = self.float_const(tower, f"{scope}/bias", [image[3]])
-        biased = self.float_op(tower, f"{scope}/BiasAdd", "BiasAdd", [conv, bias], image, {"data_format": ("s", b"NHWC")})
+        biased = self.float_op(
+            tower, f"{scope}/BiasAdd", "BiasAdd", [conv, bias], image, {"data_format": ("s", b"NHWC")}
+        )
         relu = self.float_op(tower, f"{scope}/Relu", "Relu", [biased], image)
         back = self.const(tower, f"{scope}/Reshape_1/shape", _int_tensor([2], MAIN_SHAPE))
         return self.add(tower, f"{scope}/Reshape_1", "Reshape", [relu, back], {"T": ("type", DT_FLOAT)}, [MAIN_SHAPE])
@@ -321,9 +378,18 @@ class GraphGenerator:
             self.float_op(tower, f"{scope}/add", "AddV2", [x, "model/shared_shift"]),
         ]
         axis = self.const(tower, f"{scope}/concat/axis", _int_tensor([], [0]))
-        concat = self.add(tower, f"{scope}/concat", "ConcatV2", [*branches, axis], {"N": ("i", 4), "T": ("type", DT_FLOAT)}, [[4 * BATCH, WIDTH]])
+        concat = self.add(
+            tower,
+            f"{scope}/concat",
+            "ConcatV2",
+            [*branches, axis],
+            {"N": ("i", 4), "T": ("type", DT_FLOAT)},
+            [[4 * BATCH, WIDTH]],
+        )
         shape = self.const(tower, f"{scope}/Reshape/shape", _int_tensor([3], [4, BATCH, WIDTH]))
-        reshaped = self.add(tower, f"{scope}/Reshape", "Reshape", [concat, shape], {"T": ("type", DT_FLOAT)}, [[4, BATCH, WIDTH]])
+        reshaped = self.add(
+            tower, f"{scope}/Reshape", "Reshape", [concat, shape], {"T": ("type", DT_FLOAT)}, [[4, BATCH, WIDTH]]
+        )
         indices = self.const(tower, f"{scope}/Sum/reduction_indices", _int_tensor([], [0]))
         return self.add(tower, f"{scope}/Sum", "Sum", [reshaped, indices], {"T": ("type", DT_FLOAT)}, [MAIN_SHAPE])
 
@@ -333,9 +399,23 @@ class GraphGenerator:
         if choice == 0:
             kernel = self.float_const(tower, f"{scope}/kernel", [WIDTH, WIDTH])
             bias = self.float_const(tower, f"{scope}/bias", [WIDTH])
-            called = self.add(tower, f"{scope}/PartitionedCall", "PartitionedCall", [x, kernel, bias], self._call_attrs(self.functions["residual_block"], 3), [MAIN_SHAPE])
+            called = self.add(
+                tower,
+                f"{scope}/PartitionedCall",
+                "PartitionedCall",
+                [x, kernel, bias],
+                self._call_attrs(self.functions["residual_block"], 3),
+                [MAIN_SHAPE],
+            )
         elif choice == 1:
-            called = self.add(tower, f"{scope}/StatefulPartitionedCall", "StatefulPartitionedCall", [x], self._call_attrs(self.functions["stateful_head"], 1), [MAIN_SHAPE])
+            called = self.add(
+                tower,
+                f"{scope}/StatefulPartitionedCall",
+                "StatefulPartitionedCall",
+                [x],
+                self._call_attrs(self.functions["stateful_head"], 1),
+                [MAIN_SHAPE],
+            )
         else:
             called = self.add(tower, f"{scope}/scale", self.functions["scale"], [x], None, [MAIN_SHAPE])
         return self.float_op(tower, f"{scope}/Identity", "Identity", [called])
@@ -359,20 +439,48 @@ class GraphGenerator:
         int_t, float_t = {"T": ("type", DT_INT32)}, {"T": ("type", DT_FLOAT)}
 
         def enter(name: str, data: str, dtype_attr: dict[str, Attr], constant: bool, shape: Sequence[int]) -> str:
-            attrs = {**dtype_attr, "frame_name": frame, "is_constant": ("b", constant), "parallel_iterations": ("i", 10)}
+            attrs = {
+                **dtype_attr,
+                "frame_name": frame,
+                "is_constant": ("b", constant),
+                "parallel_iterations": ("i", 10),
+            }
             return self.add(tower, f"{scope}/{name}", "Enter", [data], attrs, [shape])
 
         counter = self.const(tower, f"{scope}/loop_counter", _int_tensor([], [0]))
         limit = self.const(tower, f"{scope}/maximum_iterations", _int_tensor([], [5]))
         enter_i = enter("Enter", counter, int_t, False, [])
         enter_x = enter("Enter_1", x, float_t, False, MAIN_SHAPE)
-        merge_i = self.add(tower, f"{scope}/Merge", "Merge", [enter_i, f"{scope}/NextIteration"], {**int_t, "N": ("i", 2)}, [[], []])
-        merge_x = self.add(tower, f"{scope}/Merge_1", "Merge", [enter_x, f"{scope}/NextIteration_1"], {**float_t, "N": ("i", 2)}, [MAIN_SHAPE, []])
+        merge_i = self.add(
+            tower, f"{scope}/Merge", "Merge", [enter_i, f"{scope}/NextIteration"], {**int_t, "N": ("i", 2)}, [[], []]
+        )
+        merge_x = self.add(
+            tower,
+            f"{scope}/Merge_1",
+            "Merge",
+            [enter_x, f"{scope}/NextIteration_1"],
+            {**float_t, "N": ("i", 2)},
+            [MAIN_SHAPE, []],
+        )
         less = self.add(tower, f"{scope}/Less", "Less", [merge_i, f"{scope}/Less/Enter"], int_t, [[]])
         enter("Less/Enter", limit, int_t, True, [])
         cond = self.add(tower, f"{scope}/LoopCond", "LoopCond", [less], None, [[]])
-        switch_i = self.add(tower, f"{scope}/Switch", "Switch", [merge_i, cond], {**int_t, "_class": ("strings", [f"loc:@{merge_i}".encode()])}, [[], []])
-        switch_x = self.add(tower, f"{scope}/Switch_1", "Switch", [merge_x, cond], {**float_t, "_class": ("strings", [f"loc:@{merge_x}".encode()])}, [MAIN_SHAPE, MAIN_SHAPE])
+        switch_i = self.add(
+            tower,
+            f"{scope}/Switch",
+            "Switch",
+            [merge_i, cond],
+            {**int_t, "_class": ("strings", [f"loc:@{merge_i}".encode()])},
+            [[], []],
+        )
+        switch_x = self.add(
+            tower,
+            f"{scope}/Switch_1",
+            "Switch",
+            [merge_x, cond],
+            {**float_t, "_class": ("strings", [f"loc:@{merge_x}".encode()])},
+            [MAIN_SHAPE, MAIN_SHAPE],
+        )
         body_i = self.add(tower, f"{scope}/Identity", "Identity", [f"{switch_i}:1"], int_t, [[]])
         body_x = self.add(tower, f"{scope}/Identity_1", "Identity", [f"{switch_x}:1"], float_t, [MAIN_SHAPE])
         one = self.const(tower, f"{scope}/add/y", _int_tensor([], [1]), [f"^{body_i}"])
@@ -395,11 +503,19 @@ class GraphGenerator:
     def _build_library(self) -> None:
         """Four traced functions, named as tf.function names them, one calling two others."""
         uid = 100 + self.rng.randrange(900)
-        names = {key: f"__inference_{key}_{uid + offset}" for offset, key in enumerate(("dense_layer", "scale", "residual_block", "stateful_head"))}
+        names = {
+            key: f"__inference_{key}_{uid + offset}"
+            for offset, key in enumerate(("dense_layer", "scale", "residual_block", "stateful_head"))
+        }
         self.functions = names
         library = self.graph.library
 
-        dense = _FunctionWriter(library.function.add(), names["dense_layer"], self.defaults, [("x", MAIN_SHAPE), ("kernel", [WIDTH, WIDTH]), ("bias", [WIDTH])])
+        dense = _FunctionWriter(
+            library.function.add(),
+            names["dense_layer"],
+            self.defaults,
+            [("x", MAIN_SHAPE), ("kernel", [WIDTH, WIDTH]), ("bias", [WIDTH])],
+        )
         matmul = dense.node("MatMul", "MatMul", ["x", "kernel"], "product")
         biased = dense.node("BiasAdd", "BiasAdd", [matmul, "bias"], "output", {"data_format": ("s", b"NHWC")})
         relu = dense.node("Relu", "Relu", [biased], "activations")
@@ -412,8 +528,20 @@ class GraphGenerator:
         total = scale.node("add", "AddV2", [product, shift], "z")
         scale.ret(scale.node("Identity", "Identity", [total], "output"))
 
-        block = _FunctionWriter(library.function.add(), names["residual_block"], self.defaults, [("x", MAIN_SHAPE), ("kernel", [WIDTH, WIDTH]), ("bias", [WIDTH])])
-        inner = block.node("PartitionedCall", "PartitionedCall", ["x", "kernel", "bias"], "output", self._call_attrs(names["dense_layer"], 3), dtype=False)
+        block = _FunctionWriter(
+            library.function.add(),
+            names["residual_block"],
+            self.defaults,
+            [("x", MAIN_SHAPE), ("kernel", [WIDTH, WIDTH]), ("bias", [WIDTH])],
+        )
+        inner = block.node(
+            "PartitionedCall",
+            "PartitionedCall",
+            ["x", "kernel", "bias"],
+            "output",
+            self._call_attrs(names["dense_layer"], 3),
+            dtype=False,
+        )
         scaled = block.node("scale", names["scale"], [inner], "identity", dtype=False)
         residual = block.node("add", "AddV2", ["x", scaled], "z")
         block.ret(block.node("Identity", "Identity", [residual], "output"))
@@ -426,7 +554,9 @@ class GraphGenerator:
 class _FunctionWriter:
     """Fills one FunctionDef the way tf.function traces it (inputs as `node:out_arg:index`)."""
 
-    def __init__(self, function: Any, name: str, defaults: _Defaults, arguments: Sequence[tuple[str, Sequence[int]]]) -> None:
+    def __init__(
+        self, function: Any, name: str, defaults: _Defaults, arguments: Sequence[tuple[str, Sequence[int]]]
+    ) -> None:
         self.function = function
         self.defaults = defaults
         function.signature.name = name
@@ -439,7 +569,15 @@ class _FunctionWriter:
             _set_attr(attrs["_user_specified_name"], "s", arg_name.encode())
         _set_attr(function.attr["_construction_context"], "s", b"kEagerRuntime")
 
-    def node(self, name: str, op: str, inputs: Sequence[str], output_arg: str, attrs: dict[str, Attr] | None = None, dtype: bool = True) -> str:
+    def node(
+        self,
+        name: str,
+        op: str,
+        inputs: Sequence[str],
+        output_arg: str,
+        attrs: dict[str, Attr] | None = None,
+        dtype: bool = True,
+    ) -> str:
         """Add a body node; returns the `name:output_arg:0` reference to its first output."""
         node = self.function.node_def.add()
         node.name = name
@@ -487,7 +625,9 @@ def graph_bytes(graph: Any) -> bytes:
     return graph.SerializeToString(deterministic=True)
 
 
-def write_graph(graph: Any, text_path: str | os.PathLike[str] | None = None, binary_path: str | os.PathLike[str] | None = None) -> None:
+def write_graph(
+    graph: Any, text_path: str | os.PathLike[str] | None = None, binary_path: str | os.PathLike[str] | None = None
+) -> None:
     """Write the text and/or binary form, each atomically (a temp file renamed into place)."""
     if text_path:
         _write_atomic(Path(text_path), graph_text(graph).encode("utf-8"))
@@ -548,7 +688,9 @@ sys.exit(0 if same else 3)
 def verify_with_tensorflow(python: str, text_path: Path, binary_path: Path) -> int:
     """Import the graph into TensorFlow (a separate interpreter) and compare the text layout."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    result = subprocess.run([python, "-c", _TF_VERIFY, str(binary_path), str(text_path)], env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [python, "-c", _TF_VERIFY, str(binary_path), str(text_path)], env=env, capture_output=True, text=True
+    )
     sys.stdout.write(result.stdout)
     if result.returncode:
         sys.stderr.write(result.stderr[-4000:])
@@ -563,7 +705,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--text", metavar="FILE", help="write the text form here")
     parser.add_argument("--binary", metavar="FILE", help="write the binary form here")
     parser.add_argument("--out-dir", metavar="DIR", help="write graph-nN-sS.pbtxt and .pb here")
-    parser.add_argument("--verify-tf", metavar="PYTHON", help="a TensorFlow interpreter: import the graph and compare tf.io.write_graph's text")
+    parser.add_argument(
+        "--verify-tf",
+        metavar="PYTHON",
+        help="a TensorFlow interpreter: import the graph and compare tf.io.write_graph's text",
+    )
     args = parser.parse_args(argv)
     text_path, binary_path = args.text, args.binary
     if args.out_dir:
@@ -575,7 +721,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     graph = build_graph(args.nodes, args.seed)
     write_graph(graph, text_path, binary_path)
     functions = sum(len(function.node_def) for function in graph.library.function)
-    print(f"{len(graph.node)} nodes (+{functions} in {len(graph.library.function)} functions): {text_path or ''} {binary_path or ''}".rstrip())
+    print(
+        f"{len(graph.node)} nodes (+{functions} in {len(graph.library.function)} functions): {text_path or ''} {binary_path or ''}".rstrip()
+    )
     if args.verify_tf:
         if not (text_path and binary_path):
             parser.error("--verify-tf needs both the text and the binary form")

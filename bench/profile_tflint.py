@@ -43,10 +43,10 @@ def profile_tflint(path: str) -> tuple[pstats.Stats, float, int]:
 def _gc_paused_as_the_cli_does() -> Any:
     """The CLI lints each file with the cyclic garbage collector paused (trees since 94709fb)."""
     try:
-        from tflint.api import _collector_paused
+        from tflint.runtime.process import collector_paused
     except ImportError:
         return contextlib.nullcontext()
-    return _collector_paused()
+    return collector_paused()
 
 
 def phase_times(path: str) -> list[tuple[str, float]]:
@@ -63,8 +63,8 @@ def phase_times(path: str) -> list[tuple[str, float]]:
         phases.append((name, now - clock))
         clock = now
 
-    from tflint.engine import run as engine
     from tflint.api import registry_for, resolve_config
+    from tflint.engine import run as engine
     from tflint.read.load import load_path
     from tflint.report import renderer
     from tflint.report.summary import Summary
@@ -83,7 +83,13 @@ def phase_times(path: str) -> list[tuple[str, float]]:
         starts: list[tuple[str, float]] = []
         for index, source in zip(indexes, artifact.graphs):
             try:
-                run = engine.run_rules(index, config, artifact.path, source.label, progress=lambda rule: starts.append((rule, time.perf_counter())))
+                run = engine.run_rules(
+                    index,
+                    config,
+                    artifact.path,
+                    source.label,
+                    progress=lambda rule: starts.append((rule, time.perf_counter())),
+                )
             except TypeError:  # an engine without the progress hook: no per-rule times
                 run = engine.run_rules(index, config, artifact.path, source.label)
             findings.extend(run)
@@ -107,7 +113,7 @@ def _where(key: tuple[str, int, str]) -> str:
     parts = Path(filename).parts
     for anchor in ("lint", "rules", "protos", "tflint", "google"):
         if anchor in parts:
-            filename = "/".join(parts[len(parts) - parts[::-1].index(anchor) - 1:])
+            filename = "/".join(parts[len(parts) - parts[::-1].index(anchor) - 1 :])
             break
     else:
         filename = Path(filename).name
@@ -149,7 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{100 * seconds / whole:6.1f} {seconds:8.3f}  {name}")
     stats, wall, code = profile_tflint(path)
     total = stats.total_tt  # type: ignore[attr-defined]
-    print(f"\ncProfile of tflint {path}: exit {code}, {wall:.2f} s wall under cProfile ({total:.2f} s profiled), {os.path.getsize(path) / 1e6:.1f} MB")
+    print(
+        f"\ncProfile of tflint {path}: exit {code}, {wall:.2f} s wall under cProfile ({total:.2f} s profiled), {os.path.getsize(path) / 1e6:.1f} MB"
+    )
     print("(cProfile charges a fixed cost per call: many-call Python functions look bigger than they are)")
     print("\nself time (the function's own code):")
     print("\n".join(top_table(stats, total, 2, args.top)))

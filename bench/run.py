@@ -67,17 +67,28 @@ with open(sys.argv[1], "w") as out:
 """
 
 
-def run_process(command: Sequence[str], stdin_path: str | os.PathLike[str] | None = None, capture: bool = False) -> dict[str, Any]:
+def run_process(
+    command: Sequence[str], stdin_path: str | os.PathLike[str] | None = None, capture: bool = False
+) -> dict[str, Any]:
     """Run one command to completion: wall seconds, its own peak RSS (MB), exit code, output.
 
     The command runs under _LAUNCHER, which times it from spawn to exit (without the
     launcher's own start-up) and reads its peak RSS from os.wait4. Output goes to temporary
     files, not pipes, so the command can never block on a full pipe.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r", suffix=".txt") as report:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r", suffix=".txt") as report,
+    ):
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         try:
-            launcher = subprocess.run([sys.executable, "-S", "-c", _LAUNCHER, report.name, *command], stdin=stdin, stdout=out if capture else subprocess.DEVNULL, stderr=err)
+            launcher = subprocess.run(
+                [sys.executable, "-S", "-c", _LAUNCHER, report.name, *command],
+                stdin=stdin,
+                stdout=out if capture else subprocess.DEVNULL,
+                stderr=err,
+            )
         finally:
             if stdin_path:
                 stdin.close()
@@ -91,7 +102,9 @@ def run_process(command: Sequence[str], stdin_path: str | os.PathLike[str] | Non
     return {"seconds": seconds, "rss_mb": max_rss_kb / 1024, "rc": code, "stdout": stdout, "stderr": stderr}
 
 
-def time_process(command: Sequence[str], repeats: int, stdin_path: str | os.PathLike[str] | None = None, capture: bool = False) -> dict[str, Any]:
+def time_process(
+    command: Sequence[str], repeats: int, stdin_path: str | os.PathLike[str] | None = None, capture: bool = False
+) -> dict[str, Any]:
     """Median wall time of `repeats` runs, the largest peak RSS, every exit code, the last output."""
     runs = [run_process(command, stdin_path, capture) for _ in range(repeats)]
     return {**_summary(runs), "stdout": runs[-1]["stdout"], "stderr": runs[-1]["stderr"]}
@@ -165,7 +178,9 @@ print(json.dumps({"version": tf.__version__, "cpp": cpp, "python": python}))
 def measure_tensorflow(tf_python: str, binary_path: Path, repeats: int) -> dict[str, Any]:
     """TensorFlow's importer on the binary graph, in the TensorFlow interpreter `tf_python`."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    result = subprocess.run([tf_python, "-c", _TF_SCRIPT, str(binary_path), str(repeats)], capture_output=True, text=True, env=env)
+    result = subprocess.run(
+        [tf_python, "-c", _TF_SCRIPT, str(binary_path), str(repeats)], capture_output=True, text=True, env=env
+    )
     if result.returncode:
         raise RuntimeError(f"TensorFlow import failed: {result.stderr.strip().splitlines()[-1:]}")
     raw = json.loads(result.stdout.strip().splitlines()[-1])
@@ -205,14 +220,25 @@ def cached_tf_graph(tf_python: str, nodes: int, cache_dir: str | os.PathLike[str
     if not (text_path.exists() and binary_path.exists() and count_path.exists()):
         stem.parent.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-        done = subprocess.run([tf_python, str(TF_GRAPH_SCRIPT), str(nodes), str(stem)], capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [tf_python, str(TF_GRAPH_SCRIPT), str(nodes), str(stem)], capture_output=True, text=True, env=env
+        )
         if done.returncode:
-            raise RuntimeError(f"TensorFlow could not write the graph: {(done.stderr.strip().splitlines() or ['no output'])[-1]}")
+            raise RuntimeError(
+                f"TensorFlow could not write the graph: {(done.stderr.strip().splitlines() or ['no output'])[-1]}"
+            )
         count_path.write_text(done.stdout.strip().splitlines()[-1] + "\n")  # written last: marks the pair complete
     return text_path, binary_path, int(count_path.read_text())
 
 
-def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc: list[tuple[str, list[str]]], log: Callable[[str], None], tf_written: bool = False) -> dict[str, Any]:
+def measure_size(
+    args: argparse.Namespace,
+    nodes: int,
+    small_text: Path,
+    protoc: list[tuple[str, list[str]]],
+    log: Callable[[str], None],
+    tf_written: bool = False,
+) -> dict[str, Any]:
     """Every measurement for one graph size.
 
     The repeats are interleaved: each round times every command once, so a machine whose
@@ -228,9 +254,17 @@ def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc:
         text_path, binary_path = gen_graph.cached_graph(nodes, args.seed, args.cache_dir)
         written = nodes
     in_process_keys = () if tf_written else INPROCESS_KEYS
-    row: dict[str, Any] = {"nodes": written, "text_mb": text_path.stat().st_size / 1e6, "binary_mb": binary_path.stat().st_size / 1e6, "text_file": str(text_path), "binary_file": str(binary_path)}
+    row: dict[str, Any] = {
+        "nodes": written,
+        "text_mb": text_path.stat().st_size / 1e6,
+        "binary_mb": binary_path.stat().st_size / 1e6,
+        "text_file": str(text_path),
+        "binary_file": str(binary_path),
+    }
     made = "written by TensorFlow" if tf_written else "generated"
-    log(f"{nodes} nodes ({made}, {written} nodes): ready in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)")
+    log(
+        f"{nodes} nodes ({made}, {written} nodes): ready in {time.perf_counter() - started:.1f} s ({row['text_mb']:.1f} MB text)"
+    )
     processes: dict[str, list[dict[str, Any]]] = {}
     in_process: dict[str, list[float]] = {key: [] for key in in_process_keys}
     tensorflow: list[dict[str, Any]] = []
@@ -244,7 +278,11 @@ def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc:
                 continue  # failed in an earlier round
             command = [sys.executable, __file__, "--worker", key, str(text_path), str(binary_path), str(small_text)]
             done = subprocess.run(command, capture_output=True, text=True)
-            result = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
+            result = (
+                json.loads(done.stdout.strip().splitlines()[-1])
+                if done.returncode == 0
+                else {"error": (done.stderr.strip().splitlines() or ["no output"])[-1]}
+            )
             if "error" in result:
                 row[key] = result
             else:
@@ -256,13 +294,17 @@ def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc:
                 tensorflow.append(measure_tensorflow(args.tf_python, binary_path, 1))
             except (RuntimeError, OSError, ValueError) as error:
                 row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
-        log(f"  round {round_number}: tflint text {processes['tflint_text'][-1]['seconds']:.3f} s, binary {processes['tflint_binary'][-1]['seconds']:.3f} s"
+        log(
+            f"  round {round_number}: tflint text {processes['tflint_text'][-1]['seconds']:.3f} s, binary {processes['tflint_binary'][-1]['seconds']:.3f} s"
             + "".join(f", protoc {processes[f'protoc_{name}'][-1]['seconds']:.3f} s" for name, _ in protoc)
-            + (f", TF C++ {tensorflow[-1]['cpp']['median']:.3f} s" if len(tensorflow) == round_number else ""))
+            + (f", TF C++ {tensorflow[-1]['cpp']['median']:.3f} s" if len(tensorflow) == round_number else "")
+        )
     for key, runs in processes.items():
         entry = _summary(runs)
         if key.startswith("tflint_") and any(code not in (0, 1) for code in entry["rc"]):
-            entry["error"] = f"exit {_codes(entry['rc'])}: " + (runs[-1]["stderr"].strip().splitlines() or [""])[-1][:300]
+            entry["error"] = (
+                f"exit {_codes(entry['rc'])}: " + (runs[-1]["stderr"].strip().splitlines() or [""])[-1][:300]
+            )
         elif key.startswith("protoc_") and entry["rc"] != [0]:
             entry["error"] = runs[-1]["stderr"][-500:]
         row[key] = entry
@@ -279,8 +321,10 @@ def measure_size(args: argparse.Namespace, nodes: int, small_text: Path, protoc:
         }
     elif "tensorflow" in row:
         log(f"  TensorFlow: {row['tensorflow']['error']}")
-    log(f"  medians: tflint text {_seconds(median(row, 'tflint_text'))} s, binary {_seconds(median(row, 'tflint_binary'))} s, "
-        f"in-process lint text {_seconds(median(row, 'lint_text'))} s, text_format.Parse {_seconds(median(row, 'text_format'))} s")
+    log(
+        f"  medians: tflint text {_seconds(median(row, 'tflint_text'))} s, binary {_seconds(median(row, 'tflint_binary'))} s, "
+        f"in-process lint text {_seconds(median(row, 'lint_text'))} s, text_format.Parse {_seconds(median(row, 'text_format'))} s"
+    )
     row["wall_seconds"] = time.perf_counter() - started
     return row
 
@@ -305,7 +349,9 @@ def measure_latency(args: argparse.Namespace, small_text: Path) -> dict[str, Any
     for name, run in (("lint", lint), ("version", version)):
         result[name] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
         if any(code not in (0, 1) for code in run["rc"]):
-            result[name]["error"] = f"exit {_codes(run['rc'])}: " + (run["stderr"].strip().splitlines() or [""])[-1][:300]
+            result[name]["error"] = (
+                f"exit {_codes(run['rc'])}: " + (run["stderr"].strip().splitlines() or [""])[-1][:300]
+            )
     return result
 
 
@@ -366,12 +412,31 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     sizes = sorted(rows)
     targets: list[dict[str, Any]] = []
 
-    def add(ident: str, what: str, value: float | None, limit: float, higher_is_better: bool = False, unit: str = "", note: str = "") -> None:
+    def add(
+        ident: str,
+        what: str,
+        value: float | None,
+        limit: float,
+        higher_is_better: bool = False,
+        unit: str = "",
+        note: str = "",
+    ) -> None:
         if value is None:
             status = "n/a"
         else:
             status = "ok" if (value >= limit if higher_is_better else value <= limit) else "MISS"
-        targets.append({"id": ident, "what": what, "value": value, "limit": limit, "unit": unit, "status": status, "note": note, "higher_is_better": higher_is_better})
+        targets.append(
+            {
+                "id": ident,
+                "what": what,
+                "value": value,
+                "limit": limit,
+                "unit": unit,
+                "status": status,
+                "note": note,
+                "higher_is_better": higher_is_better,
+            }
+        )
 
     def failed(row: dict[str, Any], *keys: str) -> str:
         broken = [key for key in keys if isinstance(row.get(key), dict) and "error" in row[key]]
@@ -386,16 +451,38 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         row = graph_rows[text_size]
         protoc_key = "protoc_grpc_tools" if "protoc_grpc_tools" in row else "protoc_system"
         tflint = median(row, "tflint_text")
-        note = failed(row, "tflint_text", protoc_key) or ("" if protoc_key in row else "no protoc (pip install grpcio-tools)")
-        add(f"1a{suffix}", f"text {_short(text_size)}{kind}: tflint / protoc --encode", _ratio(tflint, median(row, protoc_key)), 1.0, note=note)
+        note = failed(row, "tflint_text", protoc_key) or (
+            "" if protoc_key in row else "no protoc (pip install grpcio-tools)"
+        )
+        add(
+            f"1a{suffix}",
+            f"text {_short(text_size)}{kind}: tflint / protoc --encode",
+            _ratio(tflint, median(row, protoc_key)),
+            1.0,
+            note=note,
+        )
         if "text_format" in row:
-            add(f"1b{suffix}", f"text {_short(text_size)}{kind}: text_format.Parse / tflint", _ratio(median(row, "text_format"), tflint), 7.0, True, "x", failed(row, "tflint_text", "text_format"))
+            add(
+                f"1b{suffix}",
+                f"text {_short(text_size)}{kind}: text_format.Parse / tflint",
+                _ratio(median(row, "text_format"), tflint),
+                7.0,
+                True,
+                "x",
+                failed(row, "tflint_text", "text_format"),
+            )
         binary_size = _nearest(sizes, BINARY_SIZE)
         row = graph_rows[binary_size]
         note = failed(row, "tflint_binary") or ("" if "tensorflow" in row else "no TensorFlow (--tf-python)")
         if not note and "error" in row["tensorflow"]:
             note = "TensorFlow failed (see FAILED above)"
-        add(f"2{suffix}", f"binary {_short(binary_size)}{kind}: tflint / TF C++ importer", _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")), 0.5, note=note)
+        add(
+            f"2{suffix}",
+            f"binary {_short(binary_size)}{kind}: tflint / TF C++ importer",
+            _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")),
+            0.5,
+            note=note,
+        )
 
     text_and_binary(rows, "", "")
     if len(sizes) >= 2:
@@ -403,26 +490,55 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         for ident, form in (("3a", "text"), ("3b", "binary")):
             key = f"lint_{form}"
             ratio = _ratio(_ratio(median(rows[big], key), big), _ratio(median(rows[small], key), small))
-            process = _ratio(_ratio(median(rows[big], f"tflint_{form}"), big), _ratio(median(rows[small], f"tflint_{form}"), small))
-            note = failed(rows[big], key) or failed(rows[small], key) or (f"whole process: {process:.2f}" if process else "")
+            process = _ratio(
+                _ratio(median(rows[big], f"tflint_{form}"), big), _ratio(median(rows[small], f"tflint_{form}"), small)
+            )
+            note = (
+                failed(rows[big], key)
+                or failed(rows[small], key)
+                or (f"whole process: {process:.2f}" if process else "")
+            )
             add(ident, f"{form}: time/node {_short(big)} / {_short(small)} (in-process)", ratio, 1.25, note=note)
     else:
         add("3", "time/node scaling", None, 1.25, note="needs two sizes")
     latency = results.get("latency")
     if latency:
         lint, version = median(latency, "lint"), median(latency, "version")
-        add("4a", f"small graph ({latency['nodes']} nodes), whole process", lint * 1000 if lint else None, 200, unit=" ms", note=failed(latency, "lint"))
-        add("4b", "tflint --version, whole process", version * 1000 if version else None, 120, unit=" ms", note=failed(latency, "version"))
+        add(
+            "4a",
+            f"small graph ({latency['nodes']} nodes), whole process",
+            lint * 1000 if lint else None,
+            200,
+            unit=" ms",
+            note=failed(latency, "lint"),
+        )
+        add(
+            "4b",
+            "tflint --version, whole process",
+            version * 1000 if version else None,
+            120,
+            unit=" ms",
+            note=failed(latency, "version"),
+        )
     memory_size = _nearest(sizes, MEMORY_SIZE)
     if memory_size is not None:
         row = rows[memory_size]["tflint_text"]
-        add("5", f"peak RSS, text {_short(memory_size)}", None if "error" in row else row["rss_mb"], 600, unit=" MB", note=failed(rows[memory_size], "tflint_text"))
+        add(
+            "5",
+            f"peak RSS, text {_short(memory_size)}",
+            None if "error" in row else row["rss_mb"],
+            600,
+            unit=" MB",
+            note=failed(rows[memory_size], "tflint_text"),
+        )
     jobs = results.get("jobs")
     if jobs is not None:
         if not jobs.get("available"):
             add("6", f"-j speedup, {JOBS_FILES} files", None, 1.7, True, "x", "n/a (no -j)")
         else:
-            note = f"{jobs['cores']} cores, {_short(jobs['nodes'])}-node files" + ("" if jobs["same_output"] else "; OUTPUT DIFFERS")
+            note = f"{jobs['cores']} cores, {_short(jobs['nodes'])}-node files" + (
+                "" if jobs["same_output"] else "; OUTPUT DIFFERS"
+            )
             if any(code not in (0, 1) for code in jobs["exit_codes"]):
                 note += f"; tflint exit {_codes(jobs['exit_codes'])}"
             add("6", f"-j speedup, {JOBS_FILES} files", jobs["speedup"], 1.7, True, "x", note)
@@ -448,15 +564,22 @@ def format_report(results: dict[str, Any]) -> str:
     ]
     load = max(env.get("load_before", 0.0), env.get("load_after", 0.0))
     if load > (env["cores"] or 1):
-        lines.append(f"warning: load average {env.get('load_before', 0.0):.1f} before, {env.get('load_after', 0.0):.1f} after, on {env['cores']} cores: other work shared the CPUs, times are inflated")
+        lines.append(
+            f"warning: load average {env.get('load_before', 0.0):.1f} before, {env.get('load_after', 0.0):.1f} after, on {env['cores']} cores: other work shared the CPUs, times are inflated"
+        )
     if env.get("editable"):
-        lines.append("warning: tflint is an editable install, whose import hook adds about 50-100 ms to every start-up; "
-                     "measure a regular install (pip install '.[bench]') for targets 4a/4b")
+        lines.append(
+            "warning: tflint is an editable install, whose import hook adds about 50-100 ms to every start-up; "
+            "measure a regular install (pip install '.[bench]') for targets 4a/4b"
+        )
     lines.append("")
 
     lines += _measurement_table(rows)
     if results.get("tf_sizes"):
-        lines += ["", "Graphs written by TensorFlow (bench/tf_graph.py), the kind the issue's figures were measured on:"]
+        lines += [
+            "",
+            "Graphs written by TensorFlow (bench/tf_graph.py), the kind the issue's figures were measured on:",
+        ]
         lines += _measurement_table(results["tf_sizes"])
 
     latency = results.get("latency")
@@ -466,10 +589,23 @@ def format_report(results: dict[str, Any]) -> str:
             f"pre-commit: tflint on a {latency['nodes']}-node graph {latency['lint']['median'] * 1000:.0f} ms, "
             f"tflint --version {latency['version']['median'] * 1000:.0f} ms (median of {len(latency['lint']['times'])})"
         )
-    failures = [(_short(size), key, row[key]["error"]) for size, row in sorted(rows.items()) for key in sorted(row) if isinstance(row[key], dict) and "error" in row[key]]
-    failures += [(f"{_short(size)} TF-written", key, row[key]["error"]) for size, row in sorted(results.get("tf_sizes", {}).items()) for key in sorted(row)
-                 if isinstance(row[key], dict) and "error" in row[key]]
-    failures += [(_short(latency["nodes"]), key, latency[key]["error"]) for key in ("lint", "version") if latency and "error" in latency[key]]
+    failures = [
+        (_short(size), key, row[key]["error"])
+        for size, row in sorted(rows.items())
+        for key in sorted(row)
+        if isinstance(row[key], dict) and "error" in row[key]
+    ]
+    failures += [
+        (f"{_short(size)} TF-written", key, row[key]["error"])
+        for size, row in sorted(results.get("tf_sizes", {}).items())
+        for key in sorted(row)
+        if isinstance(row[key], dict) and "error" in row[key]
+    ]
+    failures += [
+        (_short(latency["nodes"]), key, latency[key]["error"])
+        for key in ("lint", "version")
+        if latency and "error" in latency[key]
+    ]
     for where, key, error in failures:
         lines.append(f"FAILED at {where}: {key}: {error[:240]}")
     if results.get("tf_error"):
@@ -488,7 +624,9 @@ def format_report(results: dict[str, Any]) -> str:
             note = "" if target["note"].startswith("n/a") else target["note"]
         else:
             value = target["value"]
-            measured = f"{value:.0f}{target['unit']}" if target["unit"] in (" ms", " MB") else f"{value:.2f}{target['unit']}"
+            measured = (
+                f"{value:.0f}{target['unit']}" if target["unit"] in (" ms", " MB") else f"{value:.2f}{target['unit']}"
+            )
             note = target["note"]
         limit_value = target["limit"]
         limit_text = f"{limit_value:g}{target['unit']}"
@@ -530,8 +668,18 @@ def _measurement_table(rows: dict[int, dict[str, Any]]) -> list[str]:
     if any("tensorflow" in rows[s] for s in sizes):
         table.append(("TF import_graph_def (Python)", [get(rows[s], "tensorflow", "python") for s in sizes]))
         table.append(("TF C++ importer alone", [get(rows[s], "tensorflow", "cpp") for s in sizes]))
-    table.append(("peak RSS tflint text / binary (MB)", [f"{rows[s]['tflint_text']['rss_mb']:.0f} / {rows[s]['tflint_binary']['rss_mb']:.0f}" for s in sizes]))
-    table.append(("tflint exit code text / binary", [f"{_codes(rows[s]['tflint_text']['rc'])} / {_codes(rows[s]['tflint_binary']['rc'])}" for s in sizes]))
+    table.append(
+        (
+            "peak RSS tflint text / binary (MB)",
+            [f"{rows[s]['tflint_text']['rss_mb']:.0f} / {rows[s]['tflint_binary']['rss_mb']:.0f}" for s in sizes],
+        )
+    )
+    table.append(
+        (
+            "tflint exit code text / binary",
+            [f"{_codes(rows[s]['tflint_text']['rc'])} / {_codes(rows[s]['tflint_binary']['rc'])}" for s in sizes],
+        )
+    )
     table.append(("wall time for this column (s)", [f"{rows[s]['wall_seconds']:.0f}" for s in sizes]))
     return _grid(["measurement", *[_short(s) for s in sizes]], [[label, *cells] for label, cells in table])
 
@@ -544,7 +692,10 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(str(cell).ljust(width) if i in (0, 1) or i == len(cells) - 1 else str(cell).rjust(width) for i, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            str(cell).ljust(width) if i in (0, 1) or i == len(cells) - 1 else str(cell).rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths))
+        ).rstrip()
 
     return [line(header), "  ".join("-" * width for width in widths), *(line(row) for row in rows)]
 
@@ -591,16 +742,40 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", help="comma-separated node counts (default 10000,100000,300000; --quick: 60,240)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: tiny graphs, one repeat")
-    parser.add_argument("--repeats", type=int, help="runs per measurement, the median is reported (default 3; --quick: 1)")
-    parser.add_argument("--latency-repeats", type=int, help="runs for the pre-commit latency rows (default 11; --quick: 2)")
-    parser.add_argument("--jobs-nodes", type=int, help=f"nodes of each of the {JOBS_FILES} files of the -j row (default {DEFAULT_JOBS_NODES})")
+    parser.add_argument(
+        "--repeats", type=int, help="runs per measurement, the median is reported (default 3; --quick: 1)"
+    )
+    parser.add_argument(
+        "--latency-repeats", type=int, help="runs for the pre-commit latency rows (default 11; --quick: 2)"
+    )
+    parser.add_argument(
+        "--jobs-nodes",
+        type=int,
+        help=f"nodes of each of the {JOBS_FILES} files of the -j row (default {DEFAULT_JOBS_NODES})",
+    )
     parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-    parser.add_argument("--tf-python", metavar="PYTHON", help="a Python with TensorFlow: the import_graph_def anchors, and graphs TensorFlow writes (tf_graph.py)")
-    parser.add_argument("--tflint", metavar="CMD", default=_default_tflint(), help="the tflint command, split like a shell would (default: the one beside this Python)")
-    parser.add_argument("--cache-dir", metavar="DIR", default=str(gen_graph.default_cache_dir()), help="where generated graphs are cached (default: %(default)s)")
+    parser.add_argument(
+        "--tf-python",
+        metavar="PYTHON",
+        help="a Python with TensorFlow: the import_graph_def anchors, and graphs TensorFlow writes (tf_graph.py)",
+    )
+    parser.add_argument(
+        "--tflint",
+        metavar="CMD",
+        default=_default_tflint(),
+        help="the tflint command, split like a shell would (default: the one beside this Python)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        default=str(gen_graph.default_cache_dir()),
+        help="where generated graphs are cached (default: %(default)s)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--from-json", metavar="FILE", help="measure nothing: print the tables of a run saved with --json")
+    parser.add_argument(
+        "--from-json", metavar="FILE", help="measure nothing: print the tables of a run saved with --json"
+    )
     parser.add_argument("--worker", nargs=4, metavar=("KIND", "TEXT", "BINARY", "WARMUP"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker or args.from_json:
@@ -635,7 +810,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(message, file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    results: dict[str, Any] = {"environment": environment(args), "repeats": args.repeats, "seed": args.seed, "sizes": {}}
+    results: dict[str, Any] = {
+        "environment": environment(args),
+        "repeats": args.repeats,
+        "seed": args.seed,
+        "sizes": {},
+    }
     small_text, _ = gen_graph.cached_graph(SMALL_GRAPH_NODES, args.seed, args.cache_dir)
     protoc = _protoc_commands()
     for nodes in args.sizes:

@@ -33,13 +33,31 @@ _LAZY = {
     "UsageError": "tflint.errors",
 }
 
-__all__ = sorted(_LAZY) + ["__version__"]
+__all__ = [
+    "ConfigError",
+    "Finding",
+    "GraphValidationError",
+    "Report",
+    "Severity",
+    "UsageError",
+    "__version__",
+    "lint_file",
+    "lint_graph",
+    "lint_paths",
+    "validate",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tflint.api import GraphValidationError, Report, lint_file, lint_graph, lint_paths, validate
-    from tflint.errors import ConfigError
+    from tflint.api import (
+        GraphValidationError,
+        Report,
+        lint_file,
+        lint_graph,
+        lint_paths,
+        validate,
+    )
+    from tflint.errors import ConfigError, UsageError
     from tflint.finding import Finding, Severity
-    from tflint.errors import UsageError
 
 
 def __getattr__(name: str) -> Any:

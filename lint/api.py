@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.config.settings import Config, config_from_mapping, default_config, find_config, load_config
-from tflint.errors import ConfigError
-from tflint.engine.run import lint_artifact
-from tflint.finding import Finding, Severity
-from tflint.read.load import artifact_from_message, coerce_message, iter_graph_files, load_path, parse_op_list
-from tflint.errors import UsageError
 from tflint.config.plugins import OP_DEFS_GROUP
+from tflint.config.settings import (
+    Config,
+    config_from_mapping,
+    default_config,
+    find_config,
+    load_config,
+)
+from tflint.engine.run import lint_artifact
+from tflint.errors import ConfigError, UsageError
+from tflint.finding import Finding, Severity
+from tflint.read.load import (
+    artifact_from_message,
+    coerce_message,
+    iter_graph_files,
+    load_path,
+    parse_op_list,
+)
+from tflint.runtime import process
 from tflint.tf.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
@@ -50,7 +60,9 @@ class Report:
         """True when no finding is at or above the failing level."""
         return not self.failing()
 
-    def render(self, format: str = "text", *, color: bool = False, root: str | None = None, statistics: bool = False) -> str:  # noqa: A002 - the CLI's name
+    def render(
+        self, format: str = "text", *, color: bool = False, root: str | None = None, statistics: bool = False
+    ) -> str:  # noqa: A002 - the CLI's name
         """The report in an output format: text, json, sarif, github or junit.
 
         Paths in SARIF, GitHub annotations and fingerprints are made relative
@@ -141,7 +153,9 @@ def _plugin_op_list(label: str, value: Any) -> Any:
         try:
             value = value()
         except Exception as error:
-            raise ConfigError(f"{label}: its {OP_DEFS_GROUP} entry point raised {type(error).__name__}: {error}") from None
+            raise ConfigError(
+                f"{label}: its {OP_DEFS_GROUP} entry point raised {type(error).__name__}: {error}"
+            ) from None
     if isinstance(value, (str, os.PathLike)):
         return _read_op_list(value)
     if hasattr(value, "SerializeToString"):
@@ -151,7 +165,9 @@ def _plugin_op_list(label: str, value: Any) -> Any:
             return parse_op_list(bytes(value), label)
         except UsageError as error:
             raise ConfigError(str(error)) from None
-    raise ConfigError(f"{label}: its {OP_DEFS_GROUP} entry point gave {type(value).__name__}, not an OpList, its bytes or a path")
+    raise ConfigError(
+        f"{label}: its {OP_DEFS_GROUP} entry point gave {type(value).__name__}, not an OpList, its bytes or a path"
+    )
 
 
 def lint_paths(
@@ -189,7 +205,9 @@ def lint_paths(
     if sum(1 for path in files if path == "-") > 1:
         raise UsageError("stdin (-) can be read only once")
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
-    explicit = Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None  # fail before the work
+    explicit = (
+        Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
+    )  # fail before the work
     configs = _ConfigCache(config)
     registries: dict[int, OpRegistry] = {}
     plan: list[tuple[str, Config, OpRegistry]] = []
@@ -213,7 +231,9 @@ def lint_paths(
         groups = _baseline_groups(linted, baseline)
         baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
         if prune_baseline and not baselines and linted:
-            raise UsageError("--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)")
+            raise UsageError(
+                "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
+            )
     hidden = stale = 0
     for loaded, members in baselines.values():
         if not members:
@@ -229,7 +249,14 @@ def lint_paths(
     return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules, pruned=stale)
 
 
-def _apply_baseline(baseline: Any, members: list[str], findings: list[Finding], config_of: Mapping[str, Config], modules: Mapping[str, Any], pruning: bool) -> tuple[list[Finding], Any]:
+def _apply_baseline(
+    baseline: Any,
+    members: list[str],
+    findings: list[Finding],
+    config_of: Mapping[str, Config],
+    modules: Mapping[str, Any],
+    pruning: bool,
+) -> tuple[list[Finding], Any]:
     """`findings` with `baseline` applied to those of the files in `members`."""
     member_set = set(members)
     fallback = config_of[members[0]]
@@ -237,7 +264,9 @@ def _apply_baseline(baseline: Any, members: list[str], findings: list[Finding], 
     def stale_level(shown: str | None) -> Severity:
         if pruning:
             return Severity.OFF  # the entries are being removed: nothing to report
-        rule = config_of.get(shown, fallback).rules.get("unused-suppression")  # None (a file that is gone): the fallback
+        rule = config_of.get(shown, fallback).rules.get(
+            "unused-suppression"
+        )  # None (a file that is gone): the fallback
         return rule.severity if rule is not None else Severity.OFF
 
     applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level)
@@ -284,7 +313,14 @@ def _worker_count(files: list[str], jobs: int | None) -> int:
     return wanted if total >= PARALLEL_MIN_BYTES else 1
 
 
-def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | None, stdin_name: str, progress: Any, workers: int, cores: int = 1) -> list[tuple[str, Config, list[Finding]]]:
+def _lint_planned(
+    plan: list[tuple[str, Config, OpRegistry]],
+    input_type: str | None,
+    stdin_name: str,
+    progress: Any,
+    workers: int,
+    cores: int = 1,
+) -> list[tuple[str, Config, list[Finding]]]:
     """Lint each planned file, in order, in this process or in `workers` forked ones.
 
     Linting in this process, a big graph's rules may still use `cores` processes.
@@ -295,7 +331,9 @@ def _lint_planned(plan: list[tuple[str, Config, OpRegistry]], input_type: str | 
         for number, (path, resolved, registry) in enumerate(plan, start=1):
             if progress is not None:
                 progress.file(number, len(plan), stdin_name if path == "-" else path)
-            shown, findings = _lint_one(path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores)
+            shown, findings = _lint_one(
+                path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores
+            )
             linted.append((shown, resolved, findings))
         return linted
     import multiprocessing
@@ -321,56 +359,21 @@ def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
     return _lint_one(path, resolved, registry, input_type, stdin_name)
 
 
-def _lint_one(path: str, config: Config, registry: OpRegistry, input_type: str | None, stdin_name: str, rule_progress: Any = None, rule_workers: int = 1) -> tuple[str, list[Finding]]:
+def _lint_one(
+    path: str,
+    config: Config,
+    registry: OpRegistry,
+    input_type: str | None,
+    stdin_name: str,
+    rule_progress: Any = None,
+    rule_workers: int = 1,
+) -> tuple[str, list[Finding]]:
     """Load and lint one file: (the name it is shown under, its findings)."""
-    with _collector_paused():
+    with process.collector_paused():
         artifact = load_path(path, input_type, stdin_name=stdin_name, workers=rule_workers)
         findings = lint_artifact(artifact, config, registry, rule_progress, rule_workers)
-        if _retained is not None:
-            _retained[:] = [artifact]  # frees the one before
-            # Kept till exit, so out of the collector's reach: its first collection would
-            # otherwise walk every object of the graph (80 ms at 100k nodes). Safe because a
-            # lint leaves no reference cycles (tests/test_api.py); a graph freed later is
-            # still freed by reference counting.
-            gc.freeze()
+        process.keep_if_retaining(artifact)
     return artifact.path, findings
-
-
-# The last graph linted, kept alive, in a process that exits without freeing anything (see
-# retain_last_graph); None: each graph is freed once linted.
-_retained: list[Any] | None = None
-
-
-def retain_last_graph() -> None:
-    """Keep the last graph linted alive rather than free it, for a process about to end.
-
-    Freeing a big graph takes a while (a million objects, one by one: 0.1-0.2 s
-    for 100k nodes), which is wasted when the process exits right after
-    without cleaning up (`tflint.cli.run`). Graphs before the last are still
-    freed as the next one is read, so memory holds one graph at a time.
-    """
-    global _retained
-    if _retained is None:
-        _retained = []
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while one graph is linted.
-
-    Loading and indexing a big graph allocates millions of long-lived objects
-    that hold no reference cycles; each full collection walks all of them
-    again, a third of the run on a 100k-node graph. Reference counting still
-    frees everything; what few cycles a lint leaves are collected when the
-    collector resumes.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _ConfigCache:
@@ -419,7 +422,13 @@ def project_root(start: str | None = None) -> str:
     return find_root(start)
 
 
-def lint_file(path: str | os.PathLike[str], config: ConfigLike = None, *, op_defs: Sequence[str] = (), input_type: str | None = None) -> Report:
+def lint_file(
+    path: str | os.PathLike[str],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+) -> Report:
     """Lint one graph file or SavedModel directory, with its config's baseline if it has one.
 
     Raises `tflint.ConfigError` for invalid configuration and
@@ -439,13 +448,15 @@ def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = 
     resolved = resolve_config(config)
     registry = registry_for(resolved, op_defs)
     message, kind = coerce_message(graph)
-    with _collector_paused():
+    with process.collector_paused():
         artifact = artifact_from_message(message, kind, name)
         findings = tuple(lint_artifact(artifact, resolved, registry))
     return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
 
 
-def validate(graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, serving: bool | None = None) -> Report:
+def validate(
+    graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, serving: bool | None = None
+) -> Report:
     """Lint a path or an in-memory graph; raise GraphValidationError if it fails.
 
     Returns the report (warnings included) when nothing is at or above the

@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tflint.finding import Finding, Severity
+from tflint.engine.suppress import UNUSED, suppressible
 from tflint.errors import UsageError
+from tflint.finding import Finding, Severity
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
-from tflint.engine.suppress import UNUSED, suppressible
 
 VERSION = 1
 Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count
@@ -53,7 +53,9 @@ class Baseline:
         self.counts = counts
 
     @classmethod
-    def from_findings(cls, path: str | os.PathLike[str], findings: Iterable[Finding], modules: Mapping[str, Any]) -> Baseline:
+    def from_findings(
+        cls, path: str | os.PathLike[str], findings: Iterable[Finding], modules: Mapping[str, Any]
+    ) -> Baseline:
         """A baseline recording `findings` (those of suppressible rules), to be stored at `path`."""
         baseline = cls(path, {})
         for finding in findings:
@@ -72,7 +74,9 @@ class Baseline:
             with open(shown, encoding="utf-8") as handle:
                 data = json.load(handle)
         except FileNotFoundError:
-            raise UsageError(f"{shown}: baseline not found (create it with: tflint --write-baseline {shown} PATH...)") from None
+            raise UsageError(
+                f"{shown}: baseline not found (create it with: tflint --write-baseline {shown} PATH...)"
+            ) from None
         except OSError as error:
             raise UsageError(f"{shown}: cannot read baseline: {error.strerror or error}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -81,11 +85,15 @@ class Baseline:
 
     def total(self) -> int:
         """How many findings the baseline records."""
-        return sum(count for rules in self.counts.values() for subjects in rules.values() for count in subjects.values())
+        return sum(
+            count for rules in self.counts.values() for subjects in rules.values() for count in subjects.values()
+        )
 
     def to_json(self) -> str:
         """The file's text: sorted keys, two-space indent, one entry per line, final newline."""
-        return json.dumps({"version": VERSION, "files": self.counts}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return (
+            json.dumps({"version": VERSION, "files": self.counts}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        )
 
     def write(self) -> None:
         """Store the baseline at its path, atomically."""
@@ -94,7 +102,13 @@ class Baseline:
         except OSError as error:
             raise UsageError(f"{self.path}: cannot write baseline: {error.strerror or error}") from None
 
-    def apply(self, findings: Sequence[Finding], linted: Iterable[str], modules: Mapping[str, Any], stale_level: Callable[[str | None], Severity]) -> Applied:
+    def apply(
+        self,
+        findings: Sequence[Finding],
+        linted: Iterable[str],
+        modules: Mapping[str, Any],
+        stale_level: Callable[[str | None], Severity],
+    ) -> Applied:
         """Hide the recorded findings; report entries that matched nothing.
 
         `linted` are the files of this run (as findings name them): only
@@ -103,7 +117,12 @@ class Baseline:
         `stale_level(file)` is the unused-suppression level for a linted
         file (None: for a file that no longer exists); OFF reports nothing.
         """
-        remaining = {(file, rule, key): count for file, rules in self.counts.items() for rule, subjects in rules.items() for key, count in subjects.items()}
+        remaining = {
+            (file, rule, key): count
+            for file, rules in self.counts.items()
+            for rule, subjects in rules.items()
+            for key, count in subjects.items()
+        }
         matched: dict[tuple[str, str, str], int] = {}
         kept = []
         for finding in findings:
@@ -169,7 +188,9 @@ def _validated(data: Any, shown: str) -> Counts:
         if not isinstance(rules, dict):
             raise UsageError(f"{shown}: files.{file}: expected a mapping of rule to subjects")
         for rule, subjects in rules.items():
-            if not isinstance(subjects, dict) or not all(isinstance(count, int) and not isinstance(count, bool) and count > 0 for count in subjects.values()):
+            if not isinstance(subjects, dict) or not all(
+                isinstance(count, int) and not isinstance(count, bool) and count > 0 for count in subjects.values()
+            ):
                 raise UsageError(f"{shown}: files.{file}.{rule}: expected a mapping of subject to a positive count")
             counts.setdefault(file, {})[rule] = dict(subjects)
     return counts

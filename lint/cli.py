@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from tflint.runtime import process
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 LEVELS = ("error", "warning", "info")
 
@@ -37,28 +39,87 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel; text or binary) without TensorFlow.",
         epilog="Other commands: 'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="graph files, SavedModel directories, directories to search, or - for stdin")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="graph files, SavedModel directories, directories to search, or - for stdin",
+    )
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=CHOICES, default="text", help="output format (default: text; auto: github under GitHub Actions, else text)")
-    output.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    output.add_argument(
+        "--format",
+        choices=CHOICES,
+        default="text",
+        help="output format (default: text; auto: github under GitHub Actions, else text)",
+    )
+    output.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout"
+    )
     output.add_argument("--statistics", action="store_true", help="show how many findings each rule produced")
-    output.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output (default: auto: on a terminal, unless NO_COLOR is set)")
+    output.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour text output (default: auto: on a terminal, unless NO_COLOR is set)",
+    )
     policy = parser.add_argument_group("failing policy")
-    policy.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the run fail (default: error, or the config's fail-on)")
-    policy.add_argument("--max-warnings", type=_count, metavar="N", help="also fail when there are more than N warnings")
-    policy.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail the run (2 still means tflint could not run)")
+    policy.add_argument(
+        "--fail-on",
+        choices=LEVELS,
+        help="lowest level that makes the run fail (default: error, or the config's fail-on)",
+    )
+    policy.add_argument(
+        "--max-warnings", type=_count, metavar="N", help="also fail when there are more than N warnings"
+    )
+    policy.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings fail the run (2 still means tflint could not run)",
+    )
     baseline = parser.add_argument_group("baseline")
     which = baseline.add_mutually_exclusive_group()
-    which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE; report new ones and stale entries (default: the config's baseline)")
-    which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE, then report as if it were the baseline")
-    baseline.add_argument("--prune-baseline", action="store_true", help="remove the stale entries of the baseline in force (never adds new findings to it)")
+    which.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="hide the findings recorded in FILE; report new ones and stale entries (default: the config's baseline)",
+    )
+    which.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="record every current finding in FILE, then report as if it were the baseline",
+    )
+    baseline.add_argument(
+        "--prune-baseline",
+        action="store_true",
+        help="remove the stale entries of the baseline in force (never adds new findings to it)",
+    )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
-    parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable")
-    parser.add_argument("--input-type", metavar="TYPE", help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text")
-    parser.add_argument("--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -")
-    parser.add_argument("-j", "--jobs", type=_count, metavar="N", help="lint files (and the rules of a graph of 20k+ nodes, the text of an 8 MB+ GraphDef) in N processes (default: one per core; 0 too); small runs stay in one")
+    parser.add_argument(
+        "--op-defs",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable",
+    )
+    parser.add_argument(
+        "--input-type",
+        metavar="TYPE",
+        help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text",
+    )
+    parser.add_argument(
+        "--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -"
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_count,
+        metavar="N",
+        help="lint files (and the rules of a graph of 20k+ nodes, the text of an 8 MB+ GraphDef) in N processes (default: one per core; 0 too); small runs stay in one",
+    )
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
-    parser.add_argument("--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version")
+    parser.add_argument(
+        "--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version"
+    )
     return parser
 
 
@@ -77,13 +138,7 @@ def run() -> NoReturn:
     """
     global _exits_without_cleanup
     _exits_without_cleanup = True
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # the reader went away, or main() closed the stream
-            pass
-    os._exit(code)
+    process.exit_now(main())
 
 
 # Set by run(): the process ends right after main(), so a graph need not be freed.
@@ -105,8 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except Exception as error:
-        from tflint.errors import ConfigError
-        from tflint.errors import UsageError
+        from tflint.errors import ConfigError, UsageError
 
         if isinstance(error, (ConfigError, UsageError)):
             return _fail(str(error))
@@ -165,9 +219,7 @@ def _lint(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.config}: config file not found")
     _refuse_overwriting_inputs(args)
     if _exits_without_cleanup:
-        from tflint.api import retain_last_graph
-
-        retain_last_graph()
+        process.retain_last_graph()
     progress = Progress.for_terminal(sys.stderr)
     try:
         report = lint_paths(
@@ -187,9 +239,15 @@ def _lint(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if args.write_baseline:
-        print(f"tflint: wrote {args.write_baseline}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded", file=sys.stderr)
+        print(
+            f"tflint: wrote {args.write_baseline}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded",
+            file=sys.stderr,
+        )
     if args.prune_baseline:
-        print(f"tflint: pruned {report.pruned} stale baseline {'entry' if report.pruned == 1 else 'entries'}", file=sys.stderr)
+        print(
+            f"tflint: pruned {report.pruned} stale baseline {'entry' if report.pruned == 1 else 'entries'}",
+            file=sys.stderr,
+        )
 
     fmt = resolve_format(args.format)
     color = fmt == "text" and _use_color(args.color, None if args.output else sys.stdout)
@@ -219,10 +277,14 @@ def _lint(args: argparse.Namespace) -> int:
 
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """tflint never writes to a file it lints: `-o g.pbtxt g.pbtxt` is a usage error, not a lost graph."""
-    from tflint.read.load import SAVED_MODEL_FILES, iter_graph_files
     from tflint.errors import UsageError
+    from tflint.read.load import SAVED_MODEL_FILES, iter_graph_files
 
-    targets = [(flag, path) for flag, path in (("--output", args.output), ("--write-baseline", args.write_baseline)) if path and os.path.isfile(path)]
+    targets = [
+        (flag, path)
+        for flag, path in (("--output", args.output), ("--write-baseline", args.write_baseline))
+        if path and os.path.isfile(path)
+    ]
     if not targets:
         return
     for linted in iter_graph_files(args.paths):
@@ -230,7 +292,9 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
             continue
         for flag, path in targets:
             if os.path.isdir(linted):  # a SavedModel directory: its saved_model.pb(txt) is linted
-                same = os.path.basename(path) in SAVED_MODEL_FILES and os.path.samefile(os.path.dirname(os.path.abspath(path)), linted)
+                same = os.path.basename(path) in SAVED_MODEL_FILES and os.path.samefile(
+                    os.path.dirname(os.path.abspath(path)), linted
+                )
             else:
                 same = os.path.samefile(path, linted)
             if same:
@@ -250,9 +314,16 @@ def _use_color(choice: str, stream: object | None) -> bool:
 
 def _rules_parser(command: str) -> argparse.ArgumentParser:
     parser = _Parser(prog=f"tflint {command}")
-    parser.add_argument("--config", metavar="FILE", help="the config whose plugins to include (default: the nearest .tflint.yaml)")
+    parser.add_argument(
+        "--config", metavar="FILE", help="the config whose plugins to include (default: the nearest .tflint.yaml)"
+    )
     if command == "rules":
-        parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="text (default), json, or markdown (docs/rules.md)")
+        parser.add_argument(
+            "--format",
+            choices=("text", "json", "markdown"),
+            default="text",
+            help="text (default), json, or markdown (docs/rules.md)",
+        )
     else:
         parser.add_argument("rule", metavar="RULE")
     return parser
@@ -280,7 +351,14 @@ def _list_rules(argv: list[str]) -> int:
         return EXIT_OK
     rows = []
     for rule_id, module in sorted(rules.items()):
-        rows.append({"id": rule_id, "category": module.CATEGORY, "level": str(module.DEFAULT_SEVERITY), "summary": summary_of(module)})
+        rows.append(
+            {
+                "id": rule_id,
+                "category": module.CATEGORY,
+                "level": str(module.DEFAULT_SEVERITY),
+                "summary": summary_of(module),
+            }
+        )
     if args.format == "json":
         import json
 

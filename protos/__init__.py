@@ -9,12 +9,34 @@ from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 __all__ = [
-    "POOL", "DATA_TYPE", "message_class", "is_repeated",
-    "GraphDef", "NodeDef", "AttrValue", "NameAttrList", "TensorProto", "TensorShapeProto",
-    "ResourceHandleProto", "VersionDef", "GraphDebugInfo", "FullTypeDef",
-    "FunctionDefLibrary", "FunctionDef", "GradientDef", "OpList", "OpDef", "OpDeprecation",
-    "MetaGraphDef", "SavedModel", "SignatureDef", "TensorInfo", "CollectionDef", "SaverDef",
-    "AssetFileDef", "SavedObjectGraph",
+    "POOL",
+    "DATA_TYPE",
+    "message_class",
+    "is_repeated",
+    "GraphDef",
+    "NodeDef",
+    "AttrValue",
+    "NameAttrList",
+    "TensorProto",
+    "TensorShapeProto",
+    "ResourceHandleProto",
+    "VersionDef",
+    "GraphDebugInfo",
+    "FullTypeDef",
+    "FunctionDefLibrary",
+    "FunctionDef",
+    "GradientDef",
+    "OpList",
+    "OpDef",
+    "OpDeprecation",
+    "MetaGraphDef",
+    "SavedModel",
+    "SignatureDef",
+    "TensorInfo",
+    "CollectionDef",
+    "SaverDef",
+    "AssetFileDef",
+    "SavedObjectGraph",
 ]
 
 _SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tflint_schema.binpb")
@@ -40,7 +62,7 @@ def _serialized_files(data: bytes) -> list[bytes]:
             if byte < 0x80:
                 break
             shift += 7
-        files.append(data[pos:pos + size])
+        files.append(data[pos : pos + size])
         pos += size
     return files
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.attrs import attr_report
 from tflint.finding import Issue, Severity
+from tflint.tf.attrs import attr_report
 from tflint.tf.index import GraphIndex
 
 ID = "attr-minimum"

@@ -60,23 +60,39 @@ def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
     if kind is None or (kind == "s" and not value.s):
         return
     if kind != "list":
-        yield Issue(node, f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
+        yield Issue(
+            node,
+            f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python importer fails reading it",
+            field=ATTR,
+        )
         return
     listed = value.list
     first = next((field for field in _LIST_FIELDS if len(getattr(listed, field))), None)
     if first is not None and first != "s":
-        yield Issue(node, f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python importer fails reading it", field=ATTR)
+        yield Issue(
+            node,
+            f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python importer fails reading it",
+            field=ATTR,
+        )
         return
     for entry in listed.s:
         try:
             text = entry.decode("utf-8")
         except UnicodeDecodeError:
-            yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer fails decoding it", field=ATTR)
+            yield Issue(
+                node,
+                f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer fails decoding it",
+                field=ATTR,
+            )
             continue
         if entry.startswith(PREFIX):
             target = text[len(PREFIX) :]
             if target not in known:
-                yield Issue(node, f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: expects to be colocated with unknown node '{target}')", field=ATTR)
+                yield Issue(
+                    node,
+                    f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: expects to be colocated with unknown node '{target}')",
+                    field=ATTR,
+                )
 
 
 def _describe(kind: str) -> str:

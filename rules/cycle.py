@@ -76,7 +76,9 @@ def _check_scope(scope: Scope) -> Iterator[Issue]:
         return
     lookup = {name: node.ordinal for name, node in scope.by_name.items()}.get
     args = scope.arg_names
-    verdict = "rejects the function when it instantiates it" if scope.function is not None else "rejects the graph at import"
+    verdict = (
+        "rejects the function when it instantiates it" if scope.function is not None else "rejects the graph at import"
+    )
     sources: list[int] = []
     starts = [0] * (count + 1)
     issues: list[Issue] = []
@@ -89,7 +91,15 @@ def _check_scope(scope: Scope) -> Iterator[Issue]:
             yield _cycle_issue(nodes, sources, starts, component, verdict)
 
 
-def _schedule(nodes: list[Any], lookup: Any, args: frozenset[str], verdict: str, sources: list[int], starts: list[int], issues: list[Issue]) -> list[bool]:
+def _schedule(
+    nodes: list[Any],
+    lookup: Any,
+    args: frozenset[str],
+    verdict: str,
+    sources: list[int],
+    starts: list[int],
+    issues: list[Issue],
+) -> list[bool]:
     """Which nodes TensorFlow's topological processing reaches (Kahn's algorithm with its pending counts).
 
     Appends to `issues` the loop Merges TensorFlow cannot schedule, and fills
@@ -109,7 +119,7 @@ def _schedule(nodes: list[Any], lookup: Any, args: frozenset[str], verdict: str,
     # entry would cost the garbage collector dearly on long stuck chains).
     waiting: dict[int, Any] = {}
     for v, node in enumerate(nodes):
-        first = starts[v] = len(sources)
+        starts[v] = len(sources)
         if node.op in MERGE_OPS:
             counted, pending, issue = _merge_inputs(node, nodes, lookup, args, verdict)
             if issue is not None:
@@ -180,7 +190,9 @@ def _wait(waiting: dict[int, Any], u: int, v: int) -> None:
         already.append(v)
 
 
-def _merge_inputs(node: Any, nodes: list[Any], lookup: Any, args: frozenset[str], verdict: str) -> tuple[list[int], int, str | None]:
+def _merge_inputs(
+    node: Any, nodes: list[Any], lookup: Any, args: frozenset[str], verdict: str
+) -> tuple[list[int], int, str | None]:
     """A Merge's counted sources, its pending count, and why TensorFlow cannot schedule it (or None).
 
     TensorFlow: a Merge with a data input from a NextIteration is ready after
@@ -211,26 +223,38 @@ def _merge_inputs(node: Any, nodes: list[Any], lookup: Any, args: frozenset[str]
     kind = node.op
     if not data_from_loop:
         if controls_from_loop:
-            return counted, len(counted) + controls_from_loop, (
-                f"{kind} '{node.name}' has a control input from a NextIteration but no data input from one; "
-                f"TensorFlow never counts that input as done, so it never schedules the node and {verdict} "
-                f"('nodes in a cycle')"
+            return (
+                counted,
+                len(counted) + controls_from_loop,
+                (
+                    f"{kind} '{node.name}' has a control input from a NextIteration but no data input from one; "
+                    f"TensorFlow never counts that input as done, so it never schedules the node and {verdict} "
+                    f"('nodes in a cycle')"
+                ),
             )
         return counted, len(counted), None
     pending = controls + 1 - unresolved_others
     needed = controls_from_loop + 1
     if other_data < needed:
-        return counted, pending, (
-            f"{kind} '{node.name}' has a NextIteration back edge but {other_data} other data input(s); TensorFlow "
-            f"waits for {controls + 1} of its non-NextIteration inputs (its {controls} control input(s) + 1), "
-            f"never schedules it and {verdict} ('nodes in a cycle')"
+        return (
+            counted,
+            pending,
+            (
+                f"{kind} '{node.name}' has a NextIteration back edge but {other_data} other data input(s); TensorFlow "
+                f"waits for {controls + 1} of its non-NextIteration inputs (its {controls} control input(s) + 1), "
+                f"never schedules it and {verdict} ('nodes in a cycle')"
+            ),
         )
     if other_data > needed:
-        return counted, pending, (
-            f"{kind} '{node.name}' has a NextIteration back edge and {other_data} other data inputs; TensorFlow "
-            f"schedules a loop Merge after {controls + 1} of its non-NextIteration inputs (its {controls} control "
-            f"input(s) + 1) and its graph constructor aborts (failed check on the pending count) when another one "
-            f"arrives; a loop Merge takes one initial value and its NextIteration"
+        return (
+            counted,
+            pending,
+            (
+                f"{kind} '{node.name}' has a NextIteration back edge and {other_data} other data inputs; TensorFlow "
+                f"schedules a loop Merge after {controls + 1} of its non-NextIteration inputs (its {controls} control "
+                f"input(s) + 1) and its graph constructor aborts (failed check on the pending count) when another one "
+                f"arrives; a loop Merge takes one initial value and its NextIteration"
+            ),
         )
     return counted, pending, None
 

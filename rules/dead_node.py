@@ -63,7 +63,9 @@ DEFAULT_SEVERITY = Severity.OFF
 OPTIONS: dict[str, Any] = {}
 
 # Ops TensorFlow's variable machinery leaves in every export, when they act on a variable.
-_VARIABLE_BOOKKEEPING = frozenset({"ReadVariableOp", "VarIsInitializedOp", "IsVariableInitialized", "Assign", "AssignVariableOp", "Identity"})
+_VARIABLE_BOOKKEEPING = frozenset(
+    {"ReadVariableOp", "VarIsInitializedOp", "IsVariableInitialized", "Assign", "AssignVariableOp", "Identity"}
+)
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
@@ -82,7 +84,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     for node in graph.nodes:
         if node.name in alive or node.name in consumed or _bookkeeping(node, by_name):
             continue
-        yield Issue(node, f"Node '{node.name}' (op {node.op}) is dead: no signature, init or saver op, asset or collection needs it, and nothing consumes it")
+        yield Issue(
+            node,
+            f"Node '{node.name}' (op {node.op}) is dead: no signature, init or saver op, asset or collection needs it, and nothing consumes it",
+        )
 
 
 def _bookkeeping(node: Node, by_name: Mapping[str, Node]) -> bool:

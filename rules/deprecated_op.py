@@ -70,7 +70,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 severity=Severity.ERROR,
             )
         else:
-            where = f"the graph's producer is {producer}" if node.function is None else "function bodies are not checked against the producer"
+            where = (
+                f"the graph's producer is {producer}"
+                if node.function is None
+                else "function bodies are not checked against the producer"
+            )
             yield Issue(
                 node,
                 f"Node '{node.name}' uses op {op}, which is deprecated and ceases to work in GraphDef version {deprecation.version} "

@@ -56,8 +56,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.devices import cpp_device_error, python_canonical_name, python_device_error
 from tflint.finding import Issue, Severity
+from tflint.tf.devices import (
+    cpp_device_error,
+    python_canonical_name,
+    python_device_error,
+)
 from tflint.tf.index import GraphIndex, Node
 
 ID = "device-spec-syntax"
@@ -66,7 +70,9 @@ DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {"device-types": []}
 
 _PYTHON = "TensorFlow's Python parser (DeviceSpec.from_string; {entry} raises ValueError)"
-_CPP = 'TensorFlow\'s C++ parser (DeviceNameUtils::ParseFullName; placement fails with "Malformed device specification")'
+_CPP = (
+    'TensorFlow\'s C++ parser (DeviceNameUtils::ParseFullName; placement fails with "Malformed device specification")'
+)
 
 
 def validate_options(options: Mapping[str, Any]) -> str | None:
@@ -86,7 +92,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     messages: dict[tuple[str, str | None], str | None] = {}
     for scope in graph.scopes():
         # Python rebuilds function bodies only in tf.saved_model.load.
-        python_entry = "tf.import_graph_def" if scope.function is None else ("tf.saved_model.load" if in_saved_model else None)
+        python_entry = (
+            "tf.import_graph_def" if scope.function is None else ("tf.saved_model.load" if in_saved_model else None)
+        )
         for node in scope.nodes:
             device = node.device
             if not device:
@@ -113,14 +121,16 @@ def _problem(device: str, python_entry: str | None, extra_types: frozenset[str])
         python = _PYTHON.format(entry=python_entry)
         return f"is rejected by both of TensorFlow's device parsers: by {python}, because {python_error}; and by {_CPP}, because {cpp_error}"
     if python_error is not None:
-        return f"is rejected by {_PYTHON.format(entry=python_entry)}, because {python_error} (the C++ parser accepts it)"
+        return (
+            f"is rejected by {_PYTHON.format(entry=python_entry)}, because {python_error} (the C++ parser accepts it)"
+        )
     if cpp_error is None:
         return None
     message = f"is rejected by {_CPP}, because {cpp_error}"
     if python_entry is not None:
         canonical = python_canonical_name(device, extra_types)
         if canonical is not None and cpp_device_error(canonical) is None:
-            message += f"; {python_entry} rewrites it to \"{canonical}\", so only C++ loaders (TF Serving, the C++ SavedModel loader, the C API) fail"
+            message += f'; {python_entry} rewrites it to "{canonical}", so only C++ loaders (TF Serving, the C++ SavedModel loader, the C API) fail'
     return message
 
 

@@ -73,7 +73,12 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             continue
         first[name] = (function, scope.function_ordinal)
         if registered_op(graph, name) is not None:
-            yield Issue(None, f"Function '{name}' has the name of a registered op: TensorFlow refuses a function that would shadow an op", function=name, position=where)
+            yield Issue(
+                None,
+                f"Function '{name}' has the name of a registered op: TensorFlow refuses a function that would shadow an op",
+                function=name,
+                position=where,
+            )
     gradients: dict[str, str] = {}
     for gradient in graph.gradients:
         assigned = gradients.setdefault(gradient.function_name, gradient.gradient_func)

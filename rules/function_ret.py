@@ -53,8 +53,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.op_signatures import signatures
 from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
+from tflint.tf.op_signatures import signatures
 
 ID = "function-ret"
 CATEGORY = "function"

@@ -69,11 +69,17 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     info = snapshot_info()
     problems = []
     if versions.producer < info.min_producer:
-        problems.append(f"producer version {versions.producer} is below the oldest producer TensorFlow supports ({info.min_producer}); regenerate the graph")
+        problems.append(
+            f"producer version {versions.producer} is below the oldest producer TensorFlow supports ({info.min_producer}); regenerate the graph"
+        )
     if versions.min_consumer > target:
-        problems.append(f"min_consumer {versions.min_consumer} is above the target GraphDef version {target}; the graph needs a newer TensorFlow")
+        problems.append(
+            f"min_consumer {versions.min_consumer} is above the target GraphDef version {target}; the graph needs a newer TensorFlow"
+        )
     if target in versions.bad_consumers:
-        problems.append(f"bad_consumers lists the target GraphDef version {target}; the graph refuses that TensorFlow as buggy")
+        problems.append(
+            f"bad_consumers lists the target GraphDef version {target}; the graph refuses that TensorFlow as buggy"
+        )
     if not problems:
         return
     position = graph.field_position("versions")

@@ -41,8 +41,8 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.devices import cpp_device_error
 from tflint.finding import Issue, Severity
+from tflint.tf.devices import cpp_device_error
 from tflint.tf.index import GraphIndex, Node
 
 ID = "hardcoded-device"
@@ -63,7 +63,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             first = nodes[0]
             others = f" (and {len(nodes) - 1} more node{'s' if len(nodes) > 2 else ''} here)" if len(nodes) > 1 else ""
             where = f"function '{scope.name}'" if scope.name else "the graph"
-            yield Issue(first, f"Node '{first.name}'{others} in {where} is pinned to '{device}': {pin_problem(device, allowed)}")
+            yield Issue(
+                first, f"Node '{first.name}'{others} in {where} is pinned to '{device}': {pin_problem(device, allowed)}"
+            )
 
 
 @functools.lru_cache(maxsize=4096)

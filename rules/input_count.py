@@ -47,9 +47,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import BodyInput, Signature, SignatureProblem, body_input, dtype_name, op_label, signatures
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex, Node
+from tflint.tf.op_signatures import (
+    BodyInput,
+    Signature,
+    SignatureProblem,
+    body_input,
+    dtype_name,
+    op_label,
+    signatures,
+)
 
 ID = "input-count"
 CATEGORY = "schema"
@@ -75,13 +83,19 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if result.kind == "missing" and result.declared:
                     continue  # missing-attr reports the absent attr
                 for node in group:
-                    yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}", field=result.attr)
+                    yield Issue(
+                        node,
+                        f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}",
+                        field=result.attr,
+                    )
                 continue
             if result.input_types is None:
                 continue  # a length set by a placeholder: known only when the function is called
             if in_function:
                 for node in group:
-                    message = _body_mismatch(node, result, [body_input(cache, scope, item) for item in node.inputs if not item.is_control])
+                    message = _body_mismatch(
+                        node, result, [body_input(cache, scope, item) for item in node.inputs if not item.is_control]
+                    )
                     if message is not None:
                         yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): {message}")
                 continue
@@ -90,9 +104,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 raw_inputs = node.raw_inputs
                 count = len(raw_inputs)
                 if count and "^" in "".join(raw_inputs):
-                    count -= sum(1 for raw in raw_inputs if raw.startswith("^"))  # ValidateNodeDef counts every input that is not `^name`
+                    count -= sum(
+                        1 for raw in raw_inputs if raw.startswith("^")
+                    )  # ValidateNodeDef counts every input that is not `^name`
                 if count != expected:
-                    yield Issue(node, f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}")
+                    yield Issue(
+                        node,
+                        f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}",
+                    )
 
 
 def _inputs(count: int) -> str:
@@ -112,7 +131,9 @@ def _expectation(signature: Signature) -> str:
     for arg in signature.inputs:
         if arg.length_attr and arg.types is not None:
             if arg.type_attr == arg.length_attr:  # a type_list_attr sets both
-                setters.append(f"attr '{arg.length_attr}' lists {len(arg.types)} type{'s' if len(arg.types) != 1 else ''}")
+                setters.append(
+                    f"attr '{arg.length_attr}' lists {len(arg.types)} type{'s' if len(arg.types) != 1 else ''}"
+                )
             else:
                 setters.append(f"attr '{arg.length_attr}' is {len(arg.types)}")
     detail = "; ".join(part for part in [shown, ", ".join(dict.fromkeys(setters))] if part)

@@ -67,7 +67,12 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
-from tflint.tf.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs
+from tflint.tf.inputs import (
+    function_input_problem,
+    graph_input_problem,
+    hygiene_problems,
+    nodes_with_suspect_inputs,
+)
 
 ID = "input-syntax"
 CATEGORY = "structure"

@@ -44,10 +44,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import signatures
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex, Node
-from tflint.tf.tensors import OpPlan, OpPlans, ShapeFacts, ShapeMemo, tensor_values, typed_values
+from tflint.tf.op_signatures import signatures
+from tflint.tf.tensors import (
+    OpPlan,
+    OpPlans,
+    ShapeFacts,
+    ShapeMemo,
+    tensor_values,
+    typed_values,
+)
 
 ID = "invalid-shape"
 CATEGORY = "tensor"
@@ -65,10 +72,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     summaries = _OutputShapesMemo(shapes)
     for scope in graph.scopes():
         in_function = scope.function is not None
-        yield from scope.attr_group_issues(lambda node: _node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function))
+        yield from scope.attr_group_issues(
+            lambda node: _node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function)
+        )
 
 
-def _node_issues(graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool) -> Iterator[Issue]:
+def _node_issues(
+    graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool
+) -> Iterator[Issue]:
     """The issues of one node: a function of its op and attrs alone (and of the scope it is in)."""
     if plan.shapes:
         yield from _shape_attrs(node, plan, shapes)
@@ -77,8 +88,12 @@ def _node_issues(graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo,
             facts = shapes.facts(tensor.tensor_shape)
             if facts.tensor_problem is not None:
                 item = f" tensor #{index}" if index is not None else ""
-                yield Issue(node, f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
-                            f"{facts.text}, which is invalid: {facts.tensor_problem}", field=key)
+                yield Issue(
+                    node,
+                    f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
+                    f"{facts.text}, which is invalid: {facts.tensor_problem}",
+                    field=key,
+                )
     value = node.attr.get(OUTPUT_SHAPES)
     if value is None:
         return
@@ -94,8 +109,12 @@ def _shape_attrs(node: Node, plan: OpPlan, shapes: ShapeMemo) -> Iterator[Issue]
         facts = shapes.facts(shape)
         if facts.problem is not None:
             item = f" entry #{index}" if index is not None else ""
-            yield Issue(node, f"Node '{node.name}' (op {node.op}): attr '{name}'{item} is {facts.text}, "
-                        f"which is not a valid shape: {facts.problem}", field=name)
+            yield Issue(
+                node,
+                f"Node '{node.name}' (op {node.op}): attr '{name}'{item} is {facts.text}, "
+                f"which is not a valid shape: {facts.problem}",
+                field=name,
+            )
 
 
 class _Summary:
@@ -154,7 +173,9 @@ class _OutputShapesMemo:
         return _Summary(0, [], f"{what}, not a list of shapes; TensorFlow ignores it")
 
 
-def _output_shapes(graph: GraphIndex, node: Node, plan: OpPlan, summary: _Summary, in_function: bool) -> Iterator[Issue]:
+def _output_shapes(
+    graph: GraphIndex, node: Node, plan: OpPlan, summary: _Summary, in_function: bool
+) -> Iterator[Issue]:
     if summary is _SKIP:
         return
     where = f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}'"
@@ -171,20 +192,43 @@ def _output_shapes(graph: GraphIndex, node: Node, plan: OpPlan, summary: _Summar
     for index, facts in summary.bad:
         message = f"{where} entry #{index} is {facts.text}, which is not a valid shape: {facts.problem}"
         if in_function:
-            yield Issue(node, message + " (TensorFlow does not check _output_shapes inside function bodies)", field=OUTPUT_SHAPES, severity=Severity.WARNING)
+            yield Issue(
+                node,
+                message + " (TensorFlow does not check _output_shapes inside function bodies)",
+                field=OUTPUT_SHAPES,
+                severity=Severity.WARNING,
+            )
         elif outputs is not None and index >= outputs:
-            yield Issue(node, message + f" (TensorFlow does not read it: the node has {_outputs(outputs)})", field=OUTPUT_SHAPES, severity=Severity.WARNING)
+            yield Issue(
+                node,
+                message + f" (TensorFlow does not read it: the node has {_outputs(outputs)})",
+                field=OUTPUT_SHAPES,
+                severity=Severity.WARNING,
+            )
         else:
-            yield Issue(node, message + " (TensorFlow rejects it at import: `has an invalid _output_shapes attribute`)", field=OUTPUT_SHAPES)
+            yield Issue(
+                node,
+                message + " (TensorFlow rejects it at import: `has an invalid _output_shapes attribute`)",
+                field=OUTPUT_SHAPES,
+            )
     if outputs is None:
         return
     count = summary.count
     if count < outputs:
-        yield Issue(node, f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; TensorFlow rejects the graph "
-                    "at import (`the _output_shapes attribute specifies shapes for ... outputs`)", field=OUTPUT_SHAPES)
+        yield Issue(
+            node,
+            f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; TensorFlow rejects the graph "
+            "at import (`the _output_shapes attribute specifies shapes for ... outputs`)",
+            field=OUTPUT_SHAPES,
+        )
     elif count > outputs:
-        yield Issue(node, f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; TensorFlow ignores the "
-                    "extra entries (`Output shapes may be inaccurate`)", field=OUTPUT_SHAPES, severity=Severity.WARNING)
+        yield Issue(
+            node,
+            f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; TensorFlow ignores the "
+            "extra entries (`Output shapes may be inaccurate`)",
+            field=OUTPUT_SHAPES,
+            severity=Severity.WARNING,
+        )
 
 
 def _shapes(count: int) -> str:

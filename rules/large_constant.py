@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
+from tflint.tf.op_signatures import dtype_name
 from tflint.tf.tensors import DT_STRING, DTYPE_SIZE, element_count, shape_text
 
 ID = "large-constant"

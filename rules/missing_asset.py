@@ -48,8 +48,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.meta_positions import position
+from tflint.read.saved_model import saved_model_listing
 from tflint.tf.index import GraphIndex
-from tflint.tf.serving import asset_file_defs, position, resolve_tensor, saved_model_listing
+from tflint.tf.serving import asset_file_defs, resolve_tensor
 
 ID = "missing-asset"
 CATEGORY = "serving"
@@ -72,8 +74,16 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         if name:
             resolved = resolve_tensor(graph, name)
             if resolved.problem is not None:
-                yield Issue(resolved.node, f"Asset '{filename}' is fed to the tensor its AssetFileDef {resolved.problem}", position=where)
+                yield Issue(
+                    resolved.node,
+                    f"Asset '{filename}' is fed to the tensor its AssetFileDef {resolved.problem}",
+                    position=where,
+                )
         if listing is not None and filename and filename not in listing.assets and filename not in reported:
             reported.add(filename)
             shown = os.path.join(listing.root, "assets", filename)
-            yield Issue(None, f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the init op reads it", position=where)
+            yield Issue(
+                None,
+                f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the init op reads it",
+                position=where,
+            )

@@ -49,8 +49,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.meta_positions import position
 from tflint.tf.index import GraphIndex
-from tflint.tf.serving import is_saved_model, meta_graph_ordinal, meta_graphs, position, tag_set_text
+from tflint.tf.serving import (
+    is_saved_model,
+    meta_graph_ordinal,
+    meta_graphs,
+    tag_set_text,
+)
 
 ID = "missing-serving-tags"
 CATEGORY = "serving"
@@ -76,9 +82,17 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     where = position(graph, ("tags",))
     if ordinal == 0 and wanted not in tag_sets:
         available = ", ".join(tag_set_text(tags) for tags in tag_sets) or "no meta graphs"
-        yield Issue(None, f"No meta graph has the tag set {tag_set_text(wanted)} a model server loads; the SavedModel has {available}", position=where)
+        yield Issue(
+            None,
+            f"No meta graph has the tag set {tag_set_text(wanted)} a model server loads; the SavedModel has {available}",
+            position=where,
+        )
     mine = tag_sets[ordinal] if ordinal < len(tag_sets) else frozenset()
     for earlier in range(ordinal):
         if tag_sets[earlier] == mine:
-            yield Issue(None, f"Meta graph #{ordinal} has the same tag set {tag_set_text(mine)} as meta graph #{earlier}; loaders take the first match, so this one can never be loaded", position=where)
+            yield Issue(
+                None,
+                f"Meta graph #{ordinal} has the same tag set {tag_set_text(mine)} as meta graph #{earlier}; loaders take the first match, so this one can never be loaded",
+                position=where,
+            )
             break

@@ -48,8 +48,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.meta_positions import position
+from tflint.read.saved_model import saved_model_listing
 from tflint.tf.index import GraphIndex
-from tflint.tf.serving import meta_graphs, position, resolve_tensor, saved_model_listing, tag_set_text
+from tflint.tf.serving import meta_graphs, resolve_tensor, tag_set_text
 
 ID = "missing-variables"
 CATEGORY = "serving"
@@ -65,11 +67,19 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     saver = meta.saver_def
     restore = resolve_tensor(graph, saver.restore_op_name, operation=True)
     if restore.problem is not None:
-        yield Issue(None, f"The SaverDef's restore_op_name {restore.problem}; the loader cannot restore variables", position=position(graph, ("saver", "restore_op_name")))
+        yield Issue(
+            None,
+            f"The SaverDef's restore_op_name {restore.problem}; the loader cannot restore variables",
+            position=position(graph, ("saver", "restore_op_name")),
+        )
     if saver.filename_tensor_name:
         filename = resolve_tensor(graph, saver.filename_tensor_name)
         if filename.problem is not None:
-            yield Issue(filename.node, f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint path", position=position(graph, ("saver", "filename_tensor_name")))
+            yield Issue(
+                filename.node,
+                f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint path",
+                position=position(graph, ("saver", "filename_tensor_name")),
+            )
     listing = saved_model_listing(graph)
     if listing is None or listing.has_checkpoint:
         return
@@ -84,7 +94,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     else:
         what = f"{variables}/ has no variables.data-* shard"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
-    yield Issue(None, f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; loading fails or serves uninitialized variables", position=position(graph, ("saver", "restore_op_name")))
+    yield Issue(
+        None,
+        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; loading fails or serves uninitialized variables",
+        position=position(graph, ("saver", "restore_op_name")),
+    )
 
 
 def _restores(meta: Any) -> bool:

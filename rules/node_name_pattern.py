@@ -128,14 +128,20 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if isinstance(found, Issue):
                     yield found
                 elif not found:
-                    yield Issue(node, f"Node '{name}' (op {node.op}): name does not match the required pattern {patterns.pattern.pattern!r}")
+                    yield Issue(
+                        node,
+                        f"Node '{name}' (op {node.op}): name does not match the required pattern {patterns.pattern.pattern!r}",
+                    )
             op_pattern = patterns.op_patterns.get(node.op)
             if op_pattern is not None and op_pattern not in timed_out:
                 found = _search(op_pattern, name, node, timed_out)
                 if isinstance(found, Issue):
                     yield found
                 elif not found:
-                    yield Issue(node, f"Node '{name}' (op {node.op}): name does not match the pattern for {node.op} nodes {op_pattern.pattern!r}")
+                    yield Issue(
+                        node,
+                        f"Node '{name}' (op {node.op}): name does not match the pattern for {node.op} nodes {op_pattern.pattern!r}",
+                    )
             for forbidden in patterns.forbid:
                 if forbidden in timed_out:
                     continue
@@ -143,7 +149,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if isinstance(found, Issue):
                     yield found
                 elif found:
-                    yield Issue(node, f"Node '{name}' (op {node.op}): name matches the forbidden pattern {forbidden.pattern!r} (at {found.group(0)!r})")
+                    yield Issue(
+                        node,
+                        f"Node '{name}' (op {node.op}): name matches the forbidden pattern {forbidden.pattern!r} (at {found.group(0)!r})",
+                    )
 
 
 def _search(pattern: Any, name: str, node: Any, timed_out: set[Any]) -> Any:

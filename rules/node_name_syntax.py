@@ -71,7 +71,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         grammar = _FUNCTION_NAME if in_function else _GRAPH_NAME
         for node in scope.nodes:
             if grammar.fullmatch(node.name) is None:
-                yield Issue(node, f"Node name '{node.name}' is not a valid TensorFlow node name: {explain(node.name, in_function)}")
+                yield Issue(
+                    node,
+                    f"Node name '{node.name}' is not a valid TensorFlow node name: {explain(node.name, in_function)}",
+                )
         if in_function:
             yield from _check_signature(scope.function.signature)
 
@@ -103,7 +106,9 @@ def explain(name: str, in_function: bool) -> str:
         return "it is empty"
     for position, char in enumerate(name):
         if char != ">" and char not in _BODY_CHARS:
-            return f"character {char!r} at position {position} is not allowed (only ASCII letters, digits and _ . / - >)"
+            return (
+                f"character {char!r} at position {position} is not allowed (only ASCII letters, digits and _ . / - >)"
+            )
     segments = name.split(">")
     if name[0] == "_" and not in_function:
         return "a leading '_' is reserved for TensorFlow's internal nodes (allowed only inside function bodies)"

@@ -36,9 +36,9 @@ from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
+from tflint.tf.op_signatures import dtype_name
 
 ID = "non-finite-constant"
 CATEGORY = "serving"
@@ -85,7 +85,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 continue
             count, first, shown = found
             what = "a NaN or infinite value" if count == 1 else f"{count} NaN or infinite values"
-            yield Issue(node, f"Node '{node.name}' (op {node.op}, {dtype_name(value.tensor.dtype)}) holds {what} (element {first} is {shown})", field="value")
+            yield Issue(
+                node,
+                f"Node '{node.name}' (op {node.op}, {dtype_name(value.tensor.dtype)}) holds {what} (element {first} is {shown})",
+                field="value",
+            )
 
 
 def non_finite(tensor: Any) -> tuple[int, int, str] | None:

@@ -65,8 +65,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint import protos
-from tflint.tf.attrs import AttrSpec, type_name
 from tflint.finding import Issue, Severity
+from tflint.tf.attrs import AttrSpec, type_name
 from tflint.tf.index import REF_OFFSET, GraphIndex
 from tflint.tf.registry import snapshot_info
 
@@ -102,7 +102,12 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 continue
             position = graph.op_def_position(index)
             for problem in problems:
-                yield Issue(None, f"OpDef '{op_def.name}' in the graph's stripped_op_list: {problem}", position=position, severity=Severity.WARNING)
+                yield Issue(
+                    None,
+                    f"OpDef '{op_def.name}' in the graph's stripped_op_list: {problem}",
+                    position=position,
+                    severity=Severity.WARNING,
+                )
     seen: set[str] = set()
     for scope in graph.scopes():
         for node in scope.nodes:
@@ -124,8 +129,10 @@ def opdef_problems(op_def: Any, dtype_names: frozenset[str]) -> list[str]:
     problems: list[str] = []
     name = op_def.name
     if not name.startswith("_") and not _OP_NAME.fullmatch(name):
-        problems.append(f"the op name {name!r} is not CamelCase (each '>'-separated part must start with A-Z, then "
-                        "letters, digits or '_'; TensorFlow: `Invalid name`)")
+        problems.append(
+            f"the op name {name!r} is not CamelCase (each '>'-separated part must start with A-Z, then "
+            "letters, digits or '_'; TensorFlow: `Invalid name`)"
+        )
     names: set[str] = set()
     attrs_by_name: dict[str, Any] = {}
     for attr in op_def.attr:
@@ -146,7 +153,7 @@ def _type_string_problem(text: str) -> str | None:
     element = next((kind for kind in _ELEMENT_TYPES if rest.startswith(kind)), None)
     if element is None:
         return f"has type {text!r}, which is not an attr type (the 16 types are {', '.join(_ELEMENT_TYPES)} and list(...) of each)"
-    rest = rest[len(element):]
+    rest = rest[len(element) :]
     if text.startswith("list("):
         if not rest.startswith(")"):
             return f"has type {text!r}: 'list(' is missing its ')'"
@@ -160,8 +167,10 @@ def _attr_problems(attr: Any, dtype_names: frozenset[str]) -> list[str]:
     problems: list[str] = []
     subject = f"attr '{attr.name}'"
     if attr.name in dtype_names:
-        problems.append(f"{subject} is named like a DataType, which TensorFlow forbids (`Attr can't have name {attr.name} "
-                        "that matches a data type`)")
+        problems.append(
+            f"{subject} is named like a DataType, which TensorFlow forbids (`Attr can't have name {attr.name} "
+            "that matches a data type`)"
+        )
     type_problem = _type_string_problem(attr.type)
     if type_problem is not None:
         problems.append(f"{subject} {type_problem}")
@@ -173,7 +182,9 @@ def _attr_problems(attr: Any, dtype_names: frozenset[str]) -> list[str]:
             problems.append(f"{subject} of type {attr.type} has a minimum; only int and list attrs can have one")
             minimum_ok = False
         elif is_list and attr.minimum < 0:
-            problems.append(f"{subject} of type {attr.type} has minimum {attr.minimum}; a list's minimum length cannot be negative")
+            problems.append(
+                f"{subject} of type {attr.type} has minimum {attr.minimum}; a list's minimum length cannot be negative"
+            )
             minimum_ok = False
     elif attr.minimum != 0:
         problems.append(f"{subject} has minimum {attr.minimum} but has_minimum is false (the minimum must then be 0)")
@@ -232,29 +243,53 @@ def _arg_problems(arg: Any, direction: str, names: set[str], attrs: dict[str, An
     if arg.number_attr:
         attr = attrs.get(arg.number_attr)
         if attr is None:
-            problems.append(f"{subject} takes its length from attr '{arg.number_attr}' (number_attr), which the OpDef does not declare")
+            problems.append(
+                f"{subject} takes its length from attr '{arg.number_attr}' (number_attr), which the OpDef does not declare"
+            )
         elif attr.type != "int":
-            problems.append(f"{subject} takes its length from attr '{arg.number_attr}', which has type {attr.type}; it must be an int")
+            problems.append(
+                f"{subject} takes its length from attr '{arg.number_attr}', which has type {attr.type}; it must be an int"
+            )
         elif not attr.has_minimum:
-            problems.append(f"{subject} takes its length from attr '{arg.number_attr}', which has no minimum; a length attr needs one (>= 0)")
+            problems.append(
+                f"{subject} takes its length from attr '{arg.number_attr}', which has no minimum; a length attr needs one (>= 0)"
+            )
         elif attr.minimum < 0:
-            problems.append(f"{subject} takes its length from attr '{arg.number_attr}', whose minimum {attr.minimum} is negative")
+            problems.append(
+                f"{subject} takes its length from attr '{arg.number_attr}', whose minimum {attr.minimum} is negative"
+            )
         if by_list:
             problems.append(f"{subject} has both number_attr and type_list_attr")
         elif fixed and by_attr:
             problems.append(f"{subject} has both type and type_attr; with number_attr exactly one of them is set")
     elif fixed + by_attr + by_list != 1:
-        set_fields = [field for field, present in (("type", fixed), ("type_attr", by_attr), ("type_list_attr", by_list)) if present]
-        problems.append(f"{subject} sets {' and '.join(set_fields)}; exactly one of type, type_attr, type_list_attr must be set")
+        set_fields = [
+            field
+            for field, present in (("type", fixed), ("type_attr", by_attr), ("type_list_attr", by_list))
+            if present
+        ]
+        problems.append(
+            f"{subject} sets {' and '.join(set_fields)}; exactly one of type, type_attr, type_list_attr must be set"
+        )
     if by_attr or by_list:
         # TensorFlow follows type_attr when both are set.
-        field, name, what, expected = ("type_attr", arg.type_attr, "type", "type") if by_attr else ("type_list_attr", arg.type_list_attr, "types", "list(type)")
+        field, name, what, expected = (
+            ("type_attr", arg.type_attr, "type", "type")
+            if by_attr
+            else ("type_list_attr", arg.type_list_attr, "types", "list(type)")
+        )
         attr = attrs.get(name)
         if attr is None:
-            problems.append(f"{subject} takes its {what} from attr '{name}' ({field}), which the OpDef does not declare")
+            problems.append(
+                f"{subject} takes its {what} from attr '{name}' ({field}), which the OpDef does not declare"
+            )
         elif attr.type != expected:
-            problems.append(f"{subject} takes its {what} from attr '{name}', which has type {attr.type}; it must be a {expected}")
+            problems.append(
+                f"{subject} takes its {what} from attr '{name}', which has type {attr.type}; it must be a {expected}"
+            )
     elif arg.type > REF_OFFSET:
-        problems.append(f"{subject} has the reference type {type_name(arg.type)}; a ref arg sets is_ref with the base type "
-                        "(TensorFlow: `Illegal use of ref type`)")
+        problems.append(
+            f"{subject} has the reference type {type_name(arg.type)}; a ref arg sets is_ref with the base type "
+            "(TensorFlow: `Illegal use of ref type`)"
+        )
     return problems

@@ -39,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import Signatures, body_input, op_label, signatures
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex, Input, Node, Scope
+from tflint.tf.op_signatures import Signatures, body_input, op_label, signatures
 
 ID = "output-index-out-of-range"
 CATEGORY = "structure"
@@ -73,11 +73,17 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     continue
                 index = item.index
                 if index < 0:
-                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number")
+                    yield Issue(
+                        node,
+                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number",
+                    )
                 else:
                     producer = by_name[item.node]
                     count = len(_output_types(cache, producer))
-                    yield Issue(node, f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(count)} ({op_label(graph, producer)}){_hint(producer)}")
+                    yield Issue(
+                        node,
+                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(count)} ({op_label(graph, producer)}){_hint(producer)}",
+                    )
 
 
 def _suspects(cache: Signatures, scope: Scope) -> list[Input]:
@@ -123,6 +129,7 @@ def _output_types(cache: Signatures, node: Node) -> tuple[int | None, ...] | Non
     """The node's flattened output types, None when they cannot be known."""
     signature = cache.resolved(node)
     return signature.output_types if signature is not None else None
+
 
 def _outputs(count: int) -> str:
     return "1 output" if count == 1 else f"{count} outputs"

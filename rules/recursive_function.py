@@ -130,7 +130,9 @@ def _strongly_connected(calls: dict[str, list[tuple[str, Node]]]) -> Iterator[li
                     low[caller] = min(low[caller], low[function])
 
 
-def _message(function: str, callee: str, node: Node, calls: dict[str, list[tuple[str, Node]]], members: set[str]) -> str:
+def _message(
+    function: str, callee: str, node: Node, calls: dict[str, list[tuple[str, Node]]], members: set[str]
+) -> str:
     how = f"node '{node.name}' calls" if node.op == callee else f"node '{node.name}' (op {node.op}) refers to"
     if callee == function:
         return f"Function '{function}' is recursive: {how} '{function}' itself; TensorFlow does not support recursion"

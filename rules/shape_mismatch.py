@@ -57,7 +57,14 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
-from tflint.tf.shapes import OUTPUT_SHAPES, ShapeInference, ShapeIssue, infer_shapes, input_arg_name, shape_text
+from tflint.tf.shapes import (
+    OUTPUT_SHAPES,
+    ShapeInference,
+    ShapeIssue,
+    infer_shapes,
+    input_arg_name,
+    shape_text,
+)
 
 ID = "shape-mismatch"
 CATEGORY = "shape"
@@ -86,14 +93,18 @@ def _inference_message(graph: GraphIndex, inference: ShapeInference, issue: Shap
     if index is not None and index < len(data_inputs):
         name = input_arg_name(graph, node, index)
         what = f"input '{name}'" if name else f"input #{index}"
-        return (f"Node '{node.name}': {message} for {what} of {node.op} "
-                f"(from '{data_inputs[index].raw}', shape {shapes[index]}); {_VERDICT}")
+        return (
+            f"Node '{node.name}': {message} for {what} of {node.op} "
+            f"(from '{data_inputs[index].raw}', shape {shapes[index]}); {_VERDICT}"
+        )
     shown = ", ".join(shapes) if shapes else "none"
     return f"Node '{node.name}': {message} for {node.op} with input shapes {shown}; {_VERDICT}"
 
 
 def _output_shapes_message(issue: ShapeIssue) -> str:
     node = issue.node
-    return (f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
-            f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message.rstrip('.')}); "
-            f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)")
+    return (
+        f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
+        f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message.rstrip('.')}); "
+        f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)"
+    )

@@ -69,8 +69,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.meta_positions import position
 from tflint.tf.index import GraphIndex
-from tflint.tf.serving import position, resolve_tensor, signature_tensors
+from tflint.tf.serving import resolve_tensor, signature_tensors
 
 ID = "signature-unresolved"
 CATEGORY = "serving"

@@ -58,9 +58,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import dtype_name
 from tflint.finding import Issue, Severity
 from tflint.tf.index import REF_OFFSET, GraphIndex, Node
+from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import snapshot_info
 from tflint.tf.tensors import (
     DT_BOOL,
@@ -97,7 +97,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     plans = OpPlans(graph)
     table = plans.table
     for scope in graph.scopes():
-        yield from scope.attr_group_issues(lambda node: _node_issues(node, table.get(node.op) or plans(node.op), verdicts))
+        yield from scope.attr_group_issues(
+            lambda node: _node_issues(node, table.get(node.op) or plans(node.op), verdicts)
+        )
 
 
 def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issue]:
@@ -111,8 +113,11 @@ def _node_issues(node: Node, plan: OpPlan, verdicts: _Verdicts) -> Iterator[Issu
         value = attrs.get("value")
         if value is None:
             if op == "Const":
-                yield Issue(node, f"Node '{node.name}' (op Const) has no 'value' attr: a Const needs its tensor "
-                            "(TensorFlow's SavedModel loader: `constant tensor but no value has been provided`)")
+                yield Issue(
+                    node,
+                    f"Node '{node.name}' (op Const) has no 'value' attr: a Const needs its tensor "
+                    "(TensorFlow's SavedModel loader: `constant tensor but no value has been provided`)",
+                )
             return
         problems = verdicts.of_value(op, value, attrs.get(_DTYPE_ATTR_OF[op]))
         if problems:
@@ -154,7 +159,12 @@ class _Verdicts:
         tensor = value.tensor
         dtype = _declared_type(declared)
         fields = tensor.ListFields()
-        if len(fields) == 3 and fields[0][0].name == "dtype" and fields[1][0].name == "tensor_shape" and fields[0][1] == dtype:
+        if (
+            len(fields) == 3
+            and fields[0][0].name == "dtype"
+            and fields[1][0].name == "tensor_shape"
+            and fields[0][1] == dtype
+        ):
             # What TensorFlow writes for most constants: dtype, shape, then the bytes, or the values
             # in the dtype's own field. Accepted here when they fill the shape (and need no range
             # or pairing check); anything else gets the full check below.
@@ -166,8 +176,13 @@ class _Verdicts:
                     size = DTYPE_SIZE.get(dtype)
                     if size is not None and len(payload) == count * size:
                         return ()
-                elif (field.name == VALUE_FIELD.get(dtype) and len(payload) <= count and dtype not in VALUE_RANGE
-                        and dtype not in (DT_COMPLEX64, DT_COMPLEX128) and dtype in self.valid):
+                elif (
+                    field.name == VALUE_FIELD.get(dtype)
+                    and len(payload) <= count
+                    and dtype not in VALUE_RANGE
+                    and dtype not in (DT_COMPLEX64, DT_COMPLEX128)
+                    and dtype in self.valid
+                ):
                     return ()
         return self.of_tensor(op, "value", None, tensor, dtype)
 
@@ -188,47 +203,77 @@ def _declared_type(declared: Any) -> int | None:
     return number if number in snapshot_info().data_types else None
 
 
-def _tensor_problems(op: str, key: str, index: int | None, present: dict[str, Any], declared: int | None, facts: ShapeFacts,
-                     verdicts: _Verdicts) -> Iterator[tuple[str, Severity | None]]:
+def _tensor_problems(
+    op: str,
+    key: str,
+    index: int | None,
+    present: dict[str, Any],
+    declared: int | None,
+    facts: ShapeFacts,
+    verdicts: _Verdicts,
+) -> Iterator[tuple[str, Severity | None]]:
     if facts.tensor_problem is not None:
         return  # invalid even as a partial shape: invalid-shape reports it
     dims = facts.dims
     if facts.unknown_rank:
         if verdicts.saved_model and key == "value":
-            yield (" has a tensor shape with unknown_rank set; TensorFlow's SavedModel loader rejects it "
-                   "(`initializes from a tensor with -1 elements`)", None)
+            yield (
+                " has a tensor shape with unknown_rank set; TensorFlow's SavedModel loader rejects it "
+                "(`initializes from a tensor with -1 elements`)",
+                None,
+            )
         else:
-            yield (f" has a tensor shape with unknown_rank set; TensorFlow ignores the flag and reads the dims "
-                   f"{shape_text(dims)}", Severity.WARNING)
+            yield (
+                f" has a tensor shape with unknown_rank set; TensorFlow ignores the flag and reads the dims "
+                f"{shape_text(dims)}",
+                Severity.WARNING,
+            )
     count = facts.elements
     if count is None:
-        yield (f" has a tensor of shape {shape_text(dims)}, which is not fully defined; a tensor needs every dimension "
-               "(TensorFlow: `Shape ... is not fully defined`)", None)
+        yield (
+            f" has a tensor of shape {shape_text(dims)}, which is not fully defined; a tensor needs every dimension "
+            "(TensorFlow: `Shape ... is not fully defined`)",
+            None,
+        )
         return
     dtype = present.get("dtype", 0)
     if dtype not in verdicts.valid:
-        yield f" holds a tensor with {_bad_dtype(dtype)}; TensorFlow cannot build it (`Cannot parse tensor from proto`)", None
+        yield (
+            f" holds a tensor with {_bad_dtype(dtype)}; TensorFlow cannot build it (`Cannot parse tensor from proto`)",
+            None,
+        )
         return
     name = dtype_name(dtype)
     if declared is not None and declared != dtype and index is None and op in _DTYPE_ATTR_OF:
-        yield (f" holds a {name} tensor but attr 'dtype' is {dtype_name(declared)}; the kernel fails with "
-               f"`Type mismatch between value ({name}) and dtype ({dtype_name(declared)})`", None)
+        yield (
+            f" holds a {name} tensor but attr 'dtype' is {dtype_name(declared)}; the kernel fails with "
+            f"`Type mismatch between value ({name}) and dtype ({dtype_name(declared)})`",
+            None,
+        )
     if op == "ImageSummary" and key == "bad_color":
         if dtype != DT_UINT8:
             yield f" is a {name} tensor; ImageSummary needs a uint8 vector (`bad_color must be uint8`)", None
         elif len(dims) != 1:
-            yield f" has shape {shape_text(dims)}; ImageSummary needs a uint8 vector (`bad_color must be a vector`)", None
+            yield (
+                f" has shape {shape_text(dims)}; ImageSummary needs a uint8 vector (`bad_color must be a vector`)",
+                None,
+            )
     content = present.get("tensor_content")
     values = [field for field in present if field.endswith("_val")]
     if count == 0:
         if content or values:
-            yield f" has a tensor of shape {shape_text(dims)} with no elements, but it carries data; TensorFlow ignores it", Severity.WARNING
+            yield (
+                f" has a tensor of shape {shape_text(dims)} with no elements, but it carries data; TensorFlow ignores it",
+                Severity.WARNING,
+            )
         return
     if content:
         yield from _content_problems(content, dtype, name, dims, count)
         if values:
-            yield (f" has both tensor_content and {', '.join(values)}; TensorFlow reads tensor_content and ignores the values",
-                   Severity.WARNING)
+            yield (
+                f" has both tensor_content and {', '.join(values)}; TensorFlow reads tensor_content and ignores the values",
+                Severity.WARNING,
+            )
         return
     if values:
         yield from _value_problems(present, values, dtype, name, dims, count)
@@ -242,46 +287,69 @@ def _bad_dtype(dtype: int) -> str:
     return f"the unknown dtype number {dtype}"
 
 
-def _content_problems(content: bytes, dtype: int, name: str, dims: list[int], count: int) -> Iterator[tuple[str, Severity | None]]:
+def _content_problems(
+    content: bytes, dtype: int, name: str, dims: list[int], count: int
+) -> Iterator[tuple[str, Severity | None]]:
     size = DTYPE_SIZE.get(dtype)
     if size is not None:
         expected = count * size
         if len(content) != expected:
-            yield (f" has a tensor_content of {len(content)} bytes, but a {name} tensor of shape {shape_text(dims)} needs "
-                   f"{count} x {size} = {expected} bytes (TensorFlow: `Cannot parse tensor from proto`)", None)
+            yield (
+                f" has a tensor_content of {len(content)} bytes, but a {name} tensor of shape {shape_text(dims)} needs "
+                f"{count} x {size} = {expected} bytes (TensorFlow: `Cannot parse tensor from proto`)",
+                None,
+            )
         elif dtype == DT_BOOL and content.count(0) + content.count(1) != len(content):
-            yield " has a bool tensor_content with bytes other than 0 and 1; TensorFlow cannot build it (`Cannot parse tensor from proto`)", None
+            yield (
+                " has a bool tensor_content with bytes other than 0 and 1; TensorFlow cannot build it (`Cannot parse tensor from proto`)",
+                None,
+            )
     elif dtype == DT_STRING:
         problem = string_content_problem(content, count)
         if problem is not None:
-            yield (f" has a string tensor_content that does not decode into {count} strings: {problem} "
-                   "(TensorFlow: `Cannot parse tensor from proto`)", None)
+            yield (
+                f" has a string tensor_content that does not decode into {count} strings: {problem} "
+                "(TensorFlow: `Cannot parse tensor from proto`)",
+                None,
+            )
     # resource and variant contents are serialized protos; they are not decoded here.
 
 
-def _value_problems(present: dict[str, Any], values: list[str], dtype: int, name: str, dims: list[int],
-                    count: int) -> Iterator[tuple[str, Severity | None]]:
+def _value_problems(
+    present: dict[str, Any], values: list[str], dtype: int, name: str, dims: list[int], count: int
+) -> Iterator[tuple[str, Severity | None]]:
     field = VALUE_FIELD.get(dtype)
     if field not in present:
-        yield (f" has a {name} tensor with values only in {', '.join(values)}, which TensorFlow does not read for {name} "
-               f"(it reads {field}); the tensor is all zeros", Severity.WARNING)
+        yield (
+            f" has a {name} tensor with values only in {', '.join(values)}, which TensorFlow does not read for {name} "
+            f"(it reads {field}); the tensor is all zeros",
+            Severity.WARNING,
+        )
         return
     listed = present[field]
     given = len(listed)
     if dtype in (DT_COMPLEX64, DT_COMPLEX128):
         if given % 2:
-            yield (f" has an odd number of values in {field}; complex values are (real, imaginary) pairs and TensorFlow "
-                   "drops the last one", Severity.WARNING)
+            yield (
+                f" has an odd number of values in {field}; complex values are (real, imaginary) pairs and TensorFlow "
+                "drops the last one",
+                Severity.WARNING,
+            )
         given //= 2
     if given > count:
-        yield (f" has {given} values in {field} for a tensor of shape {shape_text(dims)} with {count} "
-               f"element{'s' if count != 1 else ''}; TensorFlow's runtime drops the extra values and `tf.make_ndarray` fails",
-               Severity.WARNING)
+        yield (
+            f" has {given} values in {field} for a tensor of shape {shape_text(dims)} with {count} "
+            f"element{'s' if count != 1 else ''}; TensorFlow's runtime drops the extra values and `tf.make_ndarray` fails",
+            Severity.WARNING,
+        )
     bounds = VALUE_RANGE.get(dtype)
     if bounds is not None:
         low, high = min(listed), max(listed)
         if low < bounds[0] or high > bounds[1]:
             bad = low if low < bounds[0] else high
             what = "16-bit pattern" if field == "half_val" else "value"
-            yield (f" has the {what} {bad} in {field}, outside {bounds[0]}..{bounds[1]} for {name}; TensorFlow's runtime "
-                   "wraps it and `tf.make_ndarray` fails", Severity.WARNING)
+            yield (
+                f" has the {what} {bad} in {field}, outside {bounds[0]}..{bounds[1]} for {name}; TensorFlow's runtime "
+                "wraps it and `tf.make_ndarray` fails",
+                Severity.WARNING,
+            )

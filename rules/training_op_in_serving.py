@@ -49,7 +49,9 @@ CATEGORY = "serving"
 DEFAULT_SEVERITY = Severity.OFF
 OPTIONS: dict[str, Any] = {}
 
-_OPTIMIZER = re.compile(r"^(?:Resource)?(?:Sparse)?Apply[A-Z]|(?:Accumulator|ResourceAccumulator|SparseAccumulator)(?:Apply|Take)Gradient$")
+_OPTIMIZER = re.compile(
+    r"^(?:Resource)?(?:Sparse)?Apply[A-Z]|(?:Accumulator|ResourceAccumulator|SparseAccumulator)(?:Apply|Take)Gradient$"
+)
 _GRADIENT = re.compile(
     r"Grad(?:Grad)?(?:V\d+)?$|Grad(?:Grad)?WithArgmax$|^CropAndResizeGrad|^IgammaGradA$|GradEx$"
     r"|BackpropFilter(?:V\d+)?$|^CudnnRNNBackprop|^BroadcastGradientArgs$|Gradient$"

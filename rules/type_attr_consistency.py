@@ -38,9 +38,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.op_signatures import Signature, Signatures, body_input, dtype_name, op_label, signatures, types_compatible
 from tflint.finding import Issue, Severity
 from tflint.tf.index import REF_OFFSET, GraphIndex, Node, Scope
+from tflint.tf.op_signatures import (
+    Signature,
+    Signatures,
+    body_input,
+    dtype_name,
+    op_label,
+    signatures,
+    types_compatible,
+)
 
 ID = "type-attr-consistency"
 CATEGORY = "schema"
@@ -110,12 +118,33 @@ def _check_body(graph: GraphIndex, cache: Signatures, scope: Scope) -> Iterator[
                 slot += 1
 
 
-def _issue(graph: GraphIndex, node: Node, signature: Signature, slot: int, raw: str, expected: int, actual: int, producer: Node | None) -> Issue:
+def _issue(
+    graph: GraphIndex,
+    node: Node,
+    signature: Signature,
+    slot: int,
+    raw: str,
+    expected: int,
+    actual: int,
+    producer: Node | None,
+) -> Issue:
     located = signature.input_arg_at(slot)
     arg_text = ""
     if located is not None:
         arg, element = located
-        arg_text = f" (input arg '{arg.name}'" + (f"[{element}]" if arg.types is not None and len(arg.types) > 1 else "") + (f", type from attr '{arg.type_attr}'" if arg.type_attr else "") + ")"
-    source = f" from node '{producer.name}' ({op_label(graph, producer)})" if producer is not None else " (an argument of the function)"
+        arg_text = (
+            f" (input arg '{arg.name}'"
+            + (f"[{element}]" if arg.types is not None and len(arg.types) > 1 else "")
+            + (f", type from attr '{arg.type_attr}'" if arg.type_attr else "")
+            + ")"
+        )
+    source = (
+        f" from node '{producer.name}' ({op_label(graph, producer)})"
+        if producer is not None
+        else " (an argument of the function)"
+    )
     why = "; a ref input needs a reference, e.g. a TF1 variable's output" if expected == actual + REF_OFFSET else ""
-    return Issue(node, f"Node '{node.name}' ({op_label(graph, node)}): input {slot}{arg_text} expects {dtype_name(expected)} but '{raw}'{source} is {dtype_name(actual)}{why}")
+    return Issue(
+        node,
+        f"Node '{node.name}' ({op_label(graph, node)}): input {slot}{arg_text} expects {dtype_name(expected)} but '{raw}'{source} is {dtype_name(actual)}{why}",
+    )

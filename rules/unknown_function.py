@@ -66,7 +66,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             for name in names:
                 value = attrs.get(name)
                 # The common case, one func naming a library function without func attrs of its own.
-                if value is None or (value.WhichOneof("value") == "func" and value.func.name in library and not _nested(graph, value.func.name, func_attrs)):
+                if value is None or (
+                    value.WhichOneof("value") == "func"
+                    and value.func.name in library
+                    and not _nested(graph, value.func.name, func_attrs)
+                ):
                     continue
                 yield from _check_value(graph, node, name, value, func_attrs, verdicts)
     if graph.functions:
@@ -88,7 +92,9 @@ def _declared_func_attrs(graph: GraphIndex, op: str) -> tuple[str, ...]:
     return tuple(name for name, attr in schema.attrs.items() if attr.type in _FUNC_TYPES)
 
 
-def _check_value(graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict, verdicts: dict) -> Iterator[Issue]:
+def _check_value(
+    graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict, verdicts: dict
+) -> Iterator[Issue]:
     """Check one declared func attr value, and the func attrs nested in it that its callee declares."""
     pending = [(field, value, node.op)]
     while pending:

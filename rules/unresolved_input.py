@@ -36,7 +36,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     for scope in graph.scopes():
         known = scope.by_name
         args = scope.arg_names
-        unresolved = {item.raw for item in scope.inputs_to_resolve() if item.node not in known and item.node not in args}
+        unresolved = {
+            item.raw for item in scope.inputs_to_resolve() if item.node not in known and item.node not in args
+        }
         for node in scope.nodes_reading(unresolved):
             for item in node.inputs:
                 if item.raw not in unresolved:
@@ -44,4 +46,3 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 kind = "control input" if item.is_control else "input"
                 what = "no node or function argument" if scope.function is not None else "no node"
                 yield Issue(node, f"Node '{node.name}' has {kind} '{item.raw}' but {what} is named '{item.node}'")
-

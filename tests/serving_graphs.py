@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import DATA
+
 from tflint import protos
 
 SERVING = DATA / "serving"
@@ -35,7 +36,14 @@ def identity(name: str, source: str, dtype: str = "DT_FLOAT") -> str:
     return node(name, "Identity", source, attrs=f'attr {{ key: "T" value {{ type: {dtype} }} }} ')
 
 
-def tensor(direction: str, key: str, name: str, dtype: str = "DT_FLOAT", shape: Iterable[int] | None = None, unknown_rank: bool = False) -> str:
+def tensor(
+    direction: str,
+    key: str,
+    name: str,
+    dtype: str = "DT_FLOAT",
+    shape: Iterable[int] | None = None,
+    unknown_rank: bool = False,
+) -> str:
     """One `inputs { ... }` / `outputs { ... }` entry of a SignatureDef, on one line."""
     shape_text = ""
     if unknown_rank:
@@ -52,7 +60,9 @@ def signature(key: str, *entries: str, method: str = PREDICT) -> str:
     return f'signature_def {{\n  key: "{key}"\n  value {{\n{body}{method_line}\n  }}\n}}'
 
 
-def meta(*nodes: str, signatures: Iterable[str] = (), library: str = "", extra: str = "", tags: Iterable[str] = ()) -> str:
+def meta(
+    *nodes: str, signatures: Iterable[str] = (), library: str = "", extra: str = "", tags: Iterable[str] = ()
+) -> str:
     """A MetaGraphDef in text format: tags, the graph (one node per line), signatures, extra fields."""
     parts = []
     tag_list = list(tags)
@@ -119,7 +129,13 @@ def two_output_function(name: str = "f") -> str:
     )
 
 
-def call(name: str, function: str, *inputs: str, tout: Iterable[str] = ("DT_FLOAT", "DT_INT32"), op: str = "StatefulPartitionedCall") -> str:
+def call(
+    name: str,
+    function: str,
+    *inputs: str,
+    tout: Iterable[str] = ("DT_FLOAT", "DT_INT32"),
+    op: str = "StatefulPartitionedCall",
+) -> str:
     """A call node of `function` on one line."""
     types = " ".join(f"type: {dtype}" for dtype in tout)
     attrs = (

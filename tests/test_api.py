@@ -8,9 +8,9 @@ import sys
 import textwrap
 
 import pytest
+from conftest import CORPUS, require
 
 import tflint
-from conftest import CORPUS, require
 from tflint import protos
 
 BROKEN = 'node { name: "a" op: "NoOp" }\nnode { name: "b" op: "NoOp" input: "^gone" }\n'
@@ -158,13 +158,13 @@ def test_a_linted_graph_is_freed_without_the_cycle_collector(name):
 def test_a_graph_kept_till_exit_is_out_of_the_collectors_reach(monkeypatch):
     # The CLI keeps the last graph alive until it exits (retain_last_graph); the collector's
     # first collection after linting would walk every object of it (80 ms at 100k nodes).
-    from tflint import api
+    from tflint.runtime import process
 
     path = require(CORPUS / "b_keras_cnn_frozen.pb")
-    monkeypatch.setattr(api, "_retained", [])
+    monkeypatch.setattr(process, "_retained", [])
     try:
         tflint.lint_file(path)
-        kept = api._retained[0]
+        kept = process._retained[0]
         node = kept.graphs[0].node_list()[0]
         assert gc.get_freeze_count() > 0
         assert not any(obj is node for obj in gc.get_objects())  # frozen objects are not listed

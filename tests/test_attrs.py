@@ -8,15 +8,21 @@ TensorFlow 2.21; the comment quotes its verdict.
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, lint_bytes, require
+
 from tflint import protos
 from tflint.api import registry_for
-from tflint.tf.attrs import attr_report, op_attrs, quote_string, type_name
 from tflint.config.settings import default_config
 from tflint.engine.run import build_index
 from tflint.read.load import load_bytes
-from tflint.rules import allowed_values, attr_minimum, attr_type_mismatch, missing_attr, unknown_attr
+from tflint.rules import (
+    allowed_values,
+    attr_minimum,
+    attr_type_mismatch,
+    missing_attr,
+    unknown_attr,
+)
+from tflint.tf.attrs import attr_report, op_attrs, quote_string, type_name
 
 ATTR_RULES = ("missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum")
 
@@ -70,31 +76,123 @@ def _set(key, **field):
 
 MUTATIONS = [
     # NodeDef missing attr 'T' from Op<name=Conv2D; ...>
-    pytest.param(CONV, _drop("T"), [("missing-attr", CONV, f"Node '{CONV}' (op Conv2D) is missing attr 'T' (type), which has no default")], id="drop-T"),
+    pytest.param(
+        CONV,
+        _drop("T"),
+        [("missing-attr", CONV, f"Node '{CONV}' (op Conv2D) is missing attr 'T' (type), which has no default")],
+        id="drop-T",
+    ),
     # Defaults are filled in at import: dropping data_format / dilations changes nothing (imports).
     pytest.param(CONV, _drop("data_format"), [], id="drop-defaulted"),
     # NodeDef mentions attribute bogus which is not in the op definition (logged; imports)
-    pytest.param(CONV, _set("bogus", i=1), [("unknown-attr", CONV, f"Node '{CONV}' (op Conv2D) has attr 'bogus', which op Conv2D does not define; TensorFlow ignores it")], id="add-unknown"),
+    pytest.param(
+        CONV,
+        _set("bogus", i=1),
+        [
+            (
+                "unknown-attr",
+                CONV,
+                f"Node '{CONV}' (op Conv2D) has attr 'bogus', which op Conv2D does not define; TensorFlow ignores it",
+            )
+        ],
+        id="add-unknown",
+    ),
     # Internal attrs are never checked (imports).
     pytest.param(CONV, _set("_bogus", placeholder=""), [], id="add-internal"),
     # AttrValue had value with type 'int' when 'type' expected
-    pytest.param(CONV, _set("T", i=1), [("attr-type-mismatch", CONV, f"Node '{CONV}' (op Conv2D): attr 'T' holds an int where a type is expected")], id="T-int"),
+    pytest.param(
+        CONV,
+        _set("T", i=1),
+        [("attr-type-mismatch", CONV, f"Node '{CONV}' (op Conv2D): attr 'T' holds an int where a type is expected")],
+        id="T-int",
+    ),
     # AttrValue must not have reference type value of float_ref
-    pytest.param(CONV, _set("T", type=101), [("attr-type-mismatch", CONV, f"Node '{CONV}' (op Conv2D): attr 'T' is float_ref, a reference type (attrs name the base type, float)")], id="T-ref"),
+    pytest.param(
+        CONV,
+        _set("T", type=101),
+        [
+            (
+                "attr-type-mismatch",
+                CONV,
+                f"Node '{CONV}' (op Conv2D): attr 'T' is float_ref, a reference type (attrs name the base type, float)",
+            )
+        ],
+        id="T-ref",
+    ),
     # AttrValue has invalid DataType enum: 77
-    pytest.param(CONV, _set("T", type=77), [("attr-type-mismatch", CONV, f"Node '{CONV}' (op Conv2D): attr 'T' is 77, which is not a DataType number TensorFlow defines")], id="T-77"),
+    pytest.param(
+        CONV,
+        _set("T", type=77),
+        [
+            (
+                "attr-type-mismatch",
+                CONV,
+                f"Node '{CONV}' (op Conv2D): attr 'T' is 77, which is not a DataType number TensorFlow defines",
+            )
+        ],
+        id="T-77",
+    ),
     # Value for attr 'T' of int64 is not in the list of allowed values: half, bfloat16, float, double, int32
-    pytest.param(CONV, _set("T", type=9), [("allowed-values", CONV, f"Node '{CONV}' (op Conv2D): attr 'T' is int64; allowed values are half, bfloat16, float, double, int32")], id="T-int64"),
+    pytest.param(
+        CONV,
+        _set("T", type=9),
+        [
+            (
+                "allowed-values",
+                CONV,
+                f"Node '{CONV}' (op Conv2D): attr 'T' is int64; allowed values are half, bfloat16, float, double, int32",
+            )
+        ],
+        id="T-int64",
+    ),
     # Value for attr 'padding' of "FOO" is not in the list of allowed values: "SAME", "VALID", "EXPLICIT"
-    pytest.param(CONV, _set("padding", s=b"FOO"), [("allowed-values", CONV, f"Node '{CONV}' (op Conv2D): attr 'padding' is \"FOO\"; allowed values are \"SAME\", \"VALID\", \"EXPLICIT\"")], id="padding-FOO"),
+    pytest.param(
+        CONV,
+        _set("padding", s=b"FOO"),
+        [
+            (
+                "allowed-values",
+                CONV,
+                f'Node \'{CONV}\' (op Conv2D): attr \'padding\' is "FOO"; allowed values are "SAME", "VALID", "EXPLICIT"',
+            )
+        ],
+        id="padding-FOO",
+    ),
     # AttrValue had value with type 'list(string)' when 'list(int)' expected
-    pytest.param(CONV, _set("strides", list_s=[b"1"]), [("attr-type-mismatch", CONV, f"Node '{CONV}' (op Conv2D): attr 'strides' holds a list(string) where a list(int) is expected")], id="strides-strings"),
+    pytest.param(
+        CONV,
+        _set("strides", list_s=[b"1"]),
+        [
+            (
+                "attr-type-mismatch",
+                CONV,
+                f"Node '{CONV}' (op Conv2D): attr 'strides' holds a list(string) where a list(int) is expected",
+            )
+        ],
+        id="strides-strings",
+    ),
     # Length for attr 'ksize' of 2 must be at least minimum 4
-    pytest.param(POOL, _set("ksize", list_i=[1, 2]), [("attr-minimum", POOL, f"Node '{POOL}' (op MaxPool): attr 'ksize' has 2 elements; it needs at least 4")], id="ksize-short"),
+    pytest.param(
+        POOL,
+        _set("ksize", list_i=[1, 2]),
+        [("attr-minimum", POOL, f"Node '{POOL}' (op MaxPool): attr 'ksize' has 2 elements; it needs at least 4")],
+        id="ksize-short",
+    ),
     # Imports: Python's importer replaces an empty value by the OpDef default.
     pytest.param(POOL, _set("data_format", empty=True), [], id="empty-defaulted"),
     # AttrValue missing value with expected type 'string'
-    pytest.param(POOL, _set("padding", empty=True), [("attr-type-mismatch", POOL, f"Node '{POOL}' (op MaxPool): attr 'padding' has no value (a string is expected)")], id="empty-padding"),
+    pytest.param(
+        POOL,
+        _set("padding", empty=True),
+        [
+            (
+                "attr-type-mismatch",
+                POOL,
+                f"Node '{POOL}' (op MaxPool): attr 'padding' has no value (a string is expected)",
+            )
+        ],
+        id="empty-padding",
+    ),
 ]
 
 
@@ -125,7 +223,13 @@ def test_meta_graph_with_older_stripped_op_list():
     # (it is required), and the node sets it.
     node = next(node for node in meta.graph_def.node if node.op == "VariableV2")
     del node.attr["shape"]
-    assert _attr_findings(meta.SerializeToString(), name="g.meta") == [("missing-attr", node.name, f"Node '{node.name}' (op VariableV2) is missing attr 'shape' (shape), which has no default")]
+    assert _attr_findings(meta.SerializeToString(), name="g.meta") == [
+        (
+            "missing-attr",
+            node.name,
+            f"Node '{node.name}' (op VariableV2) is missing attr 'shape' (shape), which has no default",
+        )
+    ]
 
 
 def test_report_is_built_once_and_shared_by_the_rules():
@@ -149,7 +253,9 @@ def test_layers_merge_defaults_minimums_and_allowed_values():
     op.output_arg.add(name="output", type=7)
     op.attr.add(name="N", type="int", has_minimum=True, minimum=1)
     op.attr.add(name="separator", type="string")  # no default here; TF 2.21 has one
-    op.attr.add(name="future", type="string", allowed_values=protos.AttrValue(list=protos.AttrValue.ListValue(s=[b"a"])))
+    op.attr.add(
+        name="future", type="string", allowed_values=protos.AttrValue(list=protos.AttrValue.ListValue(s=[b"a"]))
+    )
     meta.graph_def.node.add(name="j", op="StringJoin")
     index = _index(meta.SerializeToString(), "g.meta")
     spec = op_attrs(index, "StringJoin")

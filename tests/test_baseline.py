@@ -148,7 +148,9 @@ def test_invalid_graph_is_never_baselined(repo, capsys):
 def test_config_baseline_is_relative_to_the_config_and_the_flag_overrides_it(repo, capsys):
     (repo / "ci").mkdir()
     run(capsys, "--write-baseline", "ci/base.json", "models")
-    assert "models/g.pbtxt" in json.loads((repo / "ci" / "base.json").read_text())["files"]  # relative to the repo root, not ci/
+    assert (
+        "models/g.pbtxt" in json.loads((repo / "ci" / "base.json").read_text())["files"]
+    )  # relative to the repo root, not ci/
     (repo / "models" / ".tflint.yaml").write_text("baseline: ../ci/base.json\n")
     assert run(capsys, "models")[0] == 0
     (repo / "empty.json").write_text('{"version": 1, "files": {}}\n')
@@ -159,7 +161,10 @@ def test_config_baseline_is_relative_to_the_config_and_the_flag_overrides_it(rep
 def test_baseline_paths_are_relative_to_the_repository(repo, capsys, monkeypatch):
     run(capsys, "--write-baseline", "base.json", "models")
     monkeypatch.chdir(repo / "models")  # run from elsewhere: the same entries still match
-    assert run(capsys, "--baseline", "../base.json", "g.pbtxt")[:2] == (0, "All checks passed (1 file). 2 baselined findings not shown.\n")
+    assert run(capsys, "--baseline", "../base.json", "g.pbtxt")[:2] == (
+        0,
+        "All checks passed (1 file). 2 baselined findings not shown.\n",
+    )
 
 
 def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsys, monkeypatch):
@@ -172,11 +177,27 @@ def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsy
 @pytest.mark.parametrize(
     "content, message",
     [
-        pytest.param(None, "base.json: baseline not found (create it with: tflint --write-baseline base.json PATH...)", id="missing"),
+        pytest.param(
+            None,
+            "base.json: baseline not found (create it with: tflint --write-baseline base.json PATH...)",
+            id="missing",
+        ),
         pytest.param("{not json", "base.json: not a tflint baseline: invalid JSON", id="json"),
-        pytest.param('{"version": 2, "files": {}}', 'base.json: not a tflint baseline (expected {"version": 1, "files": {...}})', id="version"),
-        pytest.param('{"version": 1, "files": {"g.pbtxt": {"unknown-op": {"a": 0}}}}', "base.json: files.g.pbtxt.unknown-op: expected a mapping of subject to a positive count", id="count"),
-        pytest.param('{"version": 1, "files": {"g.pbtxt": []}}', "base.json: files.g.pbtxt: expected a mapping of rule to subjects", id="rules"),
+        pytest.param(
+            '{"version": 2, "files": {}}',
+            'base.json: not a tflint baseline (expected {"version": 1, "files": {...}})',
+            id="version",
+        ),
+        pytest.param(
+            '{"version": 1, "files": {"g.pbtxt": {"unknown-op": {"a": 0}}}}',
+            "base.json: files.g.pbtxt.unknown-op: expected a mapping of subject to a positive count",
+            id="count",
+        ),
+        pytest.param(
+            '{"version": 1, "files": {"g.pbtxt": []}}',
+            "base.json: files.g.pbtxt: expected a mapping of rule to subjects",
+            id="rules",
+        ),
     ],
 )
 def test_bad_baselines_are_exit_2_one_line(repo, capsys, content, message):
@@ -214,7 +235,10 @@ def test_api_applies_a_baseline(repo, capsys):
 def test_prune_needs_a_baseline_and_excludes_writing(repo, capsys):
     code, out, err = run(capsys, "--prune-baseline", "models")
     assert (code, out) == (2, "")
-    assert err == "tflint: error: --prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)\n"
+    assert (
+        err
+        == "tflint: error: --prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)\n"
+    )
     code, _, err = run(capsys, "--prune-baseline", "--write-baseline", "b.json", "models")
     assert code == 2 and "not allowed with argument --write-baseline" in err
     assert not (repo / "b.json").exists()

@@ -10,11 +10,10 @@ import subprocess
 import sys
 
 import pytest
+from conftest import REPO, lint_bytes, lint_text, pinned
 from google.protobuf import text_format
 
 from tflint import protos
-
-from conftest import REPO, lint_bytes, lint_text, pinned
 
 BENCH = REPO / "bench"
 
@@ -39,7 +38,20 @@ def test_generator_makes_exactly_the_nodes_asked_for(gen_graph, tiny):
 
 def test_generated_graph_has_the_realistic_parts(tiny):
     ops = {node.op for node in tiny.node}
-    assert {"Const", "Placeholder", "AddV2", "Mul", "MatMul", "BiasAdd", "Relu", "Identity", "ConcatV2", "Reshape", "Sum", "Conv2D"} <= ops
+    assert {
+        "Const",
+        "Placeholder",
+        "AddV2",
+        "Mul",
+        "MatMul",
+        "BiasAdd",
+        "Relu",
+        "Identity",
+        "ConcatV2",
+        "Reshape",
+        "Sum",
+        "Conv2D",
+    } <= ops
     assert {"Enter", "Merge", "Switch", "LoopCond", "NextIteration", "Exit"} <= ops
     functions = {function.signature.name for function in tiny.library.function}
     assert len(functions) == 4
@@ -73,34 +85,87 @@ def test_generator_is_deterministic(gen_graph, tiny):
 def test_quick_run_prints_the_table(tmp_path):
     # This Python has no TensorFlow: its anchors and its graphs fail, and say so in the report.
     result = subprocess.run(
-        [sys.executable, str(BENCH / "run.py"), "--quick", "--quiet", "--cache-dir", str(tmp_path), "--json", str(tmp_path / "out.json"), "--tf-python", sys.executable],
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            "--quick",
+            "--quiet",
+            "--cache-dir",
+            str(tmp_path),
+            "--json",
+            str(tmp_path / "out.json"),
+            "--tf-python",
+            sys.executable,
+        ],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    for row in ("tflint FILE.pbtxt (process)", "text_format.Parse", "ParseFromString", "peak RSS", "text: time/node", "tflint --version", "-j speedup"):
+    for row in (
+        "tflint FILE.pbtxt (process)",
+        "text_format.Parse",
+        "ParseFromString",
+        "peak RSS",
+        "text: time/node",
+        "tflint --version",
+        "-j speedup",
+    ):
         assert row in result.stdout
     exit_codes = next(line for line in result.stdout.splitlines() if line.startswith("tflint exit code"))
     assert exit_codes.split("binary", 1)[1].split() == ["0", "/", "0", "0", "/", "0"]  # both sizes lint clean
-    assert "FAILED: graphs written by TensorFlow: TensorFlow could not write the graph: ModuleNotFoundError: No module named 'tensorflow'" in result.stdout
+    assert (
+        "FAILED: graphs written by TensorFlow: TensorFlow could not write the graph: ModuleNotFoundError: No module named 'tensorflow'"
+        in result.stdout
+    )
     assert (tmp_path / "out.json").exists()
 
 
 def test_report_of_graphs_written_by_tensorflow(tmp_path):
     import json
 
-    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--quiet", "--sizes", "60", "--cache-dir", str(tmp_path), "--json", str(tmp_path / "run.json")],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            "--quick",
+            "--quiet",
+            "--sizes",
+            "60",
+            "--cache-dir",
+            str(tmp_path),
+            "--json",
+            str(tmp_path / "run.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     saved = json.loads((tmp_path / "run.json").read_text())
     row = saved["sizes"]["60"]
     # As if TensorFlow had written a 100k-node graph and imported it in twice tflint's binary time.
-    tf_row = {key: value for key, value in row.items() if key.startswith(("tflint_", "protoc_")) or key in ("text_mb", "binary_mb", "wall_seconds")}
-    tf_row.update(nodes=100_123, tensorflow={"version": "2.21.0", "cpp": {"median": 2 * row["tflint_binary"]["median"]}, "python": {"median": 1.0}})
+    tf_row = {
+        key: value
+        for key, value in row.items()
+        if key.startswith(("tflint_", "protoc_")) or key in ("text_mb", "binary_mb", "wall_seconds")
+    }
+    tf_row.update(
+        nodes=100_123,
+        tensorflow={
+            "version": "2.21.0",
+            "cpp": {"median": 2 * row["tflint_binary"]["median"]},
+            "python": {"median": 1.0},
+        },
+    )
     saved["tf_sizes"] = {"100000": tf_row}
     (tmp_path / "tf.json").write_text(json.dumps(saved))
-    shown = subprocess.run([sys.executable, str(BENCH / "run.py"), "--from-json", str(tmp_path / "tf.json")], capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--from-json", str(tmp_path / "tf.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert shown.returncode == 0, shown.stderr
     assert "Graphs written by TensorFlow (bench/tf_graph.py)" in shown.stdout
     assert "100,123" in shown.stdout

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import CORPUS, lint_bytes, require
 from google.protobuf.message import DecodeError
 
-from conftest import CORPUS, lint_bytes, require
 from tflint import protos
 from tflint.read import binary as binfast
 from tflint.read.load import load_bytes
@@ -33,13 +33,18 @@ def test_nodes_match_the_full_parse_on_real_graphs():
         data = path.read_bytes()
         full = protos.GraphDef.FromString(data)
         nodes = binfast.read_nodes(data)
-        assert [(n.name, n.op, n.device, n.raw_inputs) for n in nodes] == [(n.name, n.op, n.device, tuple(n.input)) for n in full.node]
+        assert [(n.name, n.op, n.device, n.raw_inputs) for n in nodes] == [
+            (n.name, n.op, n.device, tuple(n.input)) for n in full.node
+        ]
         assert [{key: value for key, value in n.attr.items()} for n in nodes] == [dict(n.attr) for n in full.node]
 
 
 def test_identical_attrs_share_one_dict_and_one_value():
-    data = _graph(_node(b"a", b"Identity", _entry(b"T", DT_FLOAT)), _node(b"b", b"Identity", _entry(b"T", DT_FLOAT)),
-                  _node(b"c", b"Cast", _entry(b"SrcT", DT_INT32), _entry(b"T", DT_FLOAT)))
+    data = _graph(
+        _node(b"a", b"Identity", _entry(b"T", DT_FLOAT)),
+        _node(b"b", b"Identity", _entry(b"T", DT_FLOAT)),
+        _node(b"c", b"Cast", _entry(b"SrcT", DT_INT32), _entry(b"T", DT_FLOAT)),
+    )
     a, b, c = binfast.read_nodes(data)
     assert a.attr is b.attr and a.attr is not c.attr
     assert a.attr["T"] is c.attr["T"]  # one decoded AttrValue per distinct entry

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import CORPUS, require
+
 from tflint.cli import main
 
 THREE_PROBLEMS = """\
@@ -64,7 +64,19 @@ def test_json_format_carries_the_same_findings(capsys, three):
         ("unknown-op", "b", 10, 3),
         ("unresolved-input", "b", 10, 3),
     ]
-    assert list(data[0]) == ["rule", "category", "severity", "message", "file", "line", "column", "node", "function", "graph", "fingerprint"]
+    assert list(data[0]) == [
+        "rule",
+        "category",
+        "severity",
+        "message",
+        "file",
+        "line",
+        "column",
+        "node",
+        "function",
+        "graph",
+        "fingerprint",
+    ]
 
 
 def test_corpus_is_clean(capsys):
@@ -82,14 +94,23 @@ def test_binary_findings_name_the_node(capsys, tmp_path):
     path.write_bytes(graph.SerializeToString())
     code, out, _ = run(capsys, str(path))
     assert code == 1
-    assert out.splitlines()[0] == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered (in node 'x') [unknown-op]"
+    assert (
+        out.splitlines()[0]
+        == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered (in node 'x') [unknown-op]"
+    )
 
 
 @pytest.mark.parametrize(
     "content, expected",
     [
-        pytest.param(b'node {\n  name: "a"\n  op: NoOp"\n}\n', ":3:7: error: cannot read text GraphDef: Expected string but found: 'NoOp' [invalid-graph]", id="syntax"),
-        pytest.param(b"\x0a\xff\xff\xff\xff\x0f\x00", ": error: cannot read binary graph: not a valid binary", id="truncated"),
+        pytest.param(
+            b'node {\n  name: "a"\n  op: NoOp"\n}\n',
+            ":3:7: error: cannot read text GraphDef: Expected string but found: 'NoOp' [invalid-graph]",
+            id="syntax",
+        ),
+        pytest.param(
+            b"\x0a\xff\xff\xff\xff\x0f\x00", ": error: cannot read binary graph: not a valid binary", id="truncated"
+        ),
     ],
 )
 def test_unreadable_graphs_are_findings(capsys, tmp_path, content, expected):
@@ -106,11 +127,16 @@ def test_misspelled_rule_in_config_is_exit_2_with_suggestion(capsys, three):
     code, out, err = run(capsys, str(three))
     assert code == 2
     assert out == ""
-    assert err == f"tflint: error: {three.parent / '.tflint.yaml'}: rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)\n"
+    assert (
+        err
+        == f"tflint: error: {three.parent / '.tflint.yaml'}: rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)\n"
+    )
 
 
 def test_config_levels_and_fail_on(capsys, three):
-    (three.parent / ".tflint.yaml").write_text("rules:\n  duplicate-node-name: warning\n  unknown-op: off\n  unresolved-input: info\n")
+    (three.parent / ".tflint.yaml").write_text(
+        "rules:\n  duplicate-node-name: warning\n  unknown-op: off\n  unresolved-input: info\n"
+    )
     code, out, _ = run(capsys, str(three))
     assert code == 0
     assert [line.split(": ")[1] for line in out.splitlines()[:-1]] == ["warning", "info"]
@@ -249,7 +275,9 @@ def test_a_plain_lint_imports_nothing_it_does_not_need(tmp_path, name, unneeded)
 
 # --- failing policy, statistics, progress -------------------------------------------------------
 
-WARNINGS = 'node {\n  name: "a"\n  op: "NoOp"\n  attr { key: "x" value { i: 1 } }\n  attr { key: "y" value { i: 1 } }\n}\n'
+WARNINGS = (
+    'node {\n  name: "a"\n  op: "NoOp"\n  attr { key: "x" value { i: 1 } }\n  attr { key: "y" value { i: 1 } }\n}\n'
+)
 
 
 @pytest.mark.parametrize(

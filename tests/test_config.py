@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
-from tflint.config.settings import config_from_mapping, default_config, find_config, load_config
+
+from tflint.config.settings import (
+    config_from_mapping,
+    default_config,
+    find_config,
+    load_config,
+)
 from tflint.errors import ConfigError
 from tflint.finding import Severity
 
@@ -42,9 +47,19 @@ def test_discovery_walks_up_to_the_repository_root(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        pytest.param("rules:\n  unknwn-op: warning\n", "rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)", id="rule"),
-        pytest.param("rules:\n  unknown-op: warn\n", "rules.unknown-op: unknown level 'warn' (did you mean 'warning'?)", id="level"),
-        pytest.param("rules:\n  unknown-op: {levle: error}\n", "rules.unknown-op: unknown option 'levle' (did you mean 'level'?)", id="option"),
+        pytest.param(
+            "rules:\n  unknwn-op: warning\n", "rules: unknown rule 'unknwn-op' (did you mean 'unknown-op'?)", id="rule"
+        ),
+        pytest.param(
+            "rules:\n  unknown-op: warn\n",
+            "rules.unknown-op: unknown level 'warn' (did you mean 'warning'?)",
+            id="level",
+        ),
+        pytest.param(
+            "rules:\n  unknown-op: {levle: error}\n",
+            "rules.unknown-op: unknown option 'levle' (did you mean 'level'?)",
+            id="option",
+        ),
         pytest.param("rulez: {}\n", "unknown key 'rulez' (did you mean 'rules'?)", id="top-level"),
         pytest.param("fail-on: off\n", "fail-on: expected info, warning or error", id="fail-on-off"),
         pytest.param("rules: [a, b]\n", "rules: expected a mapping", id="rules-list"),
@@ -53,10 +68,22 @@ def test_discovery_walks_up_to_the_repository_root(tmp_path):
         pytest.param("!!python/object/apply:os.system ['echo pwned']\n", "invalid YAML", id="python-tag"),
         pytest.param("rules:\n  unknown-op: {ignore-nodes: ['(']}\n", "invalid regular expression '('", id="bad-regex"),
         pytest.param("extends: strcit\n", "extends: 'strcit' is neither a preset", id="bad-extends"),
-        pytest.param('config {\n  module = true\n}\n', "Terraform tflint config", id="hcl"),
-        pytest.param("inline-suppressions: {allowd: false}\n", "inline-suppressions: unknown key 'allowd' (did you mean 'allowed'?)", id="inline-key"),
-        pytest.param("inline-suppressions: {require-reason: sometimes}\n", "inline-suppressions.require-reason: expected true or false, got 'sometimes'", id="inline-value"),
-        pytest.param("inline-suppressions: [allowed]\n", "inline-suppressions: expected true, false or a mapping with allowed / require-reason", id="inline-list"),
+        pytest.param("config {\n  module = true\n}\n", "Terraform tflint config", id="hcl"),
+        pytest.param(
+            "inline-suppressions: {allowd: false}\n",
+            "inline-suppressions: unknown key 'allowd' (did you mean 'allowed'?)",
+            id="inline-key",
+        ),
+        pytest.param(
+            "inline-suppressions: {require-reason: sometimes}\n",
+            "inline-suppressions.require-reason: expected true or false, got 'sometimes'",
+            id="inline-value",
+        ),
+        pytest.param(
+            "inline-suppressions: [allowed]\n",
+            "inline-suppressions: expected true, false or a mapping with allowed / require-reason",
+            id="inline-list",
+        ),
         pytest.param("baseline: 3\n", "baseline: expected the path of a baseline file", id="baseline"),
         pytest.param("plugins: acme, other\n", "plugins: plugin 'acme, other' is not installed", id="plugins-string"),
         pytest.param("plugins: [1]\n", "plugins: expected a list of plugin names", id="plugins-type"),
@@ -80,7 +107,10 @@ def test_python_tags_never_execute(tmp_path):
 
 
 def test_extends_a_file_and_merges_per_rule(tmp_path):
-    write(tmp_path / "base.yaml", "fail-on: warning\nrules:\n  duplicate-node-name: {level: warning, ignore-nodes: ['^tmp/']}\n")
+    write(
+        tmp_path / "base.yaml",
+        "fail-on: warning\nrules:\n  duplicate-node-name: {level: warning, ignore-nodes: ['^tmp/']}\n",
+    )
     path = write(tmp_path / ".tflint.yaml", "extends: base.yaml\nrules:\n  duplicate-node-name: info\n")
     config = load_config(path)
     rule = config.rules["duplicate-node-name"]
@@ -115,7 +145,9 @@ def test_off_disables_a_rule():
 
 def test_suppression_baseline_and_plugin_settings(tmp_path):
     (tmp_path / "ci").mkdir()
-    config = load_config(write(tmp_path / "ci" / ".tflint.yaml", "baseline: base.json\ninline-suppressions: {require-reason: true}\n"))
+    config = load_config(
+        write(tmp_path / "ci" / ".tflint.yaml", "baseline: base.json\ninline-suppressions: {require-reason: true}\n")
+    )
     assert config.baseline == str(tmp_path / "ci" / "base.json")  # relative to the config file
     assert (config.inline_suppressions.allowed, config.inline_suppressions.require_reason) == (True, True)
     assert load_config(write(tmp_path / "b.yaml", "inline-suppressions: false\n")).inline_suppressions.allowed is False
@@ -124,7 +156,9 @@ def test_suppression_baseline_and_plugin_settings(tmp_path):
 
 def test_extends_keeps_a_base_level_when_options_are_added(tmp_path):
     write(tmp_path / "base.yaml", "rules:\n  duplicate-node-name: warning\n")
-    path = write(tmp_path / ".tflint.yaml", "extends: base.yaml\nrules:\n  duplicate-node-name: {ignore-nodes: ['^tmp/']}\n")
+    path = write(
+        tmp_path / ".tflint.yaml", "extends: base.yaml\nrules:\n  duplicate-node-name: {ignore-nodes: ['^tmp/']}\n"
+    )
     rule = load_config(path).rules["duplicate-node-name"]
     assert rule.severity == Severity.WARNING
     assert rule.ignores("tmp/x")

@@ -6,8 +6,8 @@ import re
 
 import pytest
 import yaml
-
 from conftest import REPO
+
 from tflint.cli import _build_parser, main
 from tflint.read.load import GRAPH_EXTENSIONS
 from tflint.report.rulesdoc import GENERATED_NOTE, markdown
@@ -52,14 +52,19 @@ def test_explain_prints_the_docstring_and_options(capsys, rule_id):
     module = RULES[rule_id]
     assert main(["explain", rule_id]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{rule_id} ({module.CATEGORY}, default level: {module.DEFAULT_SEVERITY})\n\n{inspect.getdoc(module)}\n")
+    assert out.startswith(
+        f"{rule_id} ({module.CATEGORY}, default level: {module.DEFAULT_SEVERITY})\n\n{inspect.getdoc(module)}\n"
+    )
     for key, value in getattr(module, "OPTIONS", {}).items():
         assert f"  {key}: {value!r}\n" in out
 
 
 def test_explain_suggests_a_close_rule(capsys):
     assert main(["explain", "unknwn-op"]) == 2
-    assert capsys.readouterr().err == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?); 'tflint rules' lists them\n"
+    assert (
+        capsys.readouterr().err
+        == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?); 'tflint rules' lists them\n"
+    )
 
 
 def test_readme_documents_every_option():
@@ -70,10 +75,22 @@ def test_readme_documents_every_option():
 
 
 def test_readme_sections():
-    for heading in ("## pre-commit", "## GitHub Actions", "## Python API", "## Output formats", "## Suppressing findings", "## Baseline", "## Plugins"):
+    for heading in (
+        "## pre-commit",
+        "## GitHub Actions",
+        "## Python API",
+        "## Output formats",
+        "## Suppressing findings",
+        "## Baseline",
+        "## Plugins",
+    ):
         assert f"\n{heading}" in README
     actions = README.split("## GitHub Actions", 1)[1].split("\n## ", 1)[0]
-    assert "github/codeql-action/upload-sarif" in actions and "--format sarif -o tflint.sarif" in actions and "security-events: write" in actions
+    assert (
+        "github/codeql-action/upload-sarif" in actions
+        and "--format sarif -o tflint.sarif" in actions
+        and "security-events: write" in actions
+    )
     python_api = README.split("## Python API", 1)[1].split("\n## ", 1)[0]
     import tflint
     from tflint.api import Report
@@ -94,7 +111,12 @@ def test_pre_commit_hook_manifest():
     pattern = re.compile(hook["files"])
     for extension in GRAPH_EXTENSIONS:
         assert pattern.search(f"models/graph{extension}")
-    for other in ("export/1/variables/variables.index", "export/1/variables/variables.data-00000-of-00001", "model.py", "graph.pbtxt.orig"):
+    for other in (
+        "export/1/variables/variables.index",
+        "export/1/variables/variables.data-00000-of-00001",
+        "model.py",
+        "graph.pbtxt.orig",
+    ):
         assert not pattern.search(other), other
     clientlib = pytest.importorskip("pre_commit.clientlib")
     clientlib.load_manifest(str(REPO / ".pre-commit-hooks.yaml"))  # pre-commit's own validation

@@ -7,8 +7,15 @@ import textwrap
 from google.protobuf import text_format
 
 from tflint import protos
-from tflint.tf.op_signatures import Signature, SignatureProblem, body_input, dtype_name, signatures, types_compatible
 from tflint.tf.index import GraphIndex
+from tflint.tf.op_signatures import (
+    Signature,
+    SignatureProblem,
+    body_input,
+    dtype_name,
+    signatures,
+    types_compatible,
+)
 from tflint.tf.registry import OpRegistry, bundled_ops, user_registry
 
 

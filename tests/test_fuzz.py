@@ -14,23 +14,51 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tflint.api import lint_paths
 from tflint.config.settings import config_from_mapping, default_config
-from tflint.finding import Finding
 from tflint.errors import UsageError
-
-from conftest import CORPUS, DATA
+from tflint.finding import Finding
 
 CRASHERS = DATA / "crashers"
 BINARY = sorted(CORPUS.glob("*.pb")) + sorted(CORPUS.glob("*.meta"))
 TEXT = sorted(CORPUS.glob("*.pbtxt"))
 # Every rule on, so that rules off by default see mutated graphs too.
-CONFIG = config_from_mapping({"rules": {rule: "warning" for rule, conf in default_config().rules.items() if not conf.severity}})
-SETTINGS = settings(max_examples=500, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-STRAY = ["{", "}", "<", ">", '"', "'", "\\", ":", "[", "]", "#", "\x00", "\xff", "node {", "attr {", "value {", "input: ", "1e999", "-", "\n"]
+CONFIG = config_from_mapping(
+    {"rules": {rule: "warning" for rule, conf in default_config().rules.items() if not conf.severity}}
+)
+SETTINGS = settings(
+    max_examples=500,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+STRAY = [
+    "{",
+    "}",
+    "<",
+    ">",
+    '"',
+    "'",
+    "\\",
+    ":",
+    "[",
+    "]",
+    "#",
+    "\x00",
+    "\xff",
+    "node {",
+    "attr {",
+    "value {",
+    "input: ",
+    "1e999",
+    "-",
+    "\n",
+]
 
 
 def assert_contract(data: bytes, name: str) -> list[Finding]:
@@ -121,7 +149,12 @@ def test_arbitrary_bytes_keep_the_contract(data, name):
 
 
 @settings(SETTINGS, max_examples=300)
-@given(st.lists(st.sampled_from(STRAY + ['name: "a"', 'op: "NoOp"', "node", "library", "function", "key", "i: 1", " ", "\n"]), max_size=200).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(STRAY + ['name: "a"', 'op: "NoOp"', "node", "library", "function", "key", "i: 1", " ", "\n"]),
+        max_size=200,
+    ).map("".join)
+)
 def test_token_soup_keeps_the_contract(text):
     assert_contract(text.encode("utf-8"), "g.pbtxt")
 
@@ -132,7 +165,11 @@ def test_unmutated_corpus_is_read():
         assert not any(f.rule == "invalid-graph" for f in findings), path.name
 
 
-@pytest.mark.parametrize("crasher", sorted(p for p in CRASHERS.glob("*") if p.suffix in (".pb", ".pbtxt", ".meta")), ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "crasher",
+    sorted(p for p in CRASHERS.glob("*") if p.suffix in (".pb", ".pbtxt", ".meta")),
+    ids=lambda path: path.name,
+)
 def test_saved_crashers_keep_the_contract(crasher):
     # tools/fuzz.py saves each input that broke the contract as <hash>.<original extension>.
     assert_contract(crasher.read_bytes(), "input" + "".join(crasher.suffixes[-1:]))

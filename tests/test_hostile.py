@@ -84,8 +84,16 @@ def _protobuf_rejects_bad_octal() -> bool:
 
 # What a too-deep binary and a bad octal escape give depends on the protobuf runtime; either
 # way the file fails (exit 1), never passes.
-DEPTH_MESSAGE = "messages nested deeper than protobuf's limit of 100 levels" if _protobuf_says_why_decoding_failed() else "not a valid binary GraphDef"
-BAD_OCTAL = "g.pbtxt:1:14: error: cannot read text GraphDef:" if _protobuf_rejects_bad_octal() else "g.pbtxt:1:8: error: Node name 'a"
+DEPTH_MESSAGE = (
+    "messages nested deeper than protobuf's limit of 100 levels"
+    if _protobuf_says_why_decoding_failed()
+    else "not a valid binary GraphDef"
+)
+BAD_OCTAL = (
+    "g.pbtxt:1:14: error: cannot read text GraphDef:"
+    if _protobuf_rejects_bad_octal()
+    else "g.pbtxt:1:8: error: Node name 'a"
+)
 
 
 def _truncated_binary() -> bytes:
@@ -136,23 +144,88 @@ def _huge_repeated_binary() -> bytes:
 
 
 LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
-DEEP_TEXT = b'node { name: "a" op: "NoOp" attr { key: "x" value { ' + b'func { name: "f" attr { key: "y" value { ' * 5000 + b"}" * 15000 + b" }\n"
+DEEP_TEXT = (
+    b'node { name: "a" op: "NoOp" attr { key: "x" value { '
+    + b'func { name: "f" attr { key: "y" value { ' * 5000
+    + b"}" * 15000
+    + b" }\n"
+)
 
 
 # (file name, content, exit code, text expected in stdout (findings) or stderr).
 FILE_CASES = [
-    pytest.param("g.pb", b"", 1, "g.pb: error: cannot read graph: the file is empty: there is no graph in it [invalid-graph]", id="empty-pb"),
+    pytest.param(
+        "g.pb",
+        b"",
+        1,
+        "g.pb: error: cannot read graph: the file is empty: there is no graph in it [invalid-graph]",
+        id="empty-pb",
+    ),
     pytest.param("g.pbtxt", b"\n  \n", 1, "g.pbtxt:1:1: error: cannot read graph: the file is empty", id="blank-pbtxt"),
-    pytest.param("g.pb", _random_bytes(), 1, "cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel", id="random-bytes"),
-    pytest.param("g.pb", _truncated_binary(), 1, "cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel", id="truncated-binary"),
-    pytest.param("g.pb", _wrong_message_binary(), 1, "cannot read binary graph: not a valid binary", id="wrong-message-tensorproto"),
-    pytest.param("g.pbtxt", b'node { name: "a\\x" op: "NoOp" }\n', 1, "g.pbtxt:1:14: error: cannot read text GraphDef:", id="bad-escape-hex"),
+    pytest.param(
+        "g.pb",
+        _random_bytes(),
+        1,
+        "cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel",
+        id="random-bytes",
+    ),
+    pytest.param(
+        "g.pb",
+        _truncated_binary(),
+        1,
+        "cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel",
+        id="truncated-binary",
+    ),
+    pytest.param(
+        "g.pb",
+        _wrong_message_binary(),
+        1,
+        "cannot read binary graph: not a valid binary",
+        id="wrong-message-tensorproto",
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b'node { name: "a\\x" op: "NoOp" }\n',
+        1,
+        "g.pbtxt:1:14: error: cannot read text GraphDef:",
+        id="bad-escape-hex",
+    ),
     pytest.param("g.pbtxt", b'node { name: "a\\777" op: "NoOp" }\n', 1, BAD_OCTAL, id="bad-escape-octal"),
-    pytest.param("g.pbtxt", b'node { name: "a\\q" op: "NoOp" }\n', 1, "Node name 'a\\q' is not a valid TensorFlow node name", id="unknown-escape-kept"),
-    pytest.param("g.pbtxt", b'node {\n  name: "a\xff"\n  op: "NoOp"\n}\n', 1, "g.pbtxt:2:11: error: cannot read text graph: invalid UTF-8 at byte 17 [invalid-graph]", id="invalid-utf8"),
-    pytest.param("g.pbtxt", b"node:\n  - name: a\n    op: NoOp\n", 1, 'g.pbtxt:2:3: error: cannot read text GraphDef: Expected "{".', id="yaml"),
-    pytest.param("g.pbtxt", b'{"node": [{"name": "a", "op": "NoOp"}]}\n', 1, "g.pbtxt:1:1: error: cannot read text GraphDef: Expected identifier or number, got {.", id="json"),
-    pytest.param("g.pbtxt", b'node { name: "a" op: "NoOp" bogus: 1 }\n', 1, 'cannot read text GraphDef: Message type "tensorflow.NodeDef" has no field named "bogus".', id="unknown-field-text"),
+    pytest.param(
+        "g.pbtxt",
+        b'node { name: "a\\q" op: "NoOp" }\n',
+        1,
+        "Node name 'a\\q' is not a valid TensorFlow node name",
+        id="unknown-escape-kept",
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b'node {\n  name: "a\xff"\n  op: "NoOp"\n}\n',
+        1,
+        "g.pbtxt:2:11: error: cannot read text graph: invalid UTF-8 at byte 17 [invalid-graph]",
+        id="invalid-utf8",
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b"node:\n  - name: a\n    op: NoOp\n",
+        1,
+        'g.pbtxt:2:3: error: cannot read text GraphDef: Expected "{".',
+        id="yaml",
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b'{"node": [{"name": "a", "op": "NoOp"}]}\n',
+        1,
+        "g.pbtxt:1:1: error: cannot read text GraphDef: Expected identifier or number, got {.",
+        id="json",
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b'node { name: "a" op: "NoOp" bogus: 1 }\n',
+        1,
+        'cannot read text GraphDef: Message type "tensorflow.NodeDef" has no field named "bogus".',
+        id="unknown-field-text",
+    ),
     pytest.param("g.pb", _unknown_field_binary(), 0, "", id="unknown-field-binary"),
     pytest.param(
         "g.pbtxt",
@@ -168,17 +241,53 @@ FILE_CASES = [
         "g.pbtxt:2:51: error: Node 'y' (op Identity): attr 'T' is 150, which is not a DataType number TensorFlow defines",
         id="unknown-enum-number-text",
     ),
-    pytest.param("g.pb", _enum_150_binary(), 1, "attr 'T' is 150, which is not a DataType number TensorFlow defines", id="unknown-enum-number-binary"),
-    pytest.param("g.pb", _nul_name_binary(), 1, "character '\\x00' at position 1 is not allowed", id="nul-in-name-binary"),
-    pytest.param("g.pbtxt", b'node { name: "a\x00" op: "NoOp" }\n', 1, "cannot read binary graph: not a valid binary", id="nul-byte-in-text"),
+    pytest.param(
+        "g.pb",
+        _enum_150_binary(),
+        1,
+        "attr 'T' is 150, which is not a DataType number TensorFlow defines",
+        id="unknown-enum-number-binary",
+    ),
+    pytest.param(
+        "g.pb", _nul_name_binary(), 1, "character '\\x00' at position 1 is not allowed", id="nul-in-name-binary"
+    ),
+    pytest.param(
+        "g.pbtxt",
+        b'node { name: "a\x00" op: "NoOp" }\n',
+        1,
+        "cannot read binary graph: not a valid binary",
+        id="nul-byte-in-text",
+    ),
     pytest.param("g.pb", _long_name_binary(), 0, "", id="megabyte-name-binary"),
     pytest.param("g.pbtxt", _long_name_text(), 0, "", id="megabyte-name-text"),
-    pytest.param("g.pbtxt", DEEP_TEXT, 1, "g.pbtxt:1:1387: error: cannot read text GraphDef: message nesting deeper than 100 levels", id="deep-text"),
-    pytest.param("g.pbtxt", b"node <" * 5000 + b">" * 5000, 1, "message nesting deeper than 100 levels", id="deep-text-angle"),
+    pytest.param(
+        "g.pbtxt",
+        DEEP_TEXT,
+        1,
+        "g.pbtxt:1:1387: error: cannot read text GraphDef: message nesting deeper than 100 levels",
+        id="deep-text",
+    ),
+    pytest.param(
+        "g.pbtxt", b"node <" * 5000 + b">" * 5000, 1, "message nesting deeper than 100 levels", id="deep-text-angle"
+    ),
     pytest.param("g.pb", _deep_binary(10_000), 1, DEPTH_MESSAGE, id="deep-binary-10k"),
-    pytest.param("g.pb", _deep_binary(25), 0, "has attr 'x', which op NoOp does not define", id="deep-binary-within-limit"),
-    pytest.param("g.pb", _huge_repeated_binary(), 0, "has 1000000 values in float_val for a tensor of shape [3]", id="huge-repeated-field"),
-    pytest.param("g.pb", LFS_POINTER, 1, "g.pb:1:1: error: cannot read graph: a Git LFS pointer, not the graph itself (run 'git lfs pull') [invalid-graph]", id="git-lfs-pointer"),
+    pytest.param(
+        "g.pb", _deep_binary(25), 0, "has attr 'x', which op NoOp does not define", id="deep-binary-within-limit"
+    ),
+    pytest.param(
+        "g.pb",
+        _huge_repeated_binary(),
+        0,
+        "has 1000000 values in float_val for a tensor of shape [3]",
+        id="huge-repeated-field",
+    ),
+    pytest.param(
+        "g.pb",
+        LFS_POINTER,
+        1,
+        "g.pb:1:1: error: cannot read graph: a Git LFS pointer, not the graph itself (run 'git lfs pull') [invalid-graph]",
+        id="git-lfs-pointer",
+    ),
 ]
 
 
@@ -207,7 +316,10 @@ def test_forced_input_type_of_the_wrong_message_is_not_read(capsys, tmp_path, mo
     (tmp_path / "g.pb").write_bytes(_graph(_placeholder("x"), _identity("y", "x")).SerializeToString())
     code, out, _ = _lint(capsys, "--input-type", "savedmodel-binary", "g.pb")
     assert code == 1
-    assert "g.pb: error: cannot read binary graph: not a valid binary SavedModel: the bytes hold some other message [invalid-graph]" in out
+    assert (
+        "g.pb: error: cannot read binary graph: not a valid binary SavedModel: the bytes hold some other message [invalid-graph]"
+        in out
+    )
 
 
 def test_empty_serialized_graph_is_still_an_empty_graph():
@@ -273,7 +385,13 @@ def test_unreadable_file(capsys, tmp_path, monkeypatch):
 )
 def test_hostile_files_through_the_real_command(tmp_path, name, content, code, expected):
     (tmp_path / name).write_bytes(content)
-    result = subprocess.run([sys.executable, "-m", "tflint", "--color", "never", name], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "tflint", "--color", "never", name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == code
     assert expected in result.stdout
     assert result.stderr == ""
@@ -287,13 +405,22 @@ def test_never_overwrites_a_linted_file(capsys, tmp_path, monkeypatch, flag):
     (tmp_path / "models" / "g.pbtxt").write_text(graph)
     code, out, err = _lint(capsys, flag, "models/g.pbtxt", "models")
     assert (code, out) == (2, "")
-    assert err == f"tflint: error: {'--output' if flag == '-o' else flag} models/g.pbtxt: that is a file being linted; tflint never overwrites its input\n"
+    assert (
+        err
+        == f"tflint: error: {'--output' if flag == '-o' else flag} models/g.pbtxt: that is a file being linted; tflint never overwrites its input\n"
+    )
     assert (tmp_path / "models" / "g.pbtxt").read_text() == graph
 
 
 # --- scale traps: built in memory, linted in-process ---------------------------------------
 
-STRUCTURE_ONLY = {"rules": {rule: "off" for rule in all_rules() if rule not in ("cycle", "dead-node", "recursive-function", "unresolved-input")}}
+STRUCTURE_ONLY = {
+    "rules": {
+        rule: "off"
+        for rule in all_rules()
+        if rule not in ("cycle", "dead-node", "recursive-function", "unresolved-input")
+    }
+}
 
 
 def _chain(length: int) -> protos.GraphDef:
@@ -355,13 +482,41 @@ GRAPH = 'node { name: "%s" op: "NoOp" }\n'
 @pytest.mark.parametrize(
     "config, expected",
     [
-        pytest.param("rules: [\n", "tflint: error: .tflint.yaml:2:1: invalid YAML: did not find expected node content\n", id="invalid-yaml"),
-        pytest.param("rules: 5\n", "tflint: error: .tflint.yaml: rules: expected a mapping of rule id to level or options\n", id="rules-not-a-mapping"),
-        pytest.param("- a\n- b\n", "tflint: error: .tflint.yaml: the configuration must be a mapping, not list\n", id="top-level-list"),
-        pytest.param("fail-on: [1]\n", "tflint: error: .tflint.yaml: fail-on: expected a level (info, warning or error), got [1]\n", id="fail-on-list"),
-        pytest.param("rules:\n  large-constant:\n    max-bytes: x\n", "tflint: error: .tflint.yaml: rules.large-constant.max-bytes: expected int, got 'x'\n", id="option-wrong-type"),
-        pytest.param("rules:\n  empty-op:\n    ignore-nodes: 3\n", "tflint: error: .tflint.yaml: rules.empty-op.ignore-nodes: expected a list of regular expressions\n", id="ignore-nodes-wrong-type"),
-        pytest.param("rules:\n  empty-op:\n    ignore-nodes: ['(']\n", "rules.empty-op.ignore-nodes: invalid regular expression '('", id="ignore-nodes-invalid-regex"),
+        pytest.param(
+            "rules: [\n",
+            "tflint: error: .tflint.yaml:2:1: invalid YAML: did not find expected node content\n",
+            id="invalid-yaml",
+        ),
+        pytest.param(
+            "rules: 5\n",
+            "tflint: error: .tflint.yaml: rules: expected a mapping of rule id to level or options\n",
+            id="rules-not-a-mapping",
+        ),
+        pytest.param(
+            "- a\n- b\n",
+            "tflint: error: .tflint.yaml: the configuration must be a mapping, not list\n",
+            id="top-level-list",
+        ),
+        pytest.param(
+            "fail-on: [1]\n",
+            "tflint: error: .tflint.yaml: fail-on: expected a level (info, warning or error), got [1]\n",
+            id="fail-on-list",
+        ),
+        pytest.param(
+            "rules:\n  large-constant:\n    max-bytes: x\n",
+            "tflint: error: .tflint.yaml: rules.large-constant.max-bytes: expected int, got 'x'\n",
+            id="option-wrong-type",
+        ),
+        pytest.param(
+            "rules:\n  empty-op:\n    ignore-nodes: 3\n",
+            "tflint: error: .tflint.yaml: rules.empty-op.ignore-nodes: expected a list of regular expressions\n",
+            id="ignore-nodes-wrong-type",
+        ),
+        pytest.param(
+            "rules:\n  empty-op:\n    ignore-nodes: ['(']\n",
+            "rules.empty-op.ignore-nodes: invalid regular expression '('",
+            id="ignore-nodes-invalid-regex",
+        ),
         pytest.param(b"\xff", "tflint: error: .tflint.yaml: config is not UTF-8 text\n", id="not-utf8"),
     ],
 )
@@ -382,7 +537,10 @@ def test_python_object_tag_is_not_executed(capsys, tmp_path, monkeypatch):
     (tmp_path / "g.pbtxt").write_text(GRAPH % "a")
     code, out, err = _lint(capsys, "--config", ".tflint.yaml", "g.pbtxt")
     assert (code, out) == (2, "")
-    assert err == "tflint: error: .tflint.yaml:2:10: invalid YAML: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system'\n"
+    assert (
+        err
+        == "tflint: error: .tflint.yaml:2:10: invalid YAML: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system'\n"
+    )
     assert not marker.exists()
 
 
@@ -391,11 +549,16 @@ CATASTROPHIC = "(a|aa)+$"  # exponential in the `regex` engine too
 
 def test_catastrophic_node_name_pattern_times_out_and_is_reported(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".tflint.yaml").write_text(f"rules:\n  node-name-pattern:\n    level: warning\n    pattern: '{CATASTROPHIC}'\n")
+    (tmp_path / ".tflint.yaml").write_text(
+        f"rules:\n  node-name-pattern:\n    level: warning\n    pattern: '{CATASTROPHIC}'\n"
+    )
     (tmp_path / "g.pbtxt").write_text(GRAPH % ("a" * 40 + "_") + GRAPH % ("a" * 41 + "_"))
     code, out, err = _lint(capsys, "--config", ".tflint.yaml", "g.pbtxt")
     assert code == 0 and err == ""
-    assert f"g.pbtxt:1:8: warning: Node '{'a' * 40}_': pattern '{CATASTROPHIC}' took more than 0.5 s on this name (catastrophic backtracking?); it is not applied to the remaining nodes [node-name-pattern]" in out
+    assert (
+        f"g.pbtxt:1:8: warning: Node '{'a' * 40}_': pattern '{CATASTROPHIC}' took more than 0.5 s on this name (catastrophic backtracking?); it is not applied to the remaining nodes [node-name-pattern]"
+        in out
+    )
     assert out.count("[node-name-pattern]") == 1  # given up after the first timeout: no hang on the second name
 
 
@@ -405,7 +568,10 @@ def test_catastrophic_ignore_nodes_pattern_is_exit_2(capsys, tmp_path, monkeypat
     (tmp_path / "g.pbtxt").write_text('node { name: "%s" }\n' % ("a" * 40 + "_"))
     code, out, err = _lint(capsys, "--config", ".tflint.yaml", "g.pbtxt")
     assert (code, out) == (2, "")
-    assert err == f"tflint: error: ignore-nodes pattern '{CATASTROPHIC}' took too long on node '{'a' * 40}_' (catastrophic backtracking?)\n"
+    assert (
+        err
+        == f"tflint: error: ignore-nodes pattern '{CATASTROPHIC}' took too long on node '{'a' * 40}_' (catastrophic backtracking?)\n"
+    )
 
 
 # --- internal errors: short by default, the traceback with --debug ------------------------
@@ -427,7 +593,10 @@ def test_internal_error_is_one_line_exit_2(capsys, tmp_path, monkeypatch, broken
     (tmp_path / "g.pbtxt").write_text(GRAPH % "a")
     code, out, err = _lint(capsys, "g.pbtxt")
     assert (code, out) == (2, "")
-    assert err == "tflint: error: internal error: internal error in rule empty-op on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n"
+    assert (
+        err
+        == "tflint: error: internal error: internal error in rule empty-op on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n"
+    )
 
 
 def test_debug_shows_the_traceback(capsys, tmp_path, monkeypatch, broken_rule):
@@ -438,7 +607,9 @@ def test_debug_shows_the_traceback(capsys, tmp_path, monkeypatch, broken_rule):
     assert (code, out) == (2, "")
     assert err.startswith("Traceback (most recent call last):\n")
     assert "ZeroDivisionError: division by zero" in err
-    assert err.endswith("tflint: error: internal error: internal error in rule empty-op on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n")
+    assert err.endswith(
+        "tflint: error: internal error: internal error in rule empty-op on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n"
+    )
 
 
 def test_debug_through_the_real_command(tmp_path):
@@ -453,8 +624,12 @@ def test_debug_through_the_real_command(tmp_path):
         """
     )
     (tmp_path / "g.pbtxt").write_text(GRAPH % "a")
-    plain = subprocess.run([sys.executable, "-c", script, "g.pbtxt"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    debug = subprocess.run([sys.executable, "-c", script, "--debug", "g.pbtxt"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    plain = subprocess.run(
+        [sys.executable, "-c", script, "g.pbtxt"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    debug = subprocess.run(
+        [sys.executable, "-c", script, "--debug", "g.pbtxt"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert (plain.returncode, debug.returncode) == (2, 2)
     assert "Traceback" not in plain.stderr and plain.stderr.count("\n") == 1
     assert "Traceback (most recent call last)" in debug.stderr and "ZeroDivisionError" in debug.stderr

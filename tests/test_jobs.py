@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, require
+
 from tflint import api
 from tflint.cli import main
 
@@ -69,8 +69,8 @@ def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
 
 
 def test_rule_units_costliest_first_attr_family_together():
-    from tflint.engine import run as engine
     from tflint.config.settings import default_config
+    from tflint.engine import run as engine
 
     enabled = sorted(rule for rule, _ in default_config().enabled())
     units = engine.rule_units(enabled)

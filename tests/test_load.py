@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from conftest import CORPUS, require
 
-from conftest import CORPUS, DATA, require
 from tflint import protos
-from tflint.read.load import iter_graph_files, load_bytes, load_path, looks_like_text, sniff_text_message
 from tflint.errors import UsageError
+from tflint.read.load import (
+    iter_graph_files,
+    load_bytes,
+    load_path,
+    looks_like_text,
+    sniff_text_message,
+)
 
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*") if p.name != "README.md") if CORPUS.exists() else []
 EXPECTED_KIND = {".pbtxt": "text", ".pb": "binary", ".meta": "binary"}
@@ -29,7 +35,13 @@ def test_every_corpus_file_loads(name):
 def node_fields(source):
     """What rules see of each node, comparable across readers."""
     return [
-        (n.name, n.op, list(n.raw_inputs if hasattr(n, "raw_inputs") else n.input), n.device, {k: _attr(v) for k, v in n.attr.items()})
+        (
+            n.name,
+            n.op,
+            list(n.raw_inputs if hasattr(n, "raw_inputs") else n.input),
+            n.device,
+            {k: _attr(v) for k, v in n.attr.items()},
+        )
         for n in source.node_list()
     ]
 
@@ -145,13 +157,19 @@ def test_unknown_input_type_is_a_usage_error():
     [
         pytest.param(b'node {\n  name: "a"\n  op: NoOp"\n}\n', 3, 7, "Expected string", id="syntax"),
         pytest.param(b'node {\n  name: "a"\n', 2, 9, "Expected", id="unclosed"),
-        pytest.param(b'this: 1\n', 1, 1, "no field named", id="unknown-field"),
+        pytest.param(b"this: 1\n", 1, 1, "no field named", id="unknown-field"),
         pytest.param(b'node {\n  name: "\xff"\n}', 2, 10, "UTF-8", id="invalid-utf8"),
-        pytest.param(b'versions { producer: "x" }', 1, 22, "Couldn't parse integer: \"x\"", id="wrong-scalar"),
+        pytest.param(b'versions { producer: "x" }', 1, 22, 'Couldn\'t parse integer: "x"', id="wrong-scalar"),
         pytest.param(b"{" * 500, 1, 101, "nesting deeper than 100", id="braces"),
         pytest.param(b'{"node": [{"name": "a"}]}', 1, 1, "", id="json"),
         pytest.param(b"node:\n  - name: a\n", 2, 3, "Expected", id="yaml"),
-        pytest.param(b'node { attr { key: "a" value { func { attr { key: "b" value { ' * 30, 1, None, "nesting", id="deep-nesting"),
+        pytest.param(
+            b'node { attr { key: "a" value { func { attr { key: "b" value { ' * 30,
+            1,
+            None,
+            "nesting",
+            id="deep-nesting",
+        ),
     ],
 )
 def test_text_failures_have_positions(data, line, column, fragment):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, require
 from mutation_cases import MUTATIONS
+
 from tflint import lint_graph, protos
 
 

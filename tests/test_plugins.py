@@ -9,8 +9,8 @@ import sys
 import textwrap
 
 import pytest
-
 from conftest import REPO, lint_text, pinned
+
 from tflint.cli import main
 from tflint.config.settings import config_from_mapping
 from tflint.errors import ConfigError
@@ -44,7 +44,9 @@ def make_plugin(site, name="acme", *, rules=RULE_MODULE, op_defs=None, module_ex
     """A fake installed distribution in `site`: a package `{name}_plugin` and its entry points."""
     package = site / f"{name}_plugin"
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text(f"OP_LIST_TEXT = {OP_LIST!r}\nOP_LIST_BYTES = OP_LIST_TEXT.encode()\n{module_extra}")
+    (package / "__init__.py").write_text(
+        f"OP_LIST_TEXT = {OP_LIST!r}\nOP_LIST_BYTES = OP_LIST_TEXT.encode()\n{module_extra}"
+    )
     entry_points = []
     if rules is not None:
         (package / "rule.py").write_text(rules.replace("{plugin}", name).replace("{{", "{").replace("}}", "}"))
@@ -69,9 +71,16 @@ def site(tmp_path, monkeypatch):
 
 def test_an_enabled_plugin_rule_runs_and_is_configurable(site):
     make_plugin(site, "acme")
-    assert pinned(lint_text(CUSTOM_OP_GRAPH.replace("AcmeOp", "NoOp"), {"plugins": ["acme"]})) == [("acme/no-forbidden", "forbidden", 1)]
-    findings = lint_text('node { name: "x" op: "NoOp" }\n', {"plugins": ["acme"], "rules": {"acme/no-forbidden": {"level": "error", "name": "x"}}})
-    assert [(f.rule, str(f.severity), f.message) for f in findings] == [("acme/no-forbidden", "error", "Node 'x' has a forbidden name")]
+    assert pinned(lint_text(CUSTOM_OP_GRAPH.replace("AcmeOp", "NoOp"), {"plugins": ["acme"]})) == [
+        ("acme/no-forbidden", "forbidden", 1)
+    ]
+    findings = lint_text(
+        'node { name: "x" op: "NoOp" }\n',
+        {"plugins": ["acme"], "rules": {"acme/no-forbidden": {"level": "error", "name": "x"}}},
+    )
+    assert [(f.rule, str(f.severity), f.message) for f in findings] == [
+        ("acme/no-forbidden", "error", "Node 'x' has a forbidden name")
+    ]
 
 
 def test_a_plugin_is_not_even_imported_unless_enabled(site):
@@ -80,7 +89,10 @@ def test_a_plugin_is_not_even_imported_unless_enabled(site):
     assert "acme_plugin" not in sys.modules
     with pytest.raises(ConfigError) as error:
         config_from_mapping({"rules": {"acme/no-forbidden": "error"}})
-    assert str(error.value) == "<config>: rules: unknown rule 'acme/no-forbidden'; enable its plugin with 'plugins: [acme]'"
+    assert (
+        str(error.value)
+        == "<config>: rules: unknown rule 'acme/no-forbidden'; enable its plugin with 'plugins: [acme]'"
+    )
 
 
 def test_plugin_op_defs_make_custom_ops_known(site):
@@ -94,7 +106,11 @@ def test_plugin_op_defs_make_custom_ops_known(site):
     "extra, target",
     [
         pytest.param("def op_defs():\n    return OP_LIST_TEXT.encode()\n", "acme_plugin:op_defs", id="callable-bytes"),
-        pytest.param("import os\nPATH = os.path.join(os.path.dirname(__file__), 'ops.pbtxt')\nopen(PATH, 'w').write(OP_LIST_TEXT)\n", "acme_plugin:PATH", id="path"),
+        pytest.param(
+            "import os\nPATH = os.path.join(os.path.dirname(__file__), 'ops.pbtxt')\nopen(PATH, 'w').write(OP_LIST_TEXT)\n",
+            "acme_plugin:PATH",
+            id="path",
+        ),
         pytest.param(
             "from google.protobuf import text_format\nfrom tflint import protos\nMESSAGE = text_format.Parse(OP_LIST_TEXT, protos.OpList(), descriptor_pool=protos.POOL)\n",
             "acme_plugin:MESSAGE",
@@ -110,8 +126,14 @@ def test_op_defs_entry_point_forms(site, extra, target):
 @pytest.mark.parametrize(
     "setup, message",
     [
-        pytest.param(None, "<config>: plugins: plugin 'acme' is not installed (installed plugins: none)", id="not-installed"),
-        pytest.param({"name": "acne"}, "<config>: plugins: plugin 'acme' is not installed (did you mean 'acne'?) (installed plugins: acne)", id="typo"),
+        pytest.param(
+            None, "<config>: plugins: plugin 'acme' is not installed (installed plugins: none)", id="not-installed"
+        ),
+        pytest.param(
+            {"name": "acne"},
+            "<config>: plugins: plugin 'acme' is not installed (did you mean 'acne'?) (installed plugins: acne)",
+            id="typo",
+        ),
         pytest.param(
             {"name": "acme", "rules": "import no_such_module\n"},
             "<config>: plugins: cannot load plugin 'acme' (tflint.rules = acme_plugin.rule): ModuleNotFoundError: No module named 'no_such_module'",
@@ -123,7 +145,10 @@ def test_op_defs_entry_point_forms(site, extra, target):
             id="unnamespaced-id",
         ),
         pytest.param(
-            {"name": "acme", "rules": RULE_MODULE.replace("DEFAULT_SEVERITY = Severity.WARNING", 'DEFAULT_SEVERITY = "warning"')},
+            {
+                "name": "acme",
+                "rules": RULE_MODULE.replace("DEFAULT_SEVERITY = Severity.WARNING", 'DEFAULT_SEVERITY = "warning"'),
+            },
             "<config>: plugins: plugin 'acme': rule 'acme/no-forbidden': DEFAULT_SEVERITY must be a tflint.Severity",
             id="bad-severity",
         ),
@@ -153,12 +178,21 @@ def test_bad_op_defs_from_a_plugin_are_exit_2(site, tmp_path, capsys, monkeypatc
 
 
 def test_a_crashing_plugin_rule_is_exit_2_naming_it(site, tmp_path, capsys, monkeypatch):
-    make_plugin(site, "acme", rules=RULE_MODULE.replace("    for node in graph.all_nodes():", "    1 / 0\n    for node in graph.all_nodes():"))
+    make_plugin(
+        site,
+        "acme",
+        rules=RULE_MODULE.replace(
+            "    for node in graph.all_nodes():", "    1 / 0\n    for node in graph.all_nodes():"
+        ),
+    )
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".tflint.yaml").write_text("plugins: [acme]\n")
     (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
     assert main(["g.pbtxt"]) == 2
-    assert capsys.readouterr().err == "tflint: error: internal error: internal error in rule acme/no-forbidden on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n"
+    assert (
+        capsys.readouterr().err
+        == "tflint: error: internal error: internal error in rule acme/no-forbidden on g.pbtxt: ZeroDivisionError: division by zero (run with --debug for the traceback)\n"
+    )
 
 
 def test_plugin_not_installed_from_the_cli_is_exit_2_one_line(tmp_path, capsys, monkeypatch):
@@ -179,15 +213,26 @@ def test_plugins_are_never_taken_from_the_current_directory(tmp_path):
     (work / ".tflint.yaml").write_text("plugins: [evil]\n")
     (work / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
     env = {**os.environ, "PYTHONPATH": ""}
-    result = subprocess.run([sys.executable, "-m", "tflint", "g.pbtxt"], cwd=work, capture_output=True, text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "tflint", "g.pbtxt"], cwd=work, capture_output=True, text=True, timeout=60, env=env
+    )
     assert result.returncode == 2
     assert "plugin 'evil' is not installed" in result.stderr
     assert not (tmp_path / "pwned").exists()
     # the same package, installed elsewhere on the path, is found
     env["PYTHONPATH"] = str(work)
-    result = subprocess.run([sys.executable, "-m", "tflint", "rules"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "tflint", "rules"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
+    )
     assert result.returncode == 0 and "evil/no-forbidden" not in result.stdout  # no config enables it here
-    result = subprocess.run([sys.executable, "-m", "tflint", "rules", "--config", str(work / ".tflint.yaml")], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "tflint", "rules", "--config", str(work / ".tflint.yaml")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr
     assert "evil/no-forbidden" in result.stdout
 
@@ -231,26 +276,50 @@ def example_site(tmp_path_factory):
     shutil.copytree(EXAMPLE, source)
     target = base / "site"
     result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index", "--target", str(target), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(target),
+            str(source),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
     )
     if result.returncode != 0:
-        pytest.skip(f"cannot build the example plugin here: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+        pytest.skip(
+            f"cannot build the example plugin here: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}"
+        )
     return target
 
 
 def _tflint(args, cwd, site):
     env = {**os.environ, "PYTHONPATH": str(site), "NO_COLOR": "1"}
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), "tflint"), *args], cwd=cwd, capture_output=True, text=True, timeout=60, env=env)
+    return subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "tflint"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
 
 
 def test_the_example_plugin_once_installed(example_site, tmp_path):
     (tmp_path / "g.pbtxt").write_text(EXAMPLE_GRAPH)
     before = _tflint(["g.pbtxt"], tmp_path, example_site)
     assert before.returncode == 1
-    assert before.stdout.splitlines()[0] == "g.pbtxt:7:3: error: Node 'c' uses op 'ExampleCustomOp', which is not registered [unknown-op]"
+    assert (
+        before.stdout.splitlines()[0]
+        == "g.pbtxt:7:3: error: Node 'c' uses op 'ExampleCustomOp', which is not registered [unknown-op]"
+    )
     assert "example/" not in _tflint(["rules"], tmp_path, example_site).stdout
 
     (tmp_path / ".tflint.yaml").write_text("plugins: [example]\n")
@@ -264,7 +333,9 @@ def test_the_example_plugin_once_installed(example_site, tmp_path):
     rows = [line.split(maxsplit=3) for line in listed.stdout.splitlines()]
     assert ["example/no-print", "serving", "warning", "Graphs meant for serving contain no debug Print ops."] in rows
     explained = _tflint(["explain", "example/no-print"], tmp_path, example_site)
-    assert explained.stdout.startswith("example/no-print (serving, default level: warning)\n\nGraphs meant for serving contain no debug Print ops.")
+    assert explained.stdout.startswith(
+        "example/no-print (serving, default level: warning)\n\nGraphs meant for serving contain no debug Print ops."
+    )
     (tmp_path / ".tflint.yaml").write_text("plugins: [example]\nrules:\n  example/no-print: error\n")
     assert _tflint(["g.pbtxt"], tmp_path, example_site).returncode == 1
 

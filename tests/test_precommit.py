@@ -15,21 +15,29 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 # What `pip install .` needs from this checkout (tests, tools and benchmarks are left out to stay quick).
 PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
 PACKAGE_DIRS = ("lint", "rules", "protos")
 # pip's words when the index cannot be reached: a reason to skip, not a failure.
-OFFLINE_SIGNS = ("Could not find a version", "No matching distribution", "NewConnectionError", "Network is unreachable", "Temporary failure in name resolution", "ProxyError")
+OFFLINE_SIGNS = (
+    "Could not find a version",
+    "No matching distribution",
+    "NewConnectionError",
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+    "ProxyError",
+)
 
 GOOD = 'node {\n  name: "a"\n  op: "NoOp"\n}\n'
 BROKEN = 'node {\n  name: "a"\n  op: "NoOp"\n}\nnode {\n  name: "b"\n  op: "NoOp"\n  input: "^missing"\n}\n'
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
-    pytest.mark.skipif(importlib.util.find_spec("pre_commit") is None, reason="pre-commit is not installed (pip install pre-commit)"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("pre_commit") is None, reason="pre-commit is not installed (pip install pre-commit)"
+    ),
 ]
 
 
@@ -77,7 +85,9 @@ def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tm
     project = tmp_path / "project"
     project.mkdir()
     _git(project, env, "init", "-q")
-    (project / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: {tmp_path / 'hook'}\n  rev: {rev}\n  hooks:\n  - id: tflint\n")
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {tmp_path / 'hook'}\n  rev: {rev}\n  hooks:\n  - id: tflint\n"
+    )
     (project / "notes.txt").write_text("not a graph: the hook must not look at it\n")
     _git(project, env, "add", "-A")
     _git(project, env, "commit", "-q", "--no-verify", "-m", "config")
@@ -102,7 +112,10 @@ def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tm
     output = rejected.stdout + rejected.stderr
     assert rejected.returncode != 0, output
     assert "tflint (TensorFlow graphs)" in output and "Failed" in output
-    assert "models/broken.pbtxt:6:3: error: Node 'b' has control input '^missing' but no node is named 'missing' [unresolved-input]" in output
+    assert (
+        "models/broken.pbtxt:6:3: error: Node 'b' has control input '^missing' but no node is named 'missing' [unresolved-input]"
+        in output
+    )
     assert _git(project, env, "rev-list", "--count", "HEAD") == "1"  # the commit did not happen
 
     (models / "broken.pbtxt").write_text(GOOD)

@@ -80,7 +80,8 @@ def test_full_names_match_tensorflow() -> None:
     assert tp.GraphDef.DESCRIPTOR.full_name == "tensorflow.GraphDef"
     assert tp.SavedObjectGraph.DESCRIPTOR.full_name == "tensorflow.SavedObjectGraph"
     assert tp.POOL.FindMessageTypeByName("tensorflow.MetaGraphDef").fields_by_number[7].message_type is (
-        tp.SavedObjectGraph.DESCRIPTOR)
+        tp.SavedObjectGraph.DESCRIPTOR
+    )
     assert tp.DATA_TYPE.full_name == "tensorflow.DataType"
     assert tp.DATA_TYPE.values_by_name["DT_FLOAT"].number == 1
     assert tp.DATA_TYPE.values_by_name["DT_FLOAT_REF"].number == 101
@@ -133,9 +134,11 @@ def test_is_repeated_works_across_protobuf_versions() -> None:
 
 
 def test_any_type_url_resolves_in_text_format() -> None:
-    text = ('collection_def { key: "savers" value { any_list { value { '
-            '[type.googleapis.com/tensorflow.SaverDef] { filename_tensor_name: "save/Const:0" version: V2 } '
-            '} } } }')
+    text = (
+        'collection_def { key: "savers" value { any_list { value { '
+        '[type.googleapis.com/tensorflow.SaverDef] { filename_tensor_name: "save/Const:0" version: V2 } '
+        "} } } }"
+    )
     meta = text_format.Parse(text, tp.MetaGraphDef(), descriptor_pool=tp.POOL)
     packed = meta.collection_def["savers"].any_list.value[0]
     assert packed.type_url == "type.googleapis.com/tensorflow.SaverDef"
@@ -189,8 +192,9 @@ def test_text_corpus_parses(path: Path) -> None:
 
 
 @needs_corpus
-@pytest.mark.parametrize("stem", ["a_tf1_saver_ref.graph", "a_tf1_saver_ref.meta", "b_keras_cnn_frozen",
-                                  "d_tf1_control_flow_v1"])
+@pytest.mark.parametrize(
+    "stem", ["a_tf1_saver_ref.graph", "a_tf1_saver_ref.meta", "b_keras_cnn_frozen", "d_tf1_control_flow_v1"]
+)
 def test_text_and_binary_corpus_agree(stem: str) -> None:
     binary = CORPUS / (stem if stem.endswith(".meta") else stem + ".pb")
     text = CORPUS / (stem + ".pbtxt")

@@ -8,8 +8,8 @@ alarm.
 from __future__ import annotations
 
 import pytest
-
 from conftest import CORPUS, DATA
+
 from tflint.api import lint_file
 from tflint.read.load import iter_graph_files
 

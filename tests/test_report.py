@@ -10,8 +10,8 @@ import textwrap
 import types
 
 import pytest
-
 from conftest import REPO
+
 from tflint.cli import main
 from tflint.finding import Finding, Severity
 from tflint.report import renderer, resolve_format
@@ -30,17 +30,50 @@ def _rule(rule_id: str, category: str, level: Severity, doc: str) -> types.Modul
 
 # A registry of two small rules, so that whole documents can be pinned without restating real rule docs.
 RULES = {
-    "unknown-op": _rule("unknown-op", "schema", Severity.ERROR, 'Every op is registered.\n\nTensorFlow refuses unknown ops.\n\nFail:\n  node { name: "a" op: "Nope" }   # unknown-op\n'),
-    "unknown-attr": _rule("unknown-attr", "schema", Severity.WARNING, "Every attr is defined.\n\nTensorFlow ignores unknown attrs.\n"),
+    "unknown-op": _rule(
+        "unknown-op",
+        "schema",
+        Severity.ERROR,
+        'Every op is registered.\n\nTensorFlow refuses unknown ops.\n\nFail:\n  node { name: "a" op: "Nope" }   # unknown-op\n',
+    ),
+    "unknown-attr": _rule(
+        "unknown-attr", "schema", Severity.WARNING, "Every attr is defined.\n\nTensorFlow ignores unknown attrs.\n"
+    ),
 }
 FINDINGS = sorted(
     [
-        Finding("unknown-op", Severity.ERROR, "Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)", "models/g.pbtxt", 6, 3, "b"),
-        Finding("unknown-attr", Severity.WARNING, "Node 'b' has attr 'colour', which op 'Idenity' does not define", "models/g.pbtxt", 8, 5, "b"),
-        Finding("unknown-op", Severity.ERROR, "Node 'c' uses op 'Foo', which is not registered", "models/f.pb", None, None, "c", function="fn"),
+        Finding(
+            "unknown-op",
+            Severity.ERROR,
+            "Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)",
+            "models/g.pbtxt",
+            6,
+            3,
+            "b",
+        ),
+        Finding(
+            "unknown-attr",
+            Severity.WARNING,
+            "Node 'b' has attr 'colour', which op 'Idenity' does not define",
+            "models/g.pbtxt",
+            8,
+            5,
+            "b",
+        ),
+        Finding(
+            "unknown-op",
+            Severity.ERROR,
+            "Node 'c' uses op 'Foo', which is not registered",
+            "models/f.pb",
+            None,
+            None,
+            "c",
+            function="fn",
+        ),
     ],
     key=Finding.sort_key,
 )
+
 
 @pytest.fixture
 def summary(tmp_path, monkeypatch):
@@ -70,14 +103,20 @@ def test_text_statistics_and_baselined(summary):
         "",
         "Found 2 errors, 1 warning in 2 of 3 files. 4 baselined findings not shown.",
     ]
-    assert renderer("text")([], replace(summary, baselined=1)) == "All checks passed (3 files). 1 baselined finding not shown.\n"
+    assert (
+        renderer("text")([], replace(summary, baselined=1))
+        == "All checks passed (3 files). 1 baselined finding not shown.\n"
+    )
 
 
 def test_text_colour(summary):
     from dataclasses import replace
 
     line = renderer("text")(FINDINGS[:1], replace(summary, color=True)).splitlines()[0]
-    assert line == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]"
+    assert (
+        line
+        == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]"
+    )
 
 
 def test_json(summary):
@@ -155,8 +194,14 @@ def test_fingerprints_hash_file_rule_and_node_not_line(tmp_path, monkeypatch):
     "finding, expected",
     [
         pytest.param(Finding("r", Severity.ERROR, "m", "f", node="a/b"), "a/b", id="node"),
-        pytest.param(Finding("r", Severity.ERROR, "m", "f", node="a", function="fn"), "function fn > node a", id="function"),
-        pytest.param(Finding("r", Severity.ERROR, "m", "f", node="a", graph="meta graph [serve]"), "meta graph [serve] > node a", id="meta-graph"),
+        pytest.param(
+            Finding("r", Severity.ERROR, "m", "f", node="a", function="fn"), "function fn > node a", id="function"
+        ),
+        pytest.param(
+            Finding("r", Severity.ERROR, "m", "f", node="a", graph="meta graph [serve]"),
+            "meta graph [serve] > node a",
+            id="meta-graph",
+        ),
         pytest.param(Finding("r", Severity.ERROR, "m", "f", function="fn"), "function fn", id="function-only"),
         pytest.param(Finding("r", Severity.ERROR, "m", "f"), "", id="file"),
     ],
@@ -175,7 +220,12 @@ def test_sarif(summary):
     log = json.loads(renderer("sarif")(FINDINGS, summary))
     prints = fingerprints(FINDINGS, summary.root)
     driver = log["runs"][0]["tool"]["driver"]
-    assert (log["$schema"], log["version"], driver["name"], driver["semanticVersion"]) == ("https://json.schemastore.org/sarif-2.1.0.json", "2.1.0", "tflint", "0.1.0")
+    assert (log["$schema"], log["version"], driver["name"], driver["semanticVersion"]) == (
+        "https://json.schemastore.org/sarif-2.1.0.json",
+        "2.1.0",
+        "tflint",
+        "0.1.0",
+    )
     assert driver["rules"] == [
         {
             "id": "unknown-attr",
@@ -225,7 +275,10 @@ def test_sarif(summary):
             "message": {"text": "Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)"},
             "locations": [
                 {
-                    "physicalLocation": {"artifactLocation": {"uri": "models/g.pbtxt"}, "region": {"startLine": 6, "startColumn": 3}},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "models/g.pbtxt"},
+                        "region": {"startLine": 6, "startColumn": 3},
+                    },
                     "logicalLocations": [{"name": "b", "fullyQualifiedName": "b", "kind": "object"}],
                 }
             ],
@@ -238,7 +291,10 @@ def test_sarif(summary):
             "message": {"text": "Node 'b' has attr 'colour', which op 'Idenity' does not define"},
             "locations": [
                 {
-                    "physicalLocation": {"artifactLocation": {"uri": "models/g.pbtxt"}, "region": {"startLine": 8, "startColumn": 5}},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "models/g.pbtxt"},
+                        "region": {"startLine": 8, "startColumn": 5},
+                    },
                     "logicalLocations": [{"name": "b", "fullyQualifiedName": "b", "kind": "object"}],
                 }
             ],
@@ -278,7 +334,10 @@ def test_github(summary):
 def test_github_escapes_and_tells_of_its_annotation_limit(summary):
     odd = Finding("unknown-op", Severity.INFO, "100% wrong\nsecond line", "models/a,b:c.pbtxt", 1, 1, "n")
     output = renderer("github")([odd] * 11, summary).splitlines()
-    assert output[0] == "::notice file=models/a%2Cb%3Ac.pbtxt,line=1,col=1,title=tflint (unknown-op)::100%25 wrong%0Asecond line [unknown-op]"
+    assert (
+        output[0]
+        == "::notice file=models/a%2Cb%3Ac.pbtxt,line=1,col=1,title=tflint (unknown-op)::100%25 wrong%0Asecond line [unknown-op]"
+    )
     assert output[-1] == (
         "::notice title=tflint::Found 11 infos in 0 of 3 files. GitHub shows only 10 annotations of each kind per step: "
         "see the log, or upload --format sarif to code scanning."
@@ -378,7 +437,14 @@ def test_sarif_from_the_cli_is_valid_against_the_schema(repo, capsys):
     errors = sorted(validator.iter_errors(log), key=str)
     assert errors == [], errors[0].message if errors else ""
     results = log["runs"][0]["results"]
-    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]) for r in results] == [
+    assert [
+        (
+            r["ruleId"],
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"],
+        )
+        for r in results
+    ] == [
         ("unknown-op", "models/f.pb", {"startLine": 1}),
         ("unknown-op", "models/f.pb", {"startLine": 1}),
         ("unknown-op", "models/g.pbtxt", {"startLine": 6, "startColumn": 3}),
@@ -395,7 +461,10 @@ def test_sarif_from_the_cli_is_valid_against_the_schema(repo, capsys):
     [
         pytest.param(lambda log: log["runs"][0]["results"][0].pop("message"), id="result-without-message"),
         pytest.param(lambda log: log.update(version="2.0.0"), id="wrong-version"),
-        pytest.param(lambda log: log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"].update(startLine=0), id="line-0"),
+        pytest.param(
+            lambda log: log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"].update(startLine=0),
+            id="line-0",
+        ),
         pytest.param(lambda log: log["runs"][0]["results"][0].update(level="fatal"), id="unknown-level"),
     ],
 )
@@ -470,7 +539,12 @@ def test_report_api_renders_every_format(repo):
 
     report = tflint.lint_paths(["models"])
     assert [f.node for f in report.findings] == ["x", "inner", "b"]
-    assert json.loads(report.to_sarif())["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "models/g.pbtxt"
+    assert (
+        json.loads(report.to_sarif())["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"][
+            "uri"
+        ]
+        == "models/g.pbtxt"
+    )
     assert report.render("junit").count("<failure") == 3
     assert [f["fingerprint"] for f in json.loads(report.to_json())] == fingerprints(report.findings, str(repo))
 
@@ -491,9 +565,45 @@ Found 3 errors in 2 of 2 files.
 """,
     "json": json.dumps(
         [
-            {"rule": "unknown-op", "category": "schema", "severity": "error", "message": X, "file": "models/f.pb", "line": None, "column": None, "node": "x", "function": None, "graph": None, "fingerprint": FINGERPRINT_X},
-            {"rule": "unknown-op", "category": "schema", "severity": "error", "message": INNER, "file": "models/f.pb", "line": None, "column": None, "node": "inner", "function": "fn", "graph": None, "fingerprint": FINGERPRINT_INNER},
-            {"rule": "unknown-op", "category": "schema", "severity": "error", "message": B, "file": "models/g.pbtxt", "line": 6, "column": 3, "node": "b", "function": None, "graph": None, "fingerprint": FINGERPRINT_B},
+            {
+                "rule": "unknown-op",
+                "category": "schema",
+                "severity": "error",
+                "message": X,
+                "file": "models/f.pb",
+                "line": None,
+                "column": None,
+                "node": "x",
+                "function": None,
+                "graph": None,
+                "fingerprint": FINGERPRINT_X,
+            },
+            {
+                "rule": "unknown-op",
+                "category": "schema",
+                "severity": "error",
+                "message": INNER,
+                "file": "models/f.pb",
+                "line": None,
+                "column": None,
+                "node": "inner",
+                "function": "fn",
+                "graph": None,
+                "fingerprint": FINGERPRINT_INNER,
+            },
+            {
+                "rule": "unknown-op",
+                "category": "schema",
+                "severity": "error",
+                "message": B,
+                "file": "models/g.pbtxt",
+                "line": 6,
+                "column": 3,
+                "node": "b",
+                "function": None,
+                "graph": None,
+                "fingerprint": FINGERPRINT_B,
+            },
         ],
         indent=2,
     )

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import pkgutil
 import re
 
 import pytest
+from conftest import lint_text
 
 import tflint.rules
 from tflint.finding import Severity
 from tflint.rules import RULES
-
-from conftest import lint_text
 
 _EXPECTED = re.compile(r"#\s*(?P<rules>[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)\s*$")
 

@@ -13,19 +13,42 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from conftest import DATA, WILD, require
+from serving_graphs import (
+    REAL_DIRS,
+    SERVING,
+    copy_model,
+    edit_saved_model,
+    meta,
+    node,
+    placeholder,
+    saved_model,
+    signature,
+    tensor,
+)
 
 import tflint
-from conftest import DATA, WILD, require
-from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, placeholder, saved_model, signature, tensor
 from tflint import protos
-from tflint.config.settings import config_from_mapping, load_config, preset_names
 from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
+from tflint.config.settings import config_from_mapping, load_config, preset_names
 
 SERVING_RULES = {
-    "signature-unresolved", "signature-dtype", "signature-shape", "missing-serving-tags", "missing-asset", "missing-variables",
-    "unsafe-op", "training-op-in-serving", "dead-node", "hardcoded-device", "large-constant", "non-finite-constant",
+    "signature-unresolved",
+    "signature-dtype",
+    "signature-shape",
+    "missing-serving-tags",
+    "missing-asset",
+    "missing-variables",
+    "unsafe-op",
+    "training-op-in-serving",
+    "dead-node",
+    "hardcoded-device",
+    "large-constant",
+    "non-finite-constant",
 }
-GOOD = [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", SERVING / "tf2_keras_export"] + sorted(REAL_DIRS.glob("*"))
+GOOD = [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", SERVING / "tf2_keras_export"] + sorted(
+    REAL_DIRS.glob("*")
+)
 
 
 def test_serving_rules_form_the_serving_category():
@@ -39,10 +62,18 @@ def test_preset_is_shipped_and_turns_on_the_policy_rules():
     preset = config_from_mapping({"extends": "serving"})
     levels = {rule_id: str(preset.rules[rule_id].severity) for rule_id in SERVING_RULES}
     assert levels == {
-        "signature-unresolved": "error", "signature-dtype": "error", "signature-shape": "warning",
-        "missing-serving-tags": "error", "missing-asset": "error", "missing-variables": "error",
-        "unsafe-op": "error", "training-op-in-serving": "warning", "hardcoded-device": "warning",
-        "non-finite-constant": "warning", "dead-node": "info", "large-constant": "info",
+        "signature-unresolved": "error",
+        "signature-dtype": "error",
+        "signature-shape": "warning",
+        "missing-serving-tags": "error",
+        "missing-asset": "error",
+        "missing-variables": "error",
+        "unsafe-op": "error",
+        "training-op-in-serving": "warning",
+        "hardcoded-device": "warning",
+        "non-finite-constant": "warning",
+        "dead-node": "info",
+        "large-constant": "info",
     }
     # signature-dtype keeps its per-finding levels (outputs are warnings) under the preset.
     assert not preset.rules["signature-dtype"].level_set
@@ -63,7 +94,10 @@ def _variants():
         (model / "assets" / "vocab.txt").unlink()
 
     def retarget(model):
-        edit_saved_model(model, lambda saved: setattr(saved.meta_graphs[0].signature_def["serving_default"].outputs["y"], "name", "nope:0"))
+        edit_saved_model(
+            model,
+            lambda saved: setattr(saved.meta_graphs[0].signature_def["serving_default"].outputs["y"], "name", "nope:0"),
+        )
 
     def retag(model):
         def change(saved):
@@ -122,16 +156,28 @@ def test_configuration_wins_over_the_preset(tmp_path):
 
 
 def test_with_serving_preset_keeps_configured_rules():
-    user = config_from_mapping({"rules": {"unsafe-op": {"level": "warning", "extra-ops": ["MyOp"]}, "dead-node": "off"}})
+    user = config_from_mapping(
+        {"rules": {"unsafe-op": {"level": "warning", "extra-ops": ["MyOp"]}, "dead-node": "off"}}
+    )
     layered = with_serving_preset(user)
-    assert str(layered.rules["unsafe-op"].severity) == "warning" and "MyOp" in layered.rules["unsafe-op"].options["extra-ops"]
+    assert (
+        str(layered.rules["unsafe-op"].severity) == "warning"
+        and "MyOp" in layered.rules["unsafe-op"].options["extra-ops"]
+    )
     assert str(layered.rules["dead-node"].severity) == "off"
     assert str(layered.rules["hardcoded-device"].severity) == "warning"
     assert layered.rules["unknown-op"] == user.rules["unknown-op"]
 
 
 def test_validate_in_memory_saved_model_message():
-    text = saved_model(meta(placeholder("x", "DT_STRING"), node("leak", "ReadFile", "x"), tags=["serve"], signatures=[signature("serving_default", tensor("outputs", "y", "leak:0", "DT_STRING"))]))
+    text = saved_model(
+        meta(
+            placeholder("x", "DT_STRING"),
+            node("leak", "ReadFile", "x"),
+            tags=["serve"],
+            signatures=[signature("serving_default", tensor("outputs", "y", "leak:0", "DT_STRING"))],
+        )
+    )
     from google.protobuf import text_format
 
     message = text_format.Parse(text, protos.SavedModel(), descriptor_pool=protos.POOL)
@@ -150,17 +196,20 @@ def test_graphdefs_do_not_get_the_preset_unless_asked(tmp_path):
         tflint.validate(path, serving=True)
 
 
-@pytest.mark.parametrize("path, expected", [
-    (SERVING / "tf2_keras_export", True),
-    (SERVING / "tf2_keras_export" / "saved_model.pb", True),
-    (DATA / "real" / "tf2_module_signatures.saved_model.pbtxt", True),
-    (DATA / "real" / "tf2_keras_functional.saved_model.pb", True),
-    (DATA / "real" / "tf1_lookup_tables.meta", False),
-    (DATA / "real" / "tf1_lookup_tables.meta.pbtxt", False),
-    (DATA / "real" / "tf2_frozen_keras.pb", False),
-    (DATA / "real" / "tf2_frozen_keras.pbtxt", False),
-    (DATA / "real", False),
-])
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        (SERVING / "tf2_keras_export", True),
+        (SERVING / "tf2_keras_export" / "saved_model.pb", True),
+        (DATA / "real" / "tf2_module_signatures.saved_model.pbtxt", True),
+        (DATA / "real" / "tf2_keras_functional.saved_model.pb", True),
+        (DATA / "real" / "tf1_lookup_tables.meta", False),
+        (DATA / "real" / "tf1_lookup_tables.meta.pbtxt", False),
+        (DATA / "real" / "tf2_frozen_keras.pb", False),
+        (DATA / "real" / "tf2_frozen_keras.pbtxt", False),
+        (DATA / "real", False),
+    ],
+)
 def test_looks_like_saved_model(path, expected):
     assert looks_like_saved_model(require(path)) is expected
     assert looks_like_saved_model(str(path)) is expected
@@ -168,12 +217,17 @@ def test_looks_like_saved_model(path, expected):
 
 def test_extends_serving_in_a_config_file(tmp_path):
     model = copy_model(require(SERVING / "tf1_legacy_init_op"), tmp_path)
-    (tmp_path / ".tflint.yaml").write_text("extends: serving\nrules:\n  missing-serving-tags:\n    tags: [serve, gpu]\n")
+    (tmp_path / ".tflint.yaml").write_text(
+        "extends: serving\nrules:\n  missing-serving-tags:\n    tags: [serve, gpu]\n"
+    )
     config = load_config(tmp_path / ".tflint.yaml")
     assert str(config.rules["unsafe-op"].severity) == "error"
     report = tflint.lint_file(model)
     assert [(f.rule, f.message) for f in report.findings if f.rule == "missing-serving-tags"] == [
-        ("missing-serving-tags", "No meta graph has the tag set { gpu, serve } a model server loads; the SavedModel has { serve }"),
+        (
+            "missing-serving-tags",
+            "No meta graph has the tag set { gpu, serve } a model server loads; the SavedModel has { serve }",
+        ),
     ]
 
 
@@ -181,7 +235,9 @@ def test_cli_reports_serving_findings_with_meta_graph_and_signature(tmp_path, ca
     from tflint.cli import main
 
     model = copy_model(require(SERVING / "tf2_module_signatures"), tmp_path)
-    edit_saved_model(model, lambda saved: setattr(saved.meta_graphs[0].signature_def["lookup"].outputs["ids"], "name", "gone:0"))
+    edit_saved_model(
+        model, lambda saved: setattr(saved.meta_graphs[0].signature_def["lookup"].outputs["ids"], "name", "gone:0")
+    )
     assert main([str(model)]) == 1
     out = capsys.readouterr().out
     assert "Signature 'lookup' output 'ids' names 'gone:0', but the graph has no node 'gone'" in out
@@ -201,7 +257,9 @@ def test_wild_saved_models_tensorflow_imports_pass_validate_except_known_policy_
         # serving_default reads a file at request time (ReadFile on an asset path held in a variable).
         "tensorflow__tensorflow__cc__saved_model__testdata__AssetModule__saved_model.pb": {"unsafe-op"},
         # TensorFlow's Go test model has an empty tag set: a server asking for { serve } cannot load it.
-        "tensorflow__tensorflow__go__testdata__saved_model__half_plus_two_empty_tags__00000123__saved_model.pb": {"missing-serving-tags"},
+        "tensorflow__tensorflow__go__testdata__saved_model__half_plus_two_empty_tags__00000123__saved_model.pb": {
+            "missing-serving-tags"
+        },
     }
     for line in labels.read_text().splitlines():
         label = json.loads(line)

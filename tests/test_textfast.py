@@ -5,21 +5,23 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import CORPUS, DATA, WILD
+
 from tflint.read import load
 from tflint.read import text as textfast
-from tflint.tf.index import GraphIndex
 from tflint.read.load import load_bytes
-from tflint.tf.registry import OpRegistry
 from tflint.read.text import NotCanonical
+from tflint.tf.index import GraphIndex
+from tflint.tf.registry import OpRegistry
 
 TEXT_FILES = sorted(
     path
     for folder in (CORPUS, WILD, DATA / "real")
     if folder.exists()
     for path in folder.rglob("*")
-    if path.is_file() and path.suffix not in (".md", ".jsonl", ".json") and load.looks_like_text(path.read_bytes()[:4096])
+    if path.is_file()
+    and path.suffix not in (".md", ".jsonl", ".json")
+    and load.looks_like_text(path.read_bytes()[:4096])
 )
 
 
@@ -37,12 +39,26 @@ def snapshot(artifact):
     graphs = []
     registry = OpRegistry([], include_bundled=False)
     for source in artifact.graphs:
-        index = GraphIndex(source.graph, registry, nodes=source.node_list(), positions=source.positions, graph_id=source.graph_id)
+        index = GraphIndex(
+            source.graph, registry, nodes=source.node_list(), positions=source.positions, graph_id=source.graph_id
+        )
         nodes = []
         for node in index.all_nodes():
             attrs = {key: value.SerializeToString(deterministic=True) for key, value in node.attr.items()}
             positions = {key: node.attr_position(key) for key in node.attr}
-            nodes.append((node.function, node.name, node.op, node.raw_inputs, node.device, attrs, node.line, node.column, positions))
+            nodes.append(
+                (
+                    node.function,
+                    node.name,
+                    node.op,
+                    node.raw_inputs,
+                    node.device,
+                    attrs,
+                    node.line,
+                    node.column,
+                    positions,
+                )
+            )
         functions = [index.function_position(scope.function_ordinal) for scope in index.function_scopes]
         rest = source.graph.__class__()
         rest.CopyFrom(source.graph)
@@ -71,7 +87,13 @@ def test_fast_reader_matches_general_reader(path, monkeypatch):
 
 
 def test_canonical_corpus_files_take_the_fast_path():
-    names = ["b_keras_cnn_frozen.pbtxt", "a_tf1_saver_ref.graph.pbtxt", "d_tf1_control_flow_v1.pbtxt", "a_tf1_saver_ref.meta.pbtxt", "tf12_saver.meta.pbtxt"]
+    names = [
+        "b_keras_cnn_frozen.pbtxt",
+        "a_tf1_saver_ref.graph.pbtxt",
+        "d_tf1_control_flow_v1.pbtxt",
+        "a_tf1_saver_ref.meta.pbtxt",
+        "tf12_saver.meta.pbtxt",
+    ]
     for name in names:
         path = CORPUS / name
         if path.exists():
@@ -199,24 +221,73 @@ def _attr(key: str, *value_lines: str) -> tuple[str, ...]:
 
 # Canonical graphs that exercise the fast reader's corners: (text, whether the fast path reads it).
 CORNERS = [
-    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("dtype", "type: DT_FLOAT"), *_attr("dtype", "type: DT_INT32")), True, id="repeated-attr-key"),
-    pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "f: 1.5f"), *_attr("w", "list {", "  i: [1, 2]", "}")), True, id="values-only-text_format-reads"),
+    pytest.param(
+        _node('name: "a"', 'op: "Const"', *_attr("dtype", "type: DT_FLOAT"), *_attr("dtype", "type: DT_INT32")),
+        True,
+        id="repeated-attr-key",
+    ),
+    pytest.param(
+        _node('name: "a"', 'op: "Const"', *_attr("v", "f: 1.5f"), *_attr("w", "list {", "  i: [1, 2]", "}")),
+        True,
+        id="values-only-text_format-reads",
+    ),
     pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "i: 1  # one")), True, id="comment-in-value"),
     pytest.param(_node('name: "a"', 'op: "Const"', *_attr("v", "i: 1", "i: 2")), False, id="value-text_format-refuses"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"', *_attr("empty"), *_attr("t", "type: DT_FLOAT")), True, id="attr-without-value"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"', "attr {", '  key: "e"', "  value {", "  }", "}"), True, id="empty-value"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"', *_attr("t", "type: DT_FLOAT"), "experimental_debug_info {", '  original_node_names: "x"', "}"), True, id="debug-info"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"', "experimental_debug_info {", '  original_node_names: "x"', "}", *_attr("t", "type: DT_FLOAT")), False, id="attr-after-debug-info"),
+    pytest.param(
+        _node('name: "a"', 'op: "NoOp"', *_attr("empty"), *_attr("t", "type: DT_FLOAT")), True, id="attr-without-value"
+    ),
+    pytest.param(
+        _node('name: "a"', 'op: "NoOp"', "attr {", '  key: "e"', "  value {", "  }", "}"), True, id="empty-value"
+    ),
+    pytest.param(
+        _node(
+            'name: "a"',
+            'op: "NoOp"',
+            *_attr("t", "type: DT_FLOAT"),
+            "experimental_debug_info {",
+            '  original_node_names: "x"',
+            "}",
+        ),
+        True,
+        id="debug-info",
+    ),
+    pytest.param(
+        _node(
+            'name: "a"',
+            'op: "NoOp"',
+            "experimental_debug_info {",
+            '  original_node_names: "x"',
+            "}",
+            *_attr("t", "type: DT_FLOAT"),
+        ),
+        False,
+        id="attr-after-debug-info",
+    ),
     pytest.param(_node('name: "a\\"b"', 'op: "NoOp"', 'input: "c\\\\d"', 'device: "\\x41"'), True, id="escaped-header"),
     pytest.param(_node('op: "NoOp"', 'name: "a"'), False, id="header-out-of-order"),
-    pytest.param(_node('op: "N\\x6fOp"', 'input: "x"') + _node('name: "x"', 'op: "NoOp"'), True, id="escaped-header-without-name"),
+    pytest.param(
+        _node('op: "N\\x6fOp"', 'input: "x"') + _node('name: "x"', 'op: "NoOp"'), True, id="escaped-header-without-name"
+    ),
     pytest.param(_node('name: "a"', 'op: "NoOp"', "unknown_field: 1"), False, id="unknown-field"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"') + "node {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="empty-node"),
+    pytest.param(
+        _node('name: "a"', 'op: "NoOp"') + "node {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="empty-node"
+    ),
     pytest.param(_node('name: "a"', 'op: "NoOp"').rstrip("\n"), True, id="no-final-newline"),
-    pytest.param("versions {\n  producer: 1\n}\n" + _node('name: "a"', 'op: "NoOp"') + "library {\n}\n" + _node('name: "b"', 'op: "NoOp"'), True, id="nodes-between-fields"),
-    pytest.param(_node('name: "a"', 'op: "NoOp"') + "node { name: \"b\" }\n", False, id="one-line-node"),
+    pytest.param(
+        "versions {\n  producer: 1\n}\n"
+        + _node('name: "a"', 'op: "NoOp"')
+        + "library {\n}\n"
+        + _node('name: "b"', 'op: "NoOp"'),
+        True,
+        id="nodes-between-fields",
+    ),
+    pytest.param(_node('name: "a"', 'op: "NoOp"') + 'node { name: "b" }\n', False, id="one-line-node"),
     pytest.param(CANONICAL.replace("\n", "\r\n"), True, id="windows-line-ends"),
-    pytest.param(_node('name: "a\rb"', 'op: "Const"', *_attr("s", 's: "c\rd"')).replace("\n", "\r\n"), True, id="raw-cr-in-strings"),
+    pytest.param(
+        _node('name: "a\rb"', 'op: "Const"', *_attr("s", 's: "c\rd"')).replace("\n", "\r\n"),
+        True,
+        id="raw-cr-in-strings",
+    ),
     pytest.param(_node('name: "a"', 'op: "NoOp"').replace('"a"\n', '"a"\r'), False, id="lone-cr"),
 ]
 
@@ -231,7 +302,11 @@ def test_corner_cases_agree_with_the_general_reader(text, fast_path, monkeypatch
 
 
 def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
-    data = (CORPUS / "b_keras_cnn_frozen.pbtxt").read_bytes() if (CORPUS / "b_keras_cnn_frozen.pbtxt").exists() else CANONICAL.encode()
+    data = (
+        (CORPUS / "b_keras_cnn_frozen.pbtxt").read_bytes()
+        if (CORPUS / "b_keras_cnn_frozen.pbtxt").exists()
+        else CANONICAL.encode()
+    )
     expected = snapshot(load_bytes(data, "g.pbtxt"))
     monkeypatch.setattr(textfast, "hash", lambda text: len(text) % 3, raising=False)  # collisions everywhere
     assert snapshot(load_bytes(data, "g.pbtxt")) == expected
@@ -239,7 +314,9 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
 
 # -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
 
-GRAPHDEF_TEXTS = [path for path in TEXT_FILES if load.sniff_text_message(path.read_text("utf-8", "replace")) == "GraphDef"]
+GRAPHDEF_TEXTS = [
+    path for path in TEXT_FILES if load.sniff_text_message(path.read_text("utf-8", "replace")) == "GraphDef"
+]
 
 
 def split_everything(monkeypatch):
@@ -266,8 +343,9 @@ def test_split_read_matches_one_reader(path, monkeypatch):
 
 
 def test_split_read_of_a_generated_graph_shares_attrs_across_halves(monkeypatch):
-    from test_bench import BENCH
     import importlib.util
+
+    from test_bench import BENCH
 
     spec = importlib.util.spec_from_file_location("gen_graph", BENCH / "gen_graph.py")
     gen_graph = importlib.util.module_from_spec(spec)

@@ -17,19 +17,24 @@ import warnings
 from functools import cache
 
 import pytest
+from conftest import CORPUS, DATA, REPO, WILD
 from google.protobuf import text_encoding, text_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_textfast import edit
 
 from tflint import protos
 from tflint.read import load
 from tflint.read.text import FastReader
 from tflint.read.textvalues import _bytes_literal, message_bytes
 
-from conftest import CORPUS, DATA, REPO, WILD
-from test_textfast import edit
-
-SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def attr_value_bytes(text: str) -> bytes | None:
@@ -87,7 +92,9 @@ def text_files() -> tuple[tuple[str, str], ...]:
     found = []
     for folder in (CORPUS, WILD, DATA):
         for path in sorted(folder.rglob("*")) if folder.exists() else ():
-            data = path.read_bytes() if path.is_file() and path.suffix not in (".md", ".jsonl", ".json", ".txt") else b""
+            data = (
+                path.read_bytes() if path.is_file() and path.suffix not in (".md", ".jsonl", ".json", ".txt") else b""
+            )
             if not data or not load.looks_like_text(data[:4096]):
                 continue
             try:
@@ -131,20 +138,29 @@ def test_every_distinct_value_agrees_and_nearly_all_are_transcoded(values):
 
 
 def test_whole_files_agree():
-    files = [(name, text) for name, text in text_files() if len(text) <= 300_000] + [("generated", text) for text in generated_texts()]
+    files = [(name, text) for name, text in text_files() if len(text) <= 300_000] + [
+        ("generated", text) for text in generated_texts()
+    ]
     missed = []
     for name, text in files:
         if transcoded(text, getattr(protos, load.sniff_text_message(text))) is None:
             missed.append(name)
     # Files TensorFlow wrote are in its layout throughout (TensorFlow's own test data has comments).
-    written = {path.name for path in [*CORPUS.glob("*.pbtxt"), *(DATA / "real").glob("*.pbtxt")]} - {"tf12_saver_oneline.meta.pbtxt"}
+    written = {path.name for path in [*CORPUS.glob("*.pbtxt"), *(DATA / "real").glob("*.pbtxt")]} - {
+        "tf12_saver_oneline.meta.pbtxt"
+    }
     assert not written & set(missed) and "generated" not in missed
 
 
 def test_residuals_of_canonical_files_are_transcoded():
     # What the fast reader leaves around the nodes (function libraries, op lists, versions) is
     # read through message_bytes too; for files TensorFlow wrote, it must not fall back.
-    names = ["a_tf1_saver_ref.meta.pbtxt", "tf12_saver.meta.pbtxt", "tf2_keras_functional.saved_model.pbtxt", "b_keras_cnn_frozen.pbtxt"]
+    names = [
+        "a_tf1_saver_ref.meta.pbtxt",
+        "tf12_saver.meta.pbtxt",
+        "tf2_keras_functional.saved_model.pbtxt",
+        "b_keras_cnn_frozen.pbtxt",
+    ]
     texts = [text for name, text in text_files() if name in names] + list(generated_texts())
     assert len(texts) >= 4
     for text in texts:
@@ -181,40 +197,52 @@ EDGES = [
     ("type: 1\n", True),
     ("type: 1234\n", True),  # DataType is open: unknown numbers are kept
     ("type: DT_BOGUS\n", False),
-    ("s: \"\"\n", True),
-    ("s: \"\\303\\251\\n\\t\\\\\\\"\\'\\x41\"\n", True),
-    ("s: \"é\"\n", True),
-    ("s: \"\\x4\"\n", False),  # CUnescape pads a lone hex digit
-    ("s: \"\\477\"\n", False),  # CUnescape fails above \377
-    ("s: \"\\u00e9\"\n", False),  # CUnescape reads \u escapes
-    ("s: \"\\q\"\n", False),  # kept as is, with a DeprecationWarning
+    ('s: ""\n', True),
+    ('s: "\\303\\251\\n\\t\\\\\\"\\\'\\x41"\n', True),
+    ('s: "é"\n', True),
+    ('s: "\\x4"\n', False),  # CUnescape pads a lone hex digit
+    ('s: "\\477"\n', False),  # CUnescape fails above \377
+    ('s: "\\u00e9"\n', False),  # CUnescape reads \u escapes
+    ('s: "\\q"\n', False),  # kept as is, with a DeprecationWarning
     ("s: 'a'\n", False),
-    ("s: \"a\" \"b\"\n", False),
-    ("s: \"a\n", False),
-    ("placeholder: \"T\"\n", True),
-    ("placeholder: \"\\377\"\n", False),  # a string field: not UTF-8
+    ('s: "a" "b"\n', False),
+    ('s: "a\n', False),
+    ('placeholder: "T"\n', True),
+    ('placeholder: "\\377"\n', False),  # a string field: not UTF-8
     ("i: 1\ni: 2\n", False),  # one oneof member twice: text_format refuses
-    ("s: \"a\"\ni: 1\n", False),  # two oneof members
+    ('s: "a"\ni: 1\n', False),  # two oneof members
     ("list {\n}\n", True),
-    ("list {\n  i: 1\n  i: -2\n  f: 0.5\n  type: DT_INT32\n  b: false\n  s: \"x\"\n}\n", True),
+    ('list {\n  i: 1\n  i: -2\n  f: 0.5\n  type: DT_INT32\n  b: false\n  s: "x"\n}\n', True),
     ("list {\n  i: [1, 2]\n}\n", False),
     ("list: {\n}\n", False),
     ("list <\n>\n", False),
-    ("shape {\n  dim {\n    size: -1\n    name: \"batch\"\n  }\n  unknown_rank: true\n}\n", True),
+    ('shape {\n  dim {\n    size: -1\n    name: "batch"\n  }\n  unknown_rank: true\n}\n', True),
     ("shape {\n  dim {\n    size: 2\n  }\n}\nshape {\n}\n", False),  # a message field twice
     ("tensor {\n  dtype: DT_FLOAT\n  tensor_shape {\n  }\n  tensor_shape {\n  }\n}\n", False),
     ("tensor {\n  dtype: DT_FLOAT\n  dtype: DT_INT32\n}\n", False),
     ("tensor {\n  dtype: DT_HALF\n  half_val: 15360\n  version_number: 0\n}\n", True),
-    ("tensor {\n  dtype: DT_STRING\n  string_val: \"a\"\n  string_val: \"\\000\"\n}\n", True),
+    ('tensor {\n  dtype: DT_STRING\n  string_val: "a"\n  string_val: "\\000"\n}\n', True),
     ("tensor {\n  dtype: DT_COMPLEX128\n  dcomplex_val: 1\n  dcomplex_val: -2.5e-310\n}\n", True),
     ("tensor {\n  dtype: DT_UINT64\n  uint64_val: 18446744073709551615\n  uint32_val: 4294967295\n}\n", True),
     ("tensor {\n  dtype: DT_UINT32\n  uint32_val: -1\n}\n", False),
-    ("tensor {\n  dtype: DT_RESOURCE\n  resource_handle_val {\n    device: \"/cpu:0\"\n    hash_code: 7\n    dtypes_and_shapes {\n      dtype: DT_FLOAT\n      shape {\n        unknown_rank: true\n      }\n    }\n  }\n}\n", True),
-    ("tensor {\n  dtype: DT_VARIANT\n  variant_val {\n    type_name: \"t\"\n    metadata: \"\\001\"\n    tensors {\n      dtype: DT_INT32\n      int_val: 3\n    }\n  }\n}\n", True),
-    ("func {\n  name: \"f\"\n  attr {\n    key: \"T\"\n    value {\n      type: DT_FLOAT\n    }\n  }\n  attr {\n    key: \"T\"\n    value {\n      list {\n      }\n    }\n  }\n}\n", True),
-    ("func {\n  attr {\n    value {\n      i: 1\n    }\n    key: \"k\"\n  }\n}\n", True),
-    ("shape {\n  dim {\n    size: 1\n  }\n  dim {\n    size: 2\n    name: \"x\"\n  }\n}\n", True),
-    ("tensor {\n  tensor_shape {\n    unknown_rank: true\n  }\n  tensor_shape {\n    unknown_rank: false\n  }\n}\n", False),
+    (
+        'tensor {\n  dtype: DT_RESOURCE\n  resource_handle_val {\n    device: "/cpu:0"\n    hash_code: 7\n    dtypes_and_shapes {\n      dtype: DT_FLOAT\n      shape {\n        unknown_rank: true\n      }\n    }\n  }\n}\n',
+        True,
+    ),
+    (
+        'tensor {\n  dtype: DT_VARIANT\n  variant_val {\n    type_name: "t"\n    metadata: "\\001"\n    tensors {\n      dtype: DT_INT32\n      int_val: 3\n    }\n  }\n}\n',
+        True,
+    ),
+    (
+        'func {\n  name: "f"\n  attr {\n    key: "T"\n    value {\n      type: DT_FLOAT\n    }\n  }\n  attr {\n    key: "T"\n    value {\n      list {\n      }\n    }\n  }\n}\n',
+        True,
+    ),
+    ('func {\n  attr {\n    value {\n      i: 1\n    }\n    key: "k"\n  }\n}\n', True),
+    ('shape {\n  dim {\n    size: 1\n  }\n  dim {\n    size: 2\n    name: "x"\n  }\n}\n', True),
+    (
+        "tensor {\n  tensor_shape {\n    unknown_rank: true\n  }\n  tensor_shape {\n    unknown_rank: false\n  }\n}\n",
+        False,
+    ),
     ("tensor {\n  tensor_shape {\n    dim: 1\n  }\n}\n", False),
     ("tensor {\n  tensor_shape {\n    dim {\n      size: 1\n    }\n  }\n  float_val: 1\n}\n", True),
     ("tensor {\n  dtype: DT_FLOAT  # a comment\n}\n", False),
@@ -269,7 +297,31 @@ def _tensor(message, draw, depth: int) -> None:
     if draw(st.booleans()):
         _shape(message.tensor_shape, draw)
     message.version_number = draw(st.sampled_from([0, 0, 1, -3]))
-    for field in draw(st.lists(st.sampled_from(["content", "half", "float", "double", "int", "string", "scomplex", "int64", "bool", "dcomplex", "uint32", "uint64", "float8", "resource", "variant"]), max_size=3, unique=True)):
+    for field in draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "content",
+                    "half",
+                    "float",
+                    "double",
+                    "int",
+                    "string",
+                    "scomplex",
+                    "int64",
+                    "bool",
+                    "dcomplex",
+                    "uint32",
+                    "uint64",
+                    "float8",
+                    "resource",
+                    "variant",
+                ]
+            ),
+            max_size=3,
+            unique=True,
+        )
+    ):
         if field == "content":
             message.tensor_content = draw(st.binary(max_size=16))
         elif field == "float8":
@@ -365,12 +417,69 @@ def test_printed_values_are_transcoded_exactly(text):
 
 # Scalars text_format reads differently from (or the same as) their look: ranges, spellings, escapes.
 _EDGE_SCALARS = [
-    "1e39", "-1e39", "3.4028235e38", "3.4028236e38", "1e-46", "-0", "-0.0", "0", "00", "01", "0x10", "1.5f", "inf",
-    "-inf", "infinity", "-Infinity", "nan", "-nan", "NaN", "nanf", "1_0", "+1", ".5", "5.", "1E+05", "true", "false",
-    "t", "f", "True", "yes", "DT_FLOAT", "DT_BOGUS", "dt_float", "-1", "2147483647", "2147483648", "-2147483649",
-    "4294967296", "9223372036854775808", "18446744073709551615", "18446744073709551616", '""', '"a" "b"', "'a'",
-    '"\\x4"', '"\\x"', '"\\x41F"', '"\\477"', '"\\377"', '"\\q"', '"\\u00e9"', '"\\?"', '"é"', '"\\303"', '"\\\\"',
-    '"\\""', '"a', '"\\"', "{", "[1, 2]", "[]", "",
+    "1e39",
+    "-1e39",
+    "3.4028235e38",
+    "3.4028236e38",
+    "1e-46",
+    "-0",
+    "-0.0",
+    "0",
+    "00",
+    "01",
+    "0x10",
+    "1.5f",
+    "inf",
+    "-inf",
+    "infinity",
+    "-Infinity",
+    "nan",
+    "-nan",
+    "NaN",
+    "nanf",
+    "1_0",
+    "+1",
+    ".5",
+    "5.",
+    "1E+05",
+    "true",
+    "false",
+    "t",
+    "f",
+    "True",
+    "yes",
+    "DT_FLOAT",
+    "DT_BOGUS",
+    "dt_float",
+    "-1",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "4294967296",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    '""',
+    '"a" "b"',
+    "'a'",
+    '"\\x4"',
+    '"\\x"',
+    '"\\x41F"',
+    '"\\477"',
+    '"\\377"',
+    '"\\q"',
+    '"\\u00e9"',
+    '"\\?"',
+    '"é"',
+    '"\\303"',
+    '"\\\\"',
+    '"\\""',
+    '"a',
+    '"\\"',
+    "{",
+    "[1, 2]",
+    "[]",
+    "",
 ]
 _STRAY = ["{", "}", "<", ">", ":", "#", '"', "'", "\\", " ", "\t", "\n", "[", "]", ",", ";", "x", "0", "-"]
 

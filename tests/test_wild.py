@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import WILD
+
 from tflint.api import lint_file
 from tflint.finding import Severity
 

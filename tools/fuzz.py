@@ -32,7 +32,33 @@ REPO = Path(__file__).resolve().parents[1]
 CRASHERS = REPO / "tests" / "data" / "crashers"
 DEFAULT_SEEDS = (REPO.parent / "shared" / "corpus", REPO / "tests" / "data" / "real")
 SEED_SUFFIXES = (".pb", ".pbtxt", ".meta")
-STRAY = ["{", "}", "<", ">", '"', "'", "\\", ":", "[", "]", "#", "\x00", "\xff", "node {", "attr {", "value {", "input: ", "1e999", "-", "\n", "func {", "list {", "2147483648", ":-1", "^"]
+STRAY = [
+    "{",
+    "}",
+    "<",
+    ">",
+    '"',
+    "'",
+    "\\",
+    ":",
+    "[",
+    "]",
+    "#",
+    "\x00",
+    "\xff",
+    "node {",
+    "attr {",
+    "value {",
+    "input: ",
+    "1e999",
+    "-",
+    "\n",
+    "func {",
+    "list {",
+    "2147483648",
+    ":-1",
+    "^",
+]
 INTERESTING_BYTES = [0x00, 0x01, 0x08, 0x0A, 0x12, 0x1A, 0x22, 0x7F, 0x80, 0xFF]
 
 
@@ -102,7 +128,24 @@ def mutate_text(data: bytes, rng: random.Random) -> bytes:
     return "".join(lines).encode("utf-8", "surrogatepass")
 
 
-ODD_INPUTS = ["", "^", ":", "x:", ":0", "missing", "missing:0", "^missing", "a:2147483648", "a:-1", "a:99999", "a:0:0", "^^a", "a^", "/", "a//b"]
+ODD_INPUTS = [
+    "",
+    "^",
+    ":",
+    "x:",
+    ":0",
+    "missing",
+    "missing:0",
+    "^missing",
+    "a:2147483648",
+    "a:-1",
+    "a:99999",
+    "a:0:0",
+    "^^a",
+    "a^",
+    "/",
+    "a//b",
+]
 
 
 def _graphs_of(message, kind: str) -> list:
@@ -148,13 +191,44 @@ def mutate_graph(data: bytes, name: str, rng: random.Random) -> bytes | None:
         nodes = rng.choice(scopes)
         node = rng.choice(nodes)
         other = rng.choice(nodes)
-        kind = rng.choice(("input", "add-input", "op", "attr-type", "attr-int", "attr-del", "attr-shape", "attr-list", "dup", "drop", "self", "tensor", "name"))
+        kind = rng.choice(
+            (
+                "input",
+                "add-input",
+                "op",
+                "attr-type",
+                "attr-int",
+                "attr-del",
+                "attr-shape",
+                "attr-list",
+                "dup",
+                "drop",
+                "self",
+                "tensor",
+                "name",
+            )
+        )
         if kind == "input" and node.input:
-            node.input[rng.randrange(len(node.input))] = rng.choice(ODD_INPUTS + [other.name, "^" + other.name, f"{other.name}:{rng.randint(0, 40)}"])
+            node.input[rng.randrange(len(node.input))] = rng.choice(
+                ODD_INPUTS + [other.name, "^" + other.name, f"{other.name}:{rng.randint(0, 40)}"]
+            )
         elif kind == "add-input":
             node.input.append(rng.choice(ODD_INPUTS + [other.name, "^" + other.name]))
         elif kind == "op":
-            node.op = rng.choice([other.op, "", "NoSuchOp", "Merge", "Switch", "NextIteration", "PartitionedCall", "While", "If", "Const"])
+            node.op = rng.choice(
+                [
+                    other.op,
+                    "",
+                    "NoSuchOp",
+                    "Merge",
+                    "Switch",
+                    "NextIteration",
+                    "PartitionedCall",
+                    "While",
+                    "If",
+                    "Const",
+                ]
+            )
         elif kind == "attr-del" and node.attr:
             del node.attr[rng.choice(list(node.attr))]
         elif kind in ("attr-type", "attr-int", "attr-shape", "attr-list", "tensor"):
@@ -196,7 +270,9 @@ def build_checker():
     from tflint.engine.run import lint_artifact
     from tflint.read.load import load_bytes
 
-    config = config_from_mapping({"rules": {rule: "warning" for rule, conf in default_config().rules.items() if not conf.severity}})
+    config = config_from_mapping(
+        {"rules": {rule: "warning" for rule, conf in default_config().rules.items() if not conf.severity}}
+    )
     registry = registry_for(config)
 
     def check(data: bytes, name: str) -> str:
@@ -225,19 +301,32 @@ def save_crasher(data: bytes, name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("seeds", nargs="*", type=Path, help="seed graph files or directories (default: the shared corpus and tests/data/real)")
+    parser.add_argument(
+        "seeds",
+        nargs="*",
+        type=Path,
+        help="seed graph files or directories (default: the shared corpus and tests/data/real)",
+    )
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=float, help="time budget in minutes")
     budget.add_argument("--seconds", type=float, help="time budget in seconds (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock; printed)")
-    parser.add_argument("--hang-seconds", type=int, default=20, help="an input linted for longer than this is a crasher (default 20)")
-    parser.add_argument("--max-size", type=int, default=1 << 20, help="skip seeds larger than this many bytes (default 1 MiB)")
+    parser.add_argument(
+        "--hang-seconds", type=int, default=20, help="an input linted for longer than this is a crasher (default 20)"
+    )
+    parser.add_argument(
+        "--max-size", type=int, default=1 << 20, help="skip seeds larger than this many bytes (default 1 MiB)"
+    )
     args = parser.parse_args(argv)
 
-    budget_seconds = args.minutes * 60 if args.minutes is not None else (args.seconds if args.seconds is not None else 60.0)
+    budget_seconds = (
+        args.minutes * 60 if args.minutes is not None else (args.seconds if args.seconds is not None else 60.0)
+    )
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
-    seeds = [(path.read_bytes(), path.name) for path in seed_files(args.seeds or [p for p in DEFAULT_SEEDS if p.exists()])]
+    seeds = [
+        (path.read_bytes(), path.name) for path in seed_files(args.seeds or [p for p in DEFAULT_SEEDS if p.exists()])
+    ]
     seeds = [(data, name) for data, name in seeds if 0 < len(data) <= args.max_size]
     if not seeds:
         print("fuzz: no seed graphs found", file=sys.stderr)
@@ -279,7 +368,10 @@ def main(argv: list[str] | None = None) -> int:
 
     elapsed = time.monotonic() - started
     print(f"fuzz: tried {tried} inputs in {elapsed:.0f} s ({tried / elapsed:.0f}/s): {dict(sorted(outcomes.items()))}")
-    print(f"fuzz: {len(crashers)} distinct crash sites" + "".join(f"\n  {problem}  -> {path.relative_to(REPO)}" for path, problem in crashers.values()))
+    print(
+        f"fuzz: {len(crashers)} distinct crash sites"
+        + "".join(f"\n  {problem}  -> {path.relative_to(REPO)}" for path, problem in crashers.values())
+    )
     return 1 if crashers else 0
 
 

@@ -7,26 +7,41 @@ finding: fine when another rule's, e.g. too few `_output_shapes`) and LESS (a sh
 knows better) samples; then counts per generator. Python errors inside shape functions are
 not swallowed here (GUARDED_ERRORS is emptied).
 """
-import json, sys, collections
+
+import collections
+import json
+import sys
+
+import tflint.tf.shapes as SH
 from tflint.api import registry_for
 from tflint.config.settings import default_config
 from tflint.engine.run import build_index
 from tflint.read.load import load_bytes
-import tflint.tf.shapes as SH
+
 SH.GUARDED_ERRORS = ()
 from tflint.tf.shapes import infer_shapes
 
-config = default_config(); registry = registry_for(config)
+config = default_config()
+registry = registry_for(config)
+
+
 def finer(mine, tf):
-    if mine is None: return True
-    if tf is None or len(mine) != len(tf): return False
+    if mine is None:
+        return True
+    if tf is None or len(mine) != len(tf):
+        return False
     return all(m < 0 or m == t for m, t in zip(mine, tf))
+
+
 recs = json.load(open(sys.argv[1]))
-st = collections.Counter(); shown = collections.Counter()
+st = collections.Counter()
+shown = collections.Counter()
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 for rec in recs:
     art = load_bytes(rec["text"].encode(), "g.pbtxt")
-    if art.failure: print("LOADFAIL", art.failure.message); continue
+    if art.failure:
+        print("LOADFAIL", art.failure.message)
+        continue
     idx = build_index(art.graphs[0], registry, art)
     inf = infer_shapes(idx)
     op = idx.node("op")
@@ -35,7 +50,8 @@ for rec in recs:
     if rec["ok"]:
         st[k, "ok"] += 1
         for i in inf.issues:
-            print("FALSE-ALARM", k, i.node.name, i.message, "\n   ", rec["text"].replace("\n", " ")[:1500]); break
+            print("FALSE-ALARM", k, i.node.name, i.message, "\n   ", rec["text"].replace("\n", " ")[:1500])
+            break
         tfs = rec["shapes"]["op"]
         for j, t in enumerate(tfs):
             m = inf.output_shape(op, j)
@@ -56,4 +72,5 @@ for rec in recs:
             if shown[k] < limit:
                 shown[k] += 1
                 print("MISS", k, opname, rec["error"][:300])
-for key in sorted(st): print(key, st[key])
+for key in sorted(st):
+    print(key, st[key])

@@ -8,7 +8,12 @@ and Consts (axes, shapes, permutations), random attrs, sometimes a random `_outp
 and a random producer version (the legacy rules of versions <= 21). shape-mismatch must never
 report on a graph TensorFlow imports, nor infer a shape more precise than TensorFlow's.
 """
-import json, os, random, sys
+
+import json
+import os
+import random
+import sys
+
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import tensorflow as tf
 from google.protobuf import text_format
@@ -17,18 +22,22 @@ from tensorflow.core.framework import graph_pb2
 R = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
 DT = {"float": "DT_FLOAT", "int32": "DT_INT32", "int64": "DT_INT64", "bool": "DT_BOOL", "string": "DT_STRING"}
 
+
 def shape_pb(shape):
     if shape is None:
         return "shape { unknown_rank: true }"
     return "shape { " + " ".join(f"dim {{ size: {d} }}" for d in shape) + " }"
 
+
 def rand_dim(allow_zero=True):
     return R.choice([-1, -1, 1, 1, 2, 2, 3, 3, 4, 6] + ([0] if allow_zero else []))
+
 
 def rand_shape(max_rank=4, unknown=0.12, min_rank=0):
     if R.random() < unknown:
         return None
     return tuple(rand_dim() for _ in range(R.randint(min_rank, max_rank)))
+
 
 def perturb(shape):
     """A shape likely (not surely) compatible/broadcastable with `shape`."""
@@ -39,40 +48,66 @@ def perturb(shape):
     if r < 0.3:
         return tuple(s)
     if r < 0.5 and s:
-        s = s[R.randint(0, len(s)):]  # a suffix
+        s = s[R.randint(0, len(s)) :]  # a suffix
     for i in range(len(s)):
         if R.random() < 0.3:
             s[i] = R.choice([-1, 1, s[i], rand_dim()])
     return tuple(s)
 
+
 class G:
     def __init__(self):
         self.nodes = []
         self.n = 0
+
     def name(self, p):
         self.n += 1
         return f"{p}{self.n}"
+
     def add(self, name, op, inputs=(), attrs=None):
         parts = [f'name: "{name}"', f'op: "{op}"'] + [f'input: "{i}"' for i in inputs]
         for k, v in (attrs or {}).items():
             parts.append(f'attr {{ key: "{k}" value {{ {v} }} }}')
         self.nodes.append("node { " + " ".join(parts) + " }")
         return name
+
     def ph(self, dtype="float", shape=None):
         return self.add(self.name("p"), "Placeholder", (), {"dtype": f"type: {DT[dtype]}", "shape": shape_pb(shape)})
+
     def const(self, values, dims, dtype="int32"):
         vals = " ".join(f"{'int_val' if dtype == 'int32' else 'int64_val'}: {v}" for v in values)
         dimtxt = " ".join(f"dim {{ size: {d} }}" for d in dims)
-        return self.add(self.name("c"), "Const", (), {"dtype": f"type: {DT[dtype]}", "value": f"tensor {{ dtype: {DT[dtype]} tensor_shape {{ {dimtxt} }} {vals} }}"})
+        return self.add(
+            self.name("c"),
+            "Const",
+            (),
+            {
+                "dtype": f"type: {DT[dtype]}",
+                "value": f"tensor {{ dtype: {DT[dtype]} tensor_shape {{ {dimtxt} }} {vals} }}",
+            },
+        )
+
     def const_str(self, s):
-        return self.add(self.name("k"), "Const", (), {"dtype": "type: DT_STRING", "value": f'tensor {{ dtype: DT_STRING tensor_shape {{ }} string_val: "{s}" }}'})
+        return self.add(
+            self.name("k"),
+            "Const",
+            (),
+            {
+                "dtype": "type: DT_STRING",
+                "value": f'tensor {{ dtype: DT_STRING tensor_shape {{ }} string_val: "{s}" }}',
+            },
+        )
+
     def text(self, producer):
         body = "\n".join(self.nodes)
         if producer is not None:
             body += f"\nversions {{ producer: {producer} }}"
         return body
 
+
 LAST_DT = ["int32"]
+
+
 def int_const(g, values, force_vector=None):
     dt = R.choice(["int32", "int64"])
     LAST_DT[0] = dt
@@ -81,30 +116,122 @@ def int_const(g, values, force_vector=None):
     if R.random() < 0.05:
         return g.const(values, [1, len(values)], dt)  # a matrix
     return g.const(values, [len(values)], dt)
+
+
 def idx_attr():
     return "type: DT_INT64" if LAST_DT[0] == "int64" else "type: DT_INT32"
+
 
 def tattr(dtype="float"):
     return {"T": f"type: {DT[dtype]}"}
 
+
 def b(v):
     return f"b: {'true' if v else 'false'}"
+
 
 def ilist(vals):
     return "list { " + " ".join(f"i: {v}" for v in vals) + " }"
 
+
 # ---- op generators: each returns (graph, op node name)
 
-UNARY = ["Identity", "Snapshot", "StopGradient", "PreventGradient", "CheckNumerics", "ZerosLike", "OnesLike", "Cast", "Abs", "Neg", "Sign",
-         "Reciprocal", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
-         "Asinh", "Acosh", "Atanh", "Tanh", "Sigmoid", "Floor", "Ceil", "Round", "Rint", "Erf", "Erfc", "Lgamma", "Digamma", "IsNan", "IsInf",
-         "IsFinite", "LogicalNot", "Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu", "Invert", "Inv", "CheckNumericsV2",
-         "Softmax", "LogSoftmax"]
-BINARY = ["Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Maximum",
-          "Minimum", "Pow", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "MulNoNan", "Less", "LessEqual", "Greater", "GreaterEqual",
-          "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Equal", "NotEqual"]
+UNARY = [
+    "Identity",
+    "Snapshot",
+    "StopGradient",
+    "PreventGradient",
+    "CheckNumerics",
+    "ZerosLike",
+    "OnesLike",
+    "Cast",
+    "Abs",
+    "Neg",
+    "Sign",
+    "Reciprocal",
+    "Square",
+    "Sqrt",
+    "Rsqrt",
+    "Exp",
+    "Expm1",
+    "Log",
+    "Log1p",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
+    "Tanh",
+    "Sigmoid",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Rint",
+    "Erf",
+    "Erfc",
+    "Lgamma",
+    "Digamma",
+    "IsNan",
+    "IsInf",
+    "IsFinite",
+    "LogicalNot",
+    "Relu",
+    "Relu6",
+    "Elu",
+    "Selu",
+    "Softplus",
+    "Softsign",
+    "LeakyRelu",
+    "Invert",
+    "Inv",
+    "CheckNumericsV2",
+    "Softmax",
+    "LogSoftmax",
+]
+BINARY = [
+    "Add",
+    "AddV2",
+    "Sub",
+    "Mul",
+    "Div",
+    "RealDiv",
+    "DivNoNan",
+    "FloorDiv",
+    "FloorMod",
+    "TruncateDiv",
+    "TruncateMod",
+    "Mod",
+    "Maximum",
+    "Minimum",
+    "Pow",
+    "SquaredDifference",
+    "Atan2",
+    "Xdivy",
+    "Xlogy",
+    "MulNoNan",
+    "Less",
+    "LessEqual",
+    "Greater",
+    "GreaterEqual",
+    "LogicalAnd",
+    "LogicalOr",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "LeftShift",
+    "RightShift",
+    "Equal",
+    "NotEqual",
+]
 INT_OPS = {"Invert", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "TruncateDiv", "TruncateMod"}
 BOOL_OPS = {"LogicalNot", "LogicalAnd", "LogicalOr"}
+
 
 def gen_unary(op):
     g = G()
@@ -116,6 +243,7 @@ def gen_unary(op):
     if op.startswith("CheckNumerics"):
         attrs["message"] = 's: "m"'
     return g, g.add("op", op, [x], attrs)
+
 
 def gen_binary(op):
     g = G()
@@ -130,15 +258,25 @@ def gen_binary(op):
         attrs["incompatible_shape_error"] = b(R.random() < 0.5)
     return g, g.add("op", op, [x, y], attrs)
 
+
 def gen_addn():
     g = G()
     s = rand_shape()
     ins = [g.ph("float", perturb(s) if R.random() < 0.4 else s) for _ in range(R.randint(1, 4))]
     return g, g.add("op", "AddN", ins, {**tattr(), "N": f"i: {len(ins)}"})
 
+
 def gen_placeholder():
     g = G()
-    return g, g.add("op", "Placeholder", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(rand_shape())} if R.random() < 0.9 else {"dtype": "type: DT_FLOAT"})
+    return g, g.add(
+        "op",
+        "Placeholder",
+        [],
+        {"dtype": "type: DT_FLOAT", "shape": shape_pb(rand_shape())}
+        if R.random() < 0.9
+        else {"dtype": "type: DT_FLOAT"},
+    )
+
 
 def gen_pwd():
     g = G()
@@ -146,11 +284,13 @@ def gen_pwd():
     x = g.ph("float", s)
     return g, g.add("op", "PlaceholderWithDefault", [x], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
 
+
 def gen_ensure():
     g = G()
     s = rand_shape()
     x = g.ph("float", s)
     return g, g.add("op", "EnsureShape", [x], {**tattr(), "shape": shape_pb(perturb(s))})
+
 
 def gen_variable():
     g = G()
@@ -164,6 +304,7 @@ def gen_variable():
     if R.random() < 0.5:
         attrs["validate_shape"] = b(R.random() < 0.5)
     return g, g.add("op", "Assign", [v, x], attrs)
+
 
 def gen_matmul():
     g = G()
@@ -182,6 +323,7 @@ def gen_matmul():
             attrs.update(tattr())
     return g, g.add("op", op, [g.ph("float", a), g.ph("float", bb)], attrs)
 
+
 def gen_biasadd():
     g = G()
     op = R.choice(["BiasAdd", "BiasAdd", "BiasAddV1"])
@@ -192,9 +334,14 @@ def gen_biasadd():
         attrs["data_format"] = 's: "%s"' % R.choice(["NHWC", "NCHW"])
     return g, g.add("op", op, [g.ph("float", s), g.ph("float", bias)], attrs)
 
+
 def gen_conv():
     g = G()
-    img = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    img = (
+        rand_shape(5, unknown=0.05)
+        if R.random() < 0.1
+        else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    )
     flt = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 6]) for _ in range(4))
     fmt = R.choice(["NHWC", "NCHW"])
     s = R.choice([1, 2, 3])
@@ -204,7 +351,11 @@ def gen_conv():
         strides = strides[:3]
     if R.random() < 0.03:
         strides[1 if fmt == "NHWC" else 2] = R.choice([0, -1])
-    attrs = {**tattr(), "strides": ilist(strides), "padding": 's: "%s"' % R.choice(["SAME", "VALID", "VALID", "EXPLICIT"])}
+    attrs = {
+        **tattr(),
+        "strides": ilist(strides),
+        "padding": 's: "%s"' % R.choice(["SAME", "VALID", "VALID", "EXPLICIT"]),
+    }
     if R.random() < 0.5:
         attrs["data_format"] = f's: "{fmt}"'
     elif fmt == "NCHW":
@@ -219,6 +370,7 @@ def gen_conv():
         attrs["explicit_paddings"] = ilist([0, 0, 1, 1, 2, 0, 0, 0] if fmt == "NHWC" else [0, 0, 0, 0, 1, 1, 2, 0])
     return g, g.add("op", "Conv2D", [g.ph("float", img), g.ph("float", flt)], attrs)
 
+
 def gen_reshape():
     g = G()
     s = rand_shape()
@@ -227,11 +379,19 @@ def gen_reshape():
     if R.random() < 0.15:
         shp = g.ph("int32", R.choice([(R.randint(0, 4),), (-1,), None, ()]))
     else:
-        vals = [R.choice([-1, 1, 2, 3, 4, 6, 12, 0, -2]) if R.random() < 0.3 else R.choice([1, 2, 3, 6]) for _ in range(R.randint(0, 4))]
+        vals = [
+            R.choice([-1, 1, 2, 3, 4, 6, 12, 0, -2]) if R.random() < 0.3 else R.choice([1, 2, 3, 6])
+            for _ in range(R.randint(0, 4))
+        ]
         if R.random() < 0.3 and vals:
             vals[R.randrange(len(vals))] = -1
-        shp = int_const(g, vals or [-1], force_vector=None if vals else False) if R.random() < 0.95 else g.const(vals, [len(vals)], R.choice(["int32", "int64"]))
+        shp = (
+            int_const(g, vals or [-1], force_vector=None if vals else False)
+            if R.random() < 0.95
+            else g.const(vals, [len(vals)], R.choice(["int32", "int64"]))
+        )
     return g, g.add("op", "Reshape", [x, shp], {**tattr(), "Tshape": idx_attr()})
+
 
 def gen_concat():
     g = G()
@@ -247,6 +407,7 @@ def gen_concat():
         return g, g.add("op", op, ins + [axis], attrs)
     return g, g.add("op", op, [axis] + ins, attrs)
 
+
 def gen_pack():
     g = G()
     if R.random() < 0.5:
@@ -255,7 +416,10 @@ def gen_pack():
         return g, g.add("op", "Pack", ins, {**tattr(), "N": f"i: {len(ins)}", "axis": f"i: {R.randint(-5, 5)}"})
     s = rand_shape()
     num = R.choice([1, 2, 3, 4, 0])
-    return g, g.add("op", "Unpack", [g.ph("float", s)], {**tattr(), "num": f"i: {num}", "axis": f"i: {R.randint(-5, 4)}"})
+    return g, g.add(
+        "op", "Unpack", [g.ph("float", s)], {**tattr(), "num": f"i: {num}", "axis": f"i: {R.randint(-5, 4)}"}
+    )
+
 
 def gen_shape():
     g = G()
@@ -265,6 +429,7 @@ def gen_shape():
         return g, g.add("op", op, ins, {**tattr(), "N": f"i: {len(ins)}"})
     return g, g.add("op", op, [g.ph("float", rand_shape())], tattr())
 
+
 def gen_expand():
     g = G()
     x = g.ph("float", rand_shape())
@@ -273,8 +438,13 @@ def gen_expand():
         d = g.ph("int32", R.choice([(), (1,), None]))
     else:
         n = 1 if R.random() < 0.9 else R.choice([0, 2])
-        d = int_const(g, [R.randint(-6, 5) for _ in range(n)] or [0], force_vector=None if n == 1 else True) if n else g.const([], [0], "int32")
+        d = (
+            int_const(g, [R.randint(-6, 5) for _ in range(n)] or [0], force_vector=None if n == 1 else True)
+            if n
+            else g.const([], [0], "int32")
+        )
     return g, g.add("op", "ExpandDims", [x, d], {**tattr(), "Tdim": idx_attr()})
+
 
 def gen_squeeze():
     g = G()
@@ -286,6 +456,7 @@ def gen_squeeze():
     if dims or R.random() < 0.5:
         attrs["squeeze_dims"] = ilist(dims) if dims else "list { }"
     return g, g.add("op", "Squeeze", [g.ph("float", s)], attrs)
+
 
 def gen_reduction():
     g = G()
@@ -300,11 +471,14 @@ def gen_reduction():
         if R.random() < 0.1 and vals:
             axes = g.const(vals, [1, len(vals)], "int32")
         else:
-            axes = int_const(g, vals, force_vector=True if len(vals) != 1 else None) if vals else g.const([], [0], "int32")
+            axes = (
+                int_const(g, vals, force_vector=True if len(vals) != 1 else None) if vals else g.const([], [0], "int32")
+            )
     attrs = {"keep_dims": b(R.random() < 0.5), "Tidx": idx_attr()}
     if dt != "bool":
         attrs.update(tattr())
     return g, g.add("op", op, [x, axes], attrs)
+
 
 def gen_argmax():
     g = G()
@@ -317,6 +491,7 @@ def gen_argmax():
         d = g.const([R.randint(-5, 4)], [] if R.random() < 0.93 else [1], "int32")
     return g, g.add("op", op, [x, d], {**tattr(), "Tidx": "type: DT_INT32"})
 
+
 def gen_fill():
     g = G()
     if R.random() < 0.15:
@@ -326,6 +501,7 @@ def gen_fill():
         dims = g.const(vals, [len(vals)] if R.random() < 0.95 else [], "int32") if vals else g.const([], [0], "int32")
     v = g.ph("float", R.choice([(), (), (1,), None]))
     return g, g.add("op", "Fill", [dims, v], {**tattr(), "index_type": "type: DT_INT32"})
+
 
 def gen_select():
     g = G()
@@ -337,6 +513,7 @@ def gen_select():
     cs = rand_shape() if r < 0.3 else () if r < 0.5 else ((s[0] if s else rand_dim(),) if r < 0.75 else perturb(s))
     c = g.ph("bool", cs)
     return g, g.add("op", op, [c, t, e], tattr())
+
 
 def gen_transpose():
     g = G()
@@ -355,16 +532,22 @@ def gen_transpose():
         p = g.const(perm, [n], LAST_DT[0]) if n else g.const([], [0], LAST_DT[0])
     return g, g.add("op", "Transpose", [x, p], {**tattr(), "Tperm": idx_attr()})
 
+
 def gen_parse():
     g = G()
     op = R.choice(["ParseExample", "ParseExampleV2", "ParseSingleExample"])
     ns = R.randint(0, 2)
     nd = R.randint(0, 2)
+
     def dshape():
         r = R.random()
         if r < 0.05:
             return None
-        return tuple(R.choice([1, 2, 3, -1] if i == 0 else [1, 2, 3] + ([-1] if R.random() < 0.05 else [])) for i in range(R.randint(0, 2)))
+        return tuple(
+            R.choice([1, 2, 3, -1] if i == 0 else [1, 2, 3] + ([-1] if R.random() < 0.05 else []))
+            for i in range(R.randint(0, 2))
+        )
+
     dshapes = [dshape() for _ in range(nd + (1 if R.random() < 0.05 else 0))]
     stypes = ["DT_STRING"] * (ns + (1 if R.random() < 0.05 else 0))
     tdense = ["DT_FLOAT"] * nd
@@ -377,20 +560,39 @@ def gen_parse():
         names = g.ph("string", R.choice([(0,), (2,), (), None]))
         skeys = [g.const_str("s%d" % i) for i in range(ns)]
         dkeys = [g.const_str("d%d" % i) for i in range(nd)]
-        attrs = {"Nsparse": f"i: {ns}", "Ndense": f"i: {nd}", "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list}
+        attrs = {
+            "Nsparse": f"i: {ns}",
+            "Ndense": f"i: {nd}",
+            "sparse_types": types_list,
+            "Tdense": dense_list,
+            "dense_shapes": shapes_list,
+        }
         return g, g.add("op", op, [ser, names] + skeys + dkeys + defaults, attrs)
     if op == "ParseExampleV2":
         names = g.ph("string", R.choice([(0,), (2,), (), None, (1, 1)]))
         keys = [g.ph("string", (n,)) for n in (ns, nd, 0)]
-        attrs = {"num_sparse": f"i: {ns}", "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list,
-                 "ragged_value_types": "list { }", "ragged_split_types": "list { }"}
+        attrs = {
+            "num_sparse": f"i: {ns}",
+            "sparse_types": types_list,
+            "Tdense": dense_list,
+            "dense_shapes": shapes_list,
+            "ragged_value_types": "list { }",
+            "ragged_split_types": "list { }",
+        }
         if R.random() < 0.3:
             attrs["ragged_value_types"] = "list { type: DT_FLOAT }"
             attrs["ragged_split_types"] = "list { type: DT_INT64 }" if R.random() < 0.8 else "list { }"
         return g, g.add("op", op, [ser, names] + keys + defaults, attrs)
     sk = "list { " + " ".join(f's: "s{i}"' for i in range(ns + (1 if R.random() < 0.05 else 0))) + " }"
     dk = "list { " + " ".join(f's: "d{i}"' for i in range(nd)) + " }"
-    attrs = {"num_sparse": f"i: {ns}", "sparse_keys": sk, "dense_keys": dk, "sparse_types": types_list, "Tdense": dense_list, "dense_shapes": shapes_list}
+    attrs = {
+        "num_sparse": f"i: {ns}",
+        "sparse_keys": sk,
+        "dense_keys": dk,
+        "sparse_types": types_list,
+        "Tdense": dense_list,
+        "dense_shapes": shapes_list,
+    }
     return g, g.add("op", op, [ser] + defaults, attrs)
 
 
@@ -419,6 +621,7 @@ def gen_control():
         return g, g.add("op", op, [g.ph("bool", R.choice([(), (), (1,), None, (2, 1)]))])
     return g, g.add("op", op, [g.ph("float", rand_shape())], tattr())
 
+
 def gen_loop():
     """A small while loop whose body nodes carry random _output_shapes."""
     g = G()
@@ -434,6 +637,7 @@ def gen_loop():
     g.add("next", "NextIteration", [body], tattr())
     g.add("exit", "Exit", [sw], tattr())
     return g, "op"
+
 
 def gen_resource():
     g = G()
@@ -460,9 +664,21 @@ def gen_resource():
         attrs["validate_shape"] = b(R.random() < 0.5)
     return g, g.add("op", op, [src, val], attrs)
 
+
 def gen_misc():
     g = G()
-    op = R.choice(["AssignAdd", "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "BroadcastGradientArgs", "Unique", "Range", "IsVariableInitialized"])
+    op = R.choice(
+        [
+            "AssignAdd",
+            "RandomUniform",
+            "RandomStandardNormal",
+            "TruncatedNormal",
+            "BroadcastGradientArgs",
+            "Unique",
+            "Range",
+            "IsVariableInitialized",
+        ]
+    )
     if op == "AssignAdd":
         s = rand_shape()
         v = g.add("v", "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(s)})
@@ -479,7 +695,12 @@ def gen_misc():
             shp = int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
         return g, g.add("op", op, [shp], {"dtype": "type: DT_FLOAT", "T": idx_attr()})
     if op == "BroadcastGradientArgs":
-        return g, g.add("op", op, [g.ph("int32", R.choice([(2,), (-1,), None, (), (1, 2)])), g.ph("int32", R.choice([(2,), (3,), None, ()]))], {"T": "type: DT_INT32"})
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("int32", R.choice([(2,), (-1,), None, (), (1, 2)])), g.ph("int32", R.choice([(2,), (3,), None, ()]))],
+            {"T": "type: DT_INT32"},
+        )
     if op == "Unique":
         return g, g.add("op", op, [g.ph("float", rand_shape(2))], {**tattr(), "out_idx": "type: DT_INT32"})
     ins = []
@@ -489,6 +710,7 @@ def gen_misc():
         else:
             ins.append(g.const([R.randint(-5, 10)], [] if R.random() < 0.95 else [1], "int32"))
     return g, g.add("op", "Range", ins, {"Tidx": "type: DT_INT32"})
+
 
 def gen_tile():
     g = G()
@@ -503,6 +725,7 @@ def gen_tile():
         m = int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
     return g, g.add("op", "Tile", [x, m], {**tattr(), "Tmultiples": idx_attr()})
 
+
 def gen_split():
     g = G()
     s = rand_shape()
@@ -512,6 +735,7 @@ def gen_split():
     else:
         d = g.const([R.randint(-5, 4)], [] if R.random() < 0.93 else [1], "int32")
     return g, g.add("op", "Split", [d, x], {**tattr(), "num_split": f"i: {R.choice([1, 2, 3])}"})
+
 
 def gen_gather():
     g = G()
@@ -529,25 +753,44 @@ def gen_gather():
         attrs["batch_dims"] = f"i: {R.randint(-2, 2)}"
     return g, g.add("op", op, [p, i, a], attrs)
 
+
 def gen_slice():
     g = G()
     s = rand_shape()
     x = g.ph("float", s)
     n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 3)
+
     def vec(kind):
         if R.random() < 0.15:
             return g.ph("int32", R.choice([(n,), (-1,), None]))
-        vals = [R.choice([0, 0, 1, 2, -1] if kind == "b" else [1, 2, -1, -1, 0, -2, 3]) for _ in range(n + (1 if R.random() < 0.05 else 0))]
+        vals = [
+            R.choice([0, 0, 1, 2, -1] if kind == "b" else [1, 2, -1, -1, 0, -2, 3])
+            for _ in range(n + (1 if R.random() < 0.05 else 0))
+        ]
         return g.const(vals, [len(vals)], "int32") if vals else g.const([], [0], "int32")
+
     return g, g.add("op", "Slice", [x, vec("b"), vec("s")], {**tattr(), "Index": "type: DT_INT32"})
+
 
 def gen_pool():
     g = G()
     op = R.choice(["MaxPool", "AvgPool"])
-    img = rand_shape(5, unknown=0.05) if R.random() < 0.1 else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    img = (
+        rand_shape(5, unknown=0.05)
+        if R.random() < 0.1
+        else tuple(R.choice([-1, 1, 2, 3, 4, 5, 6, 8]) for _ in range(4))
+    )
     fmt = R.choice(["NHWC", "NCHW"])
-    k = [1, R.choice([1, 2, 3]), R.choice([1, 2, 3]), R.choice([1, 1, 2])] if fmt == "NHWC" else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2, 3])]
-    st = [1, R.choice([1, 2, 3]), R.choice([1, 2]), R.choice([1, 1, 2])] if fmt == "NHWC" else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2])]
+    k = (
+        [1, R.choice([1, 2, 3]), R.choice([1, 2, 3]), R.choice([1, 1, 2])]
+        if fmt == "NHWC"
+        else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2, 3])]
+    )
+    st = (
+        [1, R.choice([1, 2, 3]), R.choice([1, 2]), R.choice([1, 1, 2])]
+        if fmt == "NHWC"
+        else [1, R.choice([1, 1, 2]), R.choice([1, 2, 3]), R.choice([1, 2])]
+    )
     if R.random() < 0.05:
         k = k[:3]
     if R.random() < 0.03:
@@ -557,6 +800,7 @@ def gen_pool():
     if pad == "EXPLICIT" or (op == "MaxPool" and R.random() < 0.05):
         attrs["explicit_paddings"] = ilist([0, 0, 1, 1, 2, 0, 0, 0] if fmt == "NHWC" else [0, 0, 0, 0, 1, 1, 2, 0])
     return g, g.add("op", op, [g.ph("float", img)], attrs)
+
 
 def gen_fbn():
     g = G()
@@ -577,17 +821,43 @@ def gen_fbn():
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
-    "addn": gen_addn, "placeholder": gen_placeholder, "pwd": gen_pwd, "ensure": gen_ensure, "variable": gen_variable,
-    "matmul": gen_matmul, "biasadd": gen_biasadd, "conv": gen_conv, "reshape": gen_reshape, "concat": gen_concat,
-    "pack": gen_pack, "shape": gen_shape, "expand": gen_expand, "squeeze": gen_squeeze, "reduction": gen_reduction,
-    "argmax": gen_argmax, "fill": gen_fill, "select": gen_select, "transpose": gen_transpose, "parse": gen_parse,
-    "control": gen_control, "loop": gen_loop, "resource": gen_resource, "misc": gen_misc, "tile": gen_tile, "split": gen_split,
-    "gather": gen_gather, "slice": gen_slice, "pool": gen_pool, "fbn": gen_fbn,
+    "addn": gen_addn,
+    "placeholder": gen_placeholder,
+    "pwd": gen_pwd,
+    "ensure": gen_ensure,
+    "variable": gen_variable,
+    "matmul": gen_matmul,
+    "biasadd": gen_biasadd,
+    "conv": gen_conv,
+    "reshape": gen_reshape,
+    "concat": gen_concat,
+    "pack": gen_pack,
+    "shape": gen_shape,
+    "expand": gen_expand,
+    "squeeze": gen_squeeze,
+    "reduction": gen_reduction,
+    "argmax": gen_argmax,
+    "fill": gen_fill,
+    "select": gen_select,
+    "transpose": gen_transpose,
+    "parse": gen_parse,
+    "control": gen_control,
+    "loop": gen_loop,
+    "resource": gen_resource,
+    "misc": gen_misc,
+    "tile": gen_tile,
+    "split": gen_split,
+    "gather": gen_gather,
+    "slice": gen_slice,
+    "pool": gen_pool,
+    "fbn": gen_fbn,
 }
+
 
 def shape_of(t):
     s = t.shape
     return None if s.rank is None else [-1 if d is None else d for d in s.as_list()]
+
 
 def main():
     kinds = sys.argv[3].split(",") if len(sys.argv) > 3 and sys.argv[3] else list(GENS)
@@ -597,8 +867,11 @@ def main():
         for _ in range(count):
             g, opname = GENS[kind]()
             if R.random() < 0.25:  # a random _output_shapes on the op
-                nouts = None
-                extra = "list { " + " ".join(shape_pb(R.choice([rand_shape(), None])) for _ in range(R.randint(1, 3))) + " }"
+                extra = (
+                    "list { "
+                    + " ".join(shape_pb(R.choice([rand_shape(), None])) for _ in range(R.randint(1, 3)))
+                    + " }"
+                )
                 g.nodes[-1] = g.nodes[-1][:-1] + f' attr {{ key: "_output_shapes" value {{ {extra} }} }} }}'
             producer = R.choice([None, 9, 20, 21, 22, 1700, 1700, 1700, 1700])
             text = g.text(producer)
@@ -606,7 +879,8 @@ def main():
             try:
                 text_format.Parse(text, gd)
             except Exception as e:
-                print("BADGEN", kind, e, text[:500]); continue
+                print("BADGEN", kind, e, text[:500])
+                continue
             graph = tf.Graph()
             rec = {"kind": kind, "text": text}
             with graph.as_default():
@@ -619,5 +893,6 @@ def main():
                     rec["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:400]}"
             out.append(rec)
     json.dump(out, open(sys.argv[1], "w"))
+
 
 main()

@@ -19,8 +19,21 @@ OPS_PATH = DATA_DIR / "ops.binpb"
 REGISTRY_PATH = DATA_DIR / "registry.json"
 
 # Ops every TF build registers; a snapshot without them means the registry was not fully loaded.
-SENTINEL_OPS = ("Const", "MatMul", "Placeholder", "_Arg", "_Retval", "Merge", "Switch", "Enter",
-                "VarHandleOp", "VariableV2", "SaveV2", "RestoreV2", "StatefulPartitionedCall")
+SENTINEL_OPS = (
+    "Const",
+    "MatMul",
+    "Placeholder",
+    "_Arg",
+    "_Retval",
+    "Merge",
+    "Switch",
+    "Enter",
+    "VarHandleOp",
+    "VariableV2",
+    "SaveV2",
+    "RestoreV2",
+    "StatefulPartitionedCall",
+)
 
 # Ops whose attr "T" has an allowed-type list: a type outside the list makes TF's graph importer
 # print the C++ DataTypeString() name, the spelling OpDefs and error messages use.
@@ -104,8 +117,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.parse_args(argv)
     if importlib.util.find_spec("tensorflow") is None:
-        raise SystemExit("needs TensorFlow: run it with a Python that has tensorflow installed "
-                         "(a maintainer tool; tflint never needs it)")
+        raise SystemExit(
+            "needs TensorFlow: run it with a Python that has tensorflow installed "
+            "(a maintainer tool; tflint never needs it)"
+        )
     import tensorflow as tf
 
     ops = strip_docs(all_op_defs())
@@ -129,10 +144,15 @@ def main(argv: list[str] | None = None) -> None:
     OPS_PATH.write_bytes(blob)
     REGISTRY_PATH.write_text(json.dumps(registry, indent=2) + "\n")
     internal = sum(op.name.startswith("_") for op in ops.op)
-    print(f"wrote {OPS_PATH.relative_to(REPO)}: {len(ops.op)} ops ({internal} internal), {len(blob)} bytes",
-          file=sys.stderr)
-    print(f"wrote {REGISTRY_PATH.relative_to(REPO)}: TF {tf.__version__}, "
-          f"GraphDef version {tf.version.GRAPH_DEF_VERSION}, {len(names)} data types", file=sys.stderr)
+    print(
+        f"wrote {OPS_PATH.relative_to(REPO)}: {len(ops.op)} ops ({internal} internal), {len(blob)} bytes",
+        file=sys.stderr,
+    )
+    print(
+        f"wrote {REGISTRY_PATH.relative_to(REPO)}: TF {tf.__version__}, "
+        f"GraphDef version {tf.version.GRAPH_DEF_VERSION}, {len(names)} data types",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

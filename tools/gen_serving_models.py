@@ -134,7 +134,12 @@ def verify(export: Path) -> None:
     loaded = tf.saved_model.load(str(export))
     for key, function in loaded.signatures.items():
         _, kwargs = function.structured_input_signature
-        function(**{name: tf.constant(FEEDS[name] if name in FEEDS else FEEDS["features"], dtype=spec.dtype) for name, spec in kwargs.items()})
+        function(
+            **{
+                name: tf.constant(FEEDS[name] if name in FEEDS else FEEDS["features"], dtype=spec.dtype)
+                for name, spec in kwargs.items()
+            }
+        )
     graph = tf.Graph()
     with tf.compat.v1.Session(graph=graph) as session:
         meta = tf.compat.v1.saved_model.load(session, ["serve"], str(export))

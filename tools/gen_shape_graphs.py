@@ -35,7 +35,9 @@ def convolutional(out: Path) -> None:
         y = tf.nn.relu(tf.nn.bias_add(y, tf1.get_variable("b", [8], use_resource=False)))
         y = tf.nn.max_pool2d(y, 2, 2, "VALID")
         y = tf.nn.avg_pool2d(y, 2, 1, "SAME")
-        y, _, _ = tf1.nn.fused_batch_norm(y, tf.ones([8]), tf.zeros([8]), mean=tf.zeros([8]), variance=tf.ones([8]), is_training=False)
+        y, _, _ = tf1.nn.fused_batch_norm(
+            y, tf.ones([8]), tf.zeros([8]), mean=tf.zeros([8]), variance=tf.ones([8]), is_training=False
+        )
         y = tf.reshape(y, [-1, 7 * 7 * 8])
         logits = tf.matmul(y, tf1.get_variable("dw", [7 * 7 * 8, 10], use_resource=False))
         probs = tf.nn.softmax(logits)
@@ -72,10 +74,16 @@ def parsing(out: Path) -> None:
     graph = tf.Graph()
     with graph.as_default():
         serialized = tf1.placeholder(tf.string, [None], name="serialized")
-        features = {"a": tf.io.FixedLenFeature([3], tf.float32), "b": tf.io.VarLenFeature(tf.int64), "c": tf.io.FixedLenFeature([], tf.string, default_value="")}
+        features = {
+            "a": tf.io.FixedLenFeature([3], tf.float32),
+            "b": tf.io.VarLenFeature(tf.int64),
+            "c": tf.io.FixedLenFeature([], tf.string, default_value=""),
+        }
         tf1.parse_example(serialized, features)
         tf.io.parse_single_example(tf1.placeholder(tf.string, [], name="one"), features)
-        tf.io.parse_example(serialized, {"r": tf.io.RaggedFeature(tf.int64), "a": tf.io.FixedLenFeature([2], tf.float32)})
+        tf.io.parse_example(
+            serialized, {"r": tf.io.RaggedFeature(tf.int64), "a": tf.io.FixedLenFeature([2], tf.float32)}
+        )
     _save(out, "tf1_parsing", graph)
 
 

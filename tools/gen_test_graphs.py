@@ -58,16 +58,17 @@ def write_graphdef(out: Path, stem: str, graph_def: Any, description: str, binar
         record(out, out / f"{stem}.pb", description)
 
 
-def write_meta(out: Path, stem: str, graph: Any, description: str, text: bool = True,
-               binary: bool = True, **kwargs: Any) -> None:
+def write_meta(
+    out: Path, stem: str, graph: Any, description: str, text: bool = True, binary: bool = True, **kwargs: Any
+) -> None:
     """stem.meta.pbtxt / stem.meta via tf.compat.v1.train.export_meta_graph (stripped_op_list included)."""
     if text:
         tf().compat.v1.train.export_meta_graph(
-            filename=str(out / f"{stem}.meta.pbtxt"), graph=graph, as_text=True, **kwargs)
+            filename=str(out / f"{stem}.meta.pbtxt"), graph=graph, as_text=True, **kwargs
+        )
         record(out, out / f"{stem}.meta.pbtxt", description)
     if binary:
-        tf().compat.v1.train.export_meta_graph(
-            filename=str(out / f"{stem}.meta"), graph=graph, as_text=False, **kwargs)
+        tf().compat.v1.train.export_meta_graph(filename=str(out / f"{stem}.meta"), graph=graph, as_text=False, **kwargs)
         record(out, out / f"{stem}.meta", description)
 
 
@@ -75,8 +76,9 @@ def dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def copy_saved_model(out: Path, stem: str, export_dir: Path, description: str,
-                     keep_dir: bool = False, text: bool = True) -> None:
+def copy_saved_model(
+    out: Path, stem: str, export_dir: Path, description: str, keep_dir: bool = False, text: bool = True
+) -> None:
     """stem.saved_model.pb (as TF wrote it), stem.saved_model.pbtxt, and maybe the whole directory.
 
     TF2 writes no text SavedModel, so the text variant is text_format.MessageToString of the
@@ -133,12 +135,16 @@ def gen_tf1_ref_vars_adam_saver(out: Path) -> None:
         x = v1.placeholder(t.float32, [None, 3], name="x")
         y = v1.placeholder(t.float32, [None, 1], name="y")
         with v1.variable_scope("dense"):
-            w = v1.get_variable("w", [3, 1], initializer=v1.random_normal_initializer(seed=1),
-                                use_resource=False)
+            w = v1.get_variable("w", [3, 1], initializer=v1.random_normal_initializer(seed=1), use_resource=False)
             b = v1.get_variable("b", [1], initializer=v1.zeros_initializer(), use_resource=False)
         # A partitioned variable: emb/part_0, emb/part_1, with save_slice_info in the variables collection.
-        emb = v1.get_variable("emb", [4, 2], initializer=v1.constant_initializer(0.1),
-                              partitioner=v1.fixed_size_partitioner(2), use_resource=False)
+        emb = v1.get_variable(
+            "emb",
+            [4, 2],
+            initializer=v1.constant_initializer(0.1),
+            partitioner=v1.fixed_size_partitioner(2),
+            use_resource=False,
+        )
         pred = t.matmul(x, w) + b + t.reduce_sum(emb)
         loss = t.reduce_mean(t.square(pred - y), name="loss")
         v1.summary.scalar("loss", loss)
@@ -152,9 +158,13 @@ def gen_tf1_ref_vars_adam_saver(out: Path) -> None:
         v1.summary.merge_all()
         v1.global_variables_initializer()
         v1.train.Saver(name="save")
-    write_meta(out, "tf1_ref_vars_adam_saver", graph,
-               "MetaGraphDef with stripped_op_list: ref variables (VariableV2) incl. a partitioned one, "
-               "tf.gradients, ApplyGradientDescent/ApplyAdam/ApplyMomentum, global step, summaries, Saver")
+    write_meta(
+        out,
+        "tf1_ref_vars_adam_saver",
+        graph,
+        "MetaGraphDef with stripped_op_list: ref variables (VariableV2) incl. a partitioned one, "
+        "tf.gradients, ApplyGradientDescent/ApplyAdam/ApplyMomentum, global step, summaries, Saver",
+    )
 
 
 @generator("v1")
@@ -174,9 +184,13 @@ def gen_tf1_resource_vars_grads(out: Path) -> None:
         v1.train.RMSPropOptimizer(0.01).apply_gradients(pairs, name="rmsprop")
         v1.global_variables_initializer()
         v1.train.Saver(name="save")
-    write_meta(out, "tf1_resource_vars_grads", graph,
-               "MetaGraphDef: resource variables (VarHandleOp/ReadVariableOp/AssignVariableOp), "
-               "ResourceApplyGradientDescent/ResourceApplyAdam/ResourceApplyRMSProp, Saver")
+    write_meta(
+        out,
+        "tf1_resource_vars_grads",
+        graph,
+        "MetaGraphDef: resource variables (VarHandleOp/ReadVariableOp/AssignVariableOp), "
+        "ResourceApplyGradientDescent/ResourceApplyAdam/ResourceApplyRMSProp, Saver",
+    )
 
 
 @generator("v1")
@@ -198,17 +212,25 @@ def gen_tf1_control_flow_v1(out: Path) -> None:
             return i + 1, acc
 
         _, total = v1.while_loop(lambda i, a: i < n, outer_body, [0, x], name="outer")
-        picked = v1.case([(n > 5, lambda: total * 10.0), (n > 2, lambda: total)],
-                         default=lambda: -total, name="case")
+        picked = v1.case([(n > 5, lambda: total * 10.0), (n > 2, lambda: total)], default=lambda: -total, name="case")
         loss = t.reduce_sum(picked)
         # Gradients through a v1 while loop add the stack machinery (StackV2, StackPushV2, ...).
         v1.gradients(loss, x, name="grad")
     assert graph.get_operation_by_name("outer/Enter").type == "Enter"
-    write_graphdef(out, "tf1_control_flow_v1", graph.as_graph_def(),
-                   "control flow v1: nested while_loop with cond inside, tf.case, gradients through the "
-                   "loop (Enter/Exit/Merge/Switch/NextIteration/LoopCond, StackV2): legal cycles")
-    write_meta(out, "tf1_control_flow_v1", graph,
-               "the same as a MetaGraphDef, with WhileContextDef/CondContextDef collections", binary=False)
+    write_graphdef(
+        out,
+        "tf1_control_flow_v1",
+        graph.as_graph_def(),
+        "control flow v1: nested while_loop with cond inside, tf.case, gradients through the "
+        "loop (Enter/Exit/Merge/Switch/NextIteration/LoopCond, StackV2): legal cycles",
+    )
+    write_meta(
+        out,
+        "tf1_control_flow_v1",
+        graph,
+        "the same as a MetaGraphDef, with WhileContextDef/CondContextDef collections",
+        binary=False,
+    )
 
 
 @generator("v1")
@@ -230,9 +252,13 @@ def gen_tf1_queues(out: Path) -> None:
         fifo.size(name="fifo_size")
         fifo.close(name="close")
         del names
-    write_meta(out, "tf1_queues", graph,
-               "MetaGraphDef: FIFOQueueV2/RandomShuffleQueueV2/PaddingFIFOQueueV2, QueueRunners "
-               "(queue_runners collection), string_input_producer, train.batch")
+    write_meta(
+        out,
+        "tf1_queues",
+        graph,
+        "MetaGraphDef: FIFOQueueV2/RandomShuffleQueueV2/PaddingFIFOQueueV2, QueueRunners "
+        "(queue_runners collection), string_input_producer, train.batch",
+    )
 
 
 @generator("v1")
@@ -260,9 +286,13 @@ def gen_tf1_strings(out: Path) -> None:
         t.strings.format("x={}", [t.constant(3)], name="format")
         t.io.decode_base64(t.io.encode_base64(s), name="base64")
         t.strings.lower(s, name="lower")
-    write_graphdef(out, "tf1_strings", graph.as_graph_def(),
-                   "string ops: StringSplit, RegexReplace, AsString, StringJoin, ReduceJoin, Substr, "
-                   "StringToNumber, UnicodeDecode (ragged), StringFormat, base64")
+    write_graphdef(
+        out,
+        "tf1_strings",
+        graph.as_graph_def(),
+        "string ops: StringSplit, RegexReplace, AsString, StringJoin, ReduceJoin, Substr, "
+        "StringToNumber, UnicodeDecode (ragged), StringFormat, base64",
+    )
 
 
 @generator("v1")
@@ -273,11 +303,13 @@ def gen_tf1_lookup_tables(out: Path) -> None:
     with graph.as_default():
         keys = t.constant(["a", "b", "c"])
         table = t.lookup.StaticHashTable(
-            t.lookup.KeyValueTensorInitializer(keys, t.constant([1, 2, 3], t.int64)), -1, name="static")
+            t.lookup.KeyValueTensorInitializer(keys, t.constant([1, 2, 3], t.int64)), -1, name="static"
+        )
         words = v1.placeholder(t.string, [None], name="words")
         table.lookup(words, name="ids")
         index = t.lookup.StaticVocabularyTable(
-            t.lookup.KeyValueTensorInitializer(keys, t.constant([0, 1, 2], t.int64)), 2, name="vocab")
+            t.lookup.KeyValueTensorInitializer(keys, t.constant([0, 1, 2], t.int64)), 2, name="vocab"
+        )
         index.lookup(words, name="vocab_ids")
         from tensorflow.python.ops import lookup_ops
 
@@ -287,14 +319,17 @@ def gen_tf1_lookup_tables(out: Path) -> None:
         mutable = t.lookup.experimental.MutableHashTable(t.string, t.float32, 0.0, name="mutable")
         mutable.insert(keys, t.constant([0.5, 1.5, 2.5]), name="insert")
         mutable.lookup(words, name="mutable_lookup")
-        dense = t.lookup.experimental.DenseHashTable(t.int64, t.int64, -1, empty_key=0, deleted_key=-1,
-                                                     name="dense")
+        dense = t.lookup.experimental.DenseHashTable(t.int64, t.int64, -1, empty_key=0, deleted_key=-1, name="dense")
         dense.insert(t.constant([5, 6], t.int64), t.constant([50, 60], t.int64), name="dense_insert")
         v1.tables_initializer(name="init_all_tables")
-    write_meta(out, "tf1_lookup_tables", graph,
-               "MetaGraphDef: HashTableV2 + KeyValueTensorInitializer (LookupTableImportV2), "
-               "index_table_from_tensor, MutableHashTableV2, MutableDenseHashTableV2, "
-               "table_initializer collection")
+    write_meta(
+        out,
+        "tf1_lookup_tables",
+        graph,
+        "MetaGraphDef: HashTableV2 + KeyValueTensorInitializer (LookupTableImportV2), "
+        "index_table_from_tensor, MutableHashTableV2, MutableDenseHashTableV2, "
+        "table_initializer collection",
+    )
 
 
 @generator("v1")
@@ -308,12 +343,15 @@ def gen_tf1_data_pipeline(out: Path) -> None:
         ds = ds.filter(lambda f, s: f > 1.0).shuffle(4, seed=7).batch(3).prefetch(1)
         one_shot = v1.data.make_one_shot_iterator(ds)
         one_shot.get_next(name="next_one_shot")
-        init = v1.data.make_initializable_iterator(
-            t.data.Dataset.range(5).map(lambda v: v * v).repeat(2))
+        init = v1.data.make_initializable_iterator(t.data.Dataset.range(5).map(lambda v: v * v).repeat(2))
         init.get_next(name="next_init")
-    write_graphdef(out, "tf1_data_pipeline", graph.as_graph_def(),
-                   "tf.data in graph mode: TensorSliceDataset, MapDataset/FilterDataset (functions in the "
-                   "library), Shuffle/Batch/Prefetch, one-shot and initializable iterators")
+    write_graphdef(
+        out,
+        "tf1_data_pipeline",
+        graph.as_graph_def(),
+        "tf.data in graph mode: TensorSliceDataset, MapDataset/FilterDataset (functions in the "
+        "library), Shuffle/Batch/Prefetch, one-shot and initializable iterators",
+    )
 
 
 @generator("v1")
@@ -333,11 +371,14 @@ def gen_tf1_sparse(out: Path) -> None:
         t.sparse.split(sp_input=fixed, num_split=2, axis=1, name="split")
         t.sparse.from_dense(t.eye(3), name="from_dense")
         t.sparse.segment_sum(t.ones([4, 2]), [0, 1, 2, 3], [0, 0, 1, 1], name="segment_sum")
-        t.nn.embedding_lookup_sparse(t.ones([5, 2]), t.cast(sp, t.int64), None, combiner="mean",
-                                     name="emb")
-    write_graphdef(out, "tf1_sparse", graph.as_graph_def(),
-                   "sparse ops: sparse_placeholder, SparseAdd, SparseReduceSum, SparseTensorDenseMatMul, "
-                   "SparseToDense, SparseReshape, SparseConcat, SparseSplit, embedding_lookup_sparse")
+        t.nn.embedding_lookup_sparse(t.ones([5, 2]), t.cast(sp, t.int64), None, combiner="mean", name="emb")
+    write_graphdef(
+        out,
+        "tf1_sparse",
+        graph.as_graph_def(),
+        "sparse ops: sparse_placeholder, SparseAdd, SparseReduceSum, SparseTensorDenseMatMul, "
+        "SparseToDense, SparseReshape, SparseConcat, SparseSplit, embedding_lookup_sparse",
+    )
 
 
 def _np_double(x: Any) -> Any:
@@ -355,9 +396,12 @@ def gen_tf1_py_func(out: Path) -> None:
         v1.py_func(_np_double, [x], t.float32, stateful=False, name="py_func_stateless")
         t.numpy_function(_np_double, [x], t.float32, name="numpy_function")
         t.py_function(_np_double, [x], t.float32, name="py_function")
-    write_graphdef(out, "tf1_py_func", graph.as_graph_def(),
-                   "PyFunc, PyFuncStateless, EagerPyFunc (token attrs name Python callables that the "
-                   "file cannot carry)")
+    write_graphdef(
+        out,
+        "tf1_py_func",
+        graph.as_graph_def(),
+        "PyFunc, PyFuncStateless, EagerPyFunc (token attrs name Python callables that the file cannot carry)",
+    )
 
 
 def _build_misc(t: Any) -> Any:
@@ -407,7 +451,7 @@ def _build_misc(t: Any) -> Any:
         t.identity(uniq.idx, name="unique_idx")
         t.identity_n([parts[0], uniq.y], name="identity_n")
         # Dtypes: int64 bool complex64/128 half bfloat16 uint8 int8 uint16 uint32 uint64 int16 double.
-        t.constant(2 ** 40, t.int64, name="c_int64")
+        t.constant(2**40, t.int64, name="c_int64")
         t.constant([True, False], name="c_bool")
         t.constant([1 + 2j], t.complex64, name="c_complex64")
         t.constant([3 - 4j], t.complex128, name="c_complex128")
@@ -450,16 +494,28 @@ def _build_misc(t: Any) -> Any:
 def gen_tf1_misc_ops(out: Path) -> None:
     t = tf()
     graph = _build_misc(t)
-    what = ("devices (/cpu:0, /device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:0, "
-            "/job:worker/task:1), colocation (_class loc:@), names with - . > and leading digit/dot, "
-            "control deps, placeholders of unknown rank/partial shape, asserts, every plain dtype, "
-            "qint8/quint8, broadcast-scalar/empty/non-UTF-8 constants, multi-output refs")
+    what = (
+        "devices (/cpu:0, /device:CPU:0, /job:localhost/replica:0/task:0/device:CPU:0, "
+        "/job:worker/task:1), colocation (_class loc:@), names with - . > and leading digit/dot, "
+        "control deps, placeholders of unknown rank/partial shape, asserts, every plain dtype, "
+        "qint8/quint8, broadcast-scalar/empty/non-UTF-8 constants, multi-output refs"
+    )
     write_graphdef(out, "tf1_misc_ops", graph.as_graph_def(), what)
-    write_graphdef(out, "tf1_misc_ops.output_shapes", graph.as_graph_def(add_shapes=True),
-                   "the same with `_output_shapes` attrs (as_graph_def(add_shapes=True))", binary=False)
-    write_meta(out, "tf1_misc_ops.strip_default_attrs", graph,
-               "the same as a MetaGraphDef with default-valued attrs stripped (strip_default_attrs=True)",
-               binary=False, strip_default_attrs=True)
+    write_graphdef(
+        out,
+        "tf1_misc_ops.output_shapes",
+        graph.as_graph_def(add_shapes=True),
+        "the same with `_output_shapes` attrs (as_graph_def(add_shapes=True))",
+        binary=False,
+    )
+    write_meta(
+        out,
+        "tf1_misc_ops.strip_default_attrs",
+        graph,
+        "the same as a MetaGraphDef with default-valued attrs stripped (strip_default_attrs=True)",
+        binary=False,
+        strip_default_attrs=True,
+    )
 
 
 @generator("v1")
@@ -502,10 +558,14 @@ def gen_tf1_functions(out: Path) -> None:
         v1.gradients(sq, x, name="grad")
         nesting_tf_function(x)
         inner_tf_function(x)
-    write_graphdef(out, "tf1_functions", graph.as_graph_def(),
-                   "FunctionDefLibrary in a v1 graph: legacy Defun (node op = function name, "
-                   "gradient entry, name with - and .), tf.function called as "
-                   "(Stateful)PartitionedCall, nested")
+    write_graphdef(
+        out,
+        "tf1_functions",
+        graph.as_graph_def(),
+        "FunctionDefLibrary in a v1 graph: legacy Defun (node op = function name, "
+        "gradient entry, name with - and .), tf.function called as "
+        "(Stateful)PartitionedCall, nested",
+    )
 
 
 def _build_and_save_v1_saved_model(export_dir: Path, vocab: Path, as_text: bool) -> None:
@@ -524,11 +584,14 @@ def _build_and_save_v1_saved_model(export_dir: Path, vocab: Path, as_text: bool)
         sess.run(v1.tables_initializer())
         builder = v1.saved_model.Builder(str(export_dir))
         builder.add_meta_graph_and_variables(
-            sess, [v1.saved_model.tag_constants.SERVING],
-            signature_def_map={"serving_default": v1.saved_model.predict_signature_def(
-                {"words": words}, {"embedded": out_t})},
+            sess,
+            [v1.saved_model.tag_constants.SERVING],
+            signature_def_map={
+                "serving_default": v1.saved_model.predict_signature_def({"words": words}, {"embedded": out_t})
+            },
             assets_collection=v1.get_collection(v1.GraphKeys.ASSET_FILEPATHS),
-            legacy_init_op=v1.tables_initializer(name="legacy_init_op"))
+            legacy_init_op=v1.tables_initializer(name="legacy_init_op"),
+        )
         # A second meta graph (tag "train") makes a SavedModel holding two graphs.
         builder.add_meta_graph([v1.saved_model.tag_constants.TRAINING], strip_default_attrs=True)
         builder.save(as_text=as_text)
@@ -542,9 +605,11 @@ def gen_tf1_saved_model_builder(out: Path) -> None:
     _build_and_save_v1_saved_model(work / "binary", vocab, as_text=False)
     _build_and_save_v1_saved_model(work / "text", vocab, as_text=True)
     stem = "tf1_builder_lookup_asset"
-    what = ("TF1 SavedModel (saved_model.Builder): tags serve + train (2 meta graphs, the second with "
-            "default attrs stripped), legacy_init_op, index_table_from_file over an asset vocab file, "
-            "ref variable, predict signature")
+    what = (
+        "TF1 SavedModel (saved_model.Builder): tags serve + train (2 meta graphs, the second with "
+        "default attrs stripped), legacy_init_op, index_table_from_file over an asset vocab file, "
+        "ref variable, predict signature"
+    )
     copy_saved_model(out, stem, work / "binary", what, keep_dir=True, text=False)
     shutil.copyfile(work / "text" / "saved_model.pbtxt", out / f"{stem}.saved_model.pbtxt")
     record(out, out / f"{stem}.saved_model.pbtxt", what + " (written as text by Builder.save(as_text=True))")
@@ -552,8 +617,7 @@ def gen_tf1_saved_model_builder(out: Path) -> None:
 
 @generator("v1")
 def gen_tf1_empty_graph(out: Path) -> None:
-    write_graphdef(out, "tf1_empty_graph", tf().Graph().as_graph_def(),
-                   "an empty graph: no nodes, only versions")
+    write_graphdef(out, "tf1_empty_graph", tf().Graph().as_graph_def(), "an empty graph: no nodes, only versions")
 
 
 # --------------------------------------------------------------------------------------------
@@ -575,9 +639,13 @@ def gen_tf2_function_graph(out: Path) -> None:
         return t.nn.relu(y) + t.cast(words.row_lengths()[0], t.float32)
 
     graph = f.get_concrete_function().graph
-    write_graphdef(out, "tf2_function_graph", graph.as_graph_def(),
-                   "a tf.function's FuncGraph (concrete_function.graph.as_graph_def()): captured "
-                   "resource as a Placeholder, PrintV2, ragged string split")
+    write_graphdef(
+        out,
+        "tf2_function_graph",
+        graph.as_graph_def(),
+        "a tf.function's FuncGraph (concrete_function.graph.as_graph_def()): captured "
+        "resource as a Placeholder, PrintV2, ragged string split",
+    )
 
 
 @generator("v2")
@@ -614,9 +682,13 @@ def gen_tf2_control_flow_v2(out: Path) -> None:
         return tape.gradient(y, x)
 
     graph = with_grad.get_concrete_function().graph
-    write_graphdef(out, "tf2_control_flow_v2", graph.as_graph_def(),
-                   "control flow v2: While/StatelessWhile, If/StatelessIf, Case, TensorList ops, nested "
-                   "tf.function (PartitionedCall) and GradientTape gradient functions in the library")
+    write_graphdef(
+        out,
+        "tf2_control_flow_v2",
+        graph.as_graph_def(),
+        "control flow v2: While/StatelessWhile, If/StatelessIf, Case, TensorList ops, nested "
+        "tf.function (PartitionedCall) and GradientTape gradient functions in the library",
+    )
 
 
 @generator("v2")
@@ -637,12 +709,16 @@ def gen_tf2_control_flow_v2_stateful(out: Path) -> None:
         else:
             t.print("small", n)
             y = n
-        return t.switch_case(n % 2, [lambda: y + counter.read_value(), lambda: y + t.random.uniform(
-            [], 0, 5, t.int32, seed=2)])
+        return t.switch_case(
+            n % 2, [lambda: y + counter.read_value(), lambda: y + t.random.uniform([], 0, 5, t.int32, seed=2)]
+        )
 
-    write_graphdef(out, "tf2_control_flow_v2_stateful", f.get_concrete_function().graph.as_graph_def(),
-                   "stateful control flow v2: While, If, Case whose branches assign a variable, print "
-                   "or draw random numbers")
+    write_graphdef(
+        out,
+        "tf2_control_flow_v2_stateful",
+        f.get_concrete_function().graph.as_graph_def(),
+        "stateful control flow v2: While, If, Case whose branches assign a variable, print or draw random numbers",
+    )
 
 
 @generator("v2")
@@ -663,9 +739,13 @@ def gen_tf2_stateful_partitioned_call(out: Path) -> None:
     def outer(x: Any) -> Any:
         return inner(x) * 2.0
 
-    write_graphdef(out, "tf2_stateful_partitioned_call", outer.get_concrete_function().graph.as_graph_def(),
-                   "StatefulPartitionedCall to a function that assigns a variable and calls a "
-                   "jit_compile function (_XlaMustCompile attr)")
+    write_graphdef(
+        out,
+        "tf2_stateful_partitioned_call",
+        outer.get_concrete_function().graph.as_graph_def(),
+        "StatefulPartitionedCall to a function that assigns a variable and calls a "
+        "jit_compile function (_XlaMustCompile attr)",
+    )
 
 
 @generator("v2")
@@ -681,9 +761,13 @@ def gen_tf2_data_pipeline(out: Path) -> None:
             total += t.reduce_sum(batch)
         return total
 
-    write_graphdef(out, "tf2_data_pipeline", f.get_concrete_function().graph.as_graph_def(),
-                   "tf.data inside a tf.function: dataset ops with experimental_type (FullTypeDef), "
-                   "iteration as a While over AnonymousIteratorV3/IteratorGetNextAsOptional")
+    write_graphdef(
+        out,
+        "tf2_data_pipeline",
+        f.get_concrete_function().graph.as_graph_def(),
+        "tf.data inside a tf.function: dataset ops with experimental_type (FullTypeDef), "
+        "iteration as a While over AnonymousIteratorV3/IteratorGetNextAsOptional",
+    )
 
 
 @generator("v2")
@@ -711,12 +795,15 @@ def gen_tf2_module_signatures(out: Path) -> None:
 
     model = Model()
     work = scratch("sm")
-    t.saved_model.save(model, str(work), signatures={
-        "serving_default": model.predict, "length": model.length})
-    copy_saved_model(out, "tf2_module_signatures", work,
-                     "TF2 SavedModel of a tf.Module: two signatures (serving_default, length), a plain "
-                     "tf.function, variables; signature wrappers call StatefulPartitionedCall",
-                     keep_dir=True)
+    t.saved_model.save(model, str(work), signatures={"serving_default": model.predict, "length": model.length})
+    copy_saved_model(
+        out,
+        "tf2_module_signatures",
+        work,
+        "TF2 SavedModel of a tf.Module: two signatures (serving_default, length), a plain "
+        "tf.function, variables; signature wrappers call StatefulPartitionedCall",
+        keep_dir=True,
+    )
 
 
 @generator("v2")
@@ -731,10 +818,14 @@ def gen_tf2_assets_hashtable(out: Path) -> None:
             super().__init__()
             self.vocab = t.saved_model.Asset(str(vocab))
             self.table = t.lookup.StaticHashTable(
-                t.lookup.TextFileInitializer(self.vocab, t.string, t.lookup.TextFileIndex.WHOLE_LINE,
-                                             t.int64, t.lookup.TextFileIndex.LINE_NUMBER), -1)
+                t.lookup.TextFileInitializer(
+                    self.vocab, t.string, t.lookup.TextFileIndex.WHOLE_LINE, t.int64, t.lookup.TextFileIndex.LINE_NUMBER
+                ),
+                -1,
+            )
             self.oov = t.lookup.StaticVocabularyTable(
-                t.lookup.KeyValueTensorInitializer(["x", "y"], t.constant([0, 1], t.int64)), 3)
+                t.lookup.KeyValueTensorInitializer(["x", "y"], t.constant([0, 1], t.int64)), 3
+            )
 
         @t.function(input_signature=[t.TensorSpec([None], t.string, name="words")])
         def __call__(self, words: Any) -> dict[str, Any]:
@@ -743,30 +834,37 @@ def gen_tf2_assets_hashtable(out: Path) -> None:
     module = Lookup()
     export_dir = work / "sm"
     t.saved_model.save(module, str(export_dir), signatures=module.__call__)
-    copy_saved_model(out, "tf2_assets_hashtable", export_dir,
-                     "TF2 SavedModel with tf.saved_model.Asset (asset_file_def), StaticHashTable from a "
-                     "TextFileInitializer, StaticVocabularyTable", keep_dir=True)
+    copy_saved_model(
+        out,
+        "tf2_assets_hashtable",
+        export_dir,
+        "TF2 SavedModel with tf.saved_model.Asset (asset_file_def), StaticHashTable from a "
+        "TextFileInitializer, StaticVocabularyTable",
+        keep_dir=True,
+    )
 
 
 def _keras_models(t: Any) -> tuple[Any, Any]:
     import keras
 
     keras.utils.set_random_seed(SEED)
-    sequential = keras.Sequential([
-        keras.Input((4,), name="features"),
-        keras.layers.Dense(3, activation="relu"),
-        keras.layers.BatchNormalization(),
-        keras.layers.Dropout(0.5),
-        keras.layers.Dense(2, activation="softmax"),
-    ], name="tiny_sequential")
+    sequential = keras.Sequential(
+        [
+            keras.Input((4,), name="features"),
+            keras.layers.Dense(3, activation="relu"),
+            keras.layers.BatchNormalization(),
+            keras.layers.Dropout(0.5),
+            keras.layers.Dense(2, activation="softmax"),
+        ],
+        name="tiny_sequential",
+    )
     tokens = keras.Input((5,), dtype="int32", name="tokens")
     image = keras.Input((6, 6, 1), name="image")
     embedded = keras.layers.GlobalAveragePooling1D()(keras.layers.Embedding(10, 2)(tokens))
     conv = keras.layers.Conv2D(2, 3, activation="relu")(image)
     pooled = keras.layers.Flatten()(keras.layers.MaxPooling2D()(conv))
     merged = keras.layers.Concatenate()([embedded, pooled])
-    functional = keras.Model([tokens, image], keras.layers.Dense(1, name="score")(merged),
-                             name="tiny_functional")
+    functional = keras.Model([tokens, image], keras.layers.Dense(1, name="score")(merged), name="tiny_functional")
     return sequential, functional
 
 
@@ -776,28 +874,38 @@ def gen_tf2_keras(out: Path) -> None:
     sequential, functional = _keras_models(t)
     for stem, model, what in (
         ("tf2_keras_sequential", sequential, "Keras 3 Sequential (Dense, BatchNormalization, Dropout)"),
-        ("tf2_keras_functional", functional,
-         "Keras 3 functional model, two inputs (Embedding, Conv2D, MaxPooling2D, Concatenate)"),
+        (
+            "tf2_keras_functional",
+            functional,
+            "Keras 3 functional model, two inputs (Embedding, Conv2D, MaxPooling2D, Concatenate)",
+        ),
     ):
         export_dir = scratch(stem) / "sm"
         model.export(str(export_dir), format="tf_saved_model", verbose=False)
         # Keras text SavedModels run to ~200 KB each: one text variant is enough.
-        copy_saved_model(out, stem, export_dir, f"TF2 SavedModel from model.export(): {what}",
-                         text=stem == "tf2_keras_functional")
+        copy_saved_model(
+            out, stem, export_dir, f"TF2 SavedModel from model.export(): {what}", text=stem == "tf2_keras_functional"
+        )
 
 
 @generator("v2")
 def gen_tf2_frozen_keras(out: Path) -> None:
     t = tf()
-    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2,
+    )
 
     _, functional = _keras_models(t)
     concrete = t.function(functional).get_concrete_function(
-        [t.TensorSpec([None, 5], t.int32, name="tokens"), t.TensorSpec([None, 6, 6, 1], t.float32, name="image")])
+        [t.TensorSpec([None, 5], t.int32, name="tokens"), t.TensorSpec([None, 6, 6, 1], t.float32, name="image")]
+    )
     frozen = convert_variables_to_constants_v2(concrete)
-    write_graphdef(out, "tf2_frozen_keras", frozen.graph.as_graph_def(),
-                   "frozen inference graph (convert_variables_to_constants_v2) of the Keras functional "
-                   "model: weights as Const")
+    write_graphdef(
+        out,
+        "tf2_frozen_keras",
+        frozen.graph.as_graph_def(),
+        "frozen inference graph (convert_variables_to_constants_v2) of the Keras functional model: weights as Const",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -834,8 +942,12 @@ def spawn(name: str, out: Path) -> list[tuple[str, str]]:
     # A fixed hash seed removes one source of run-to-run variation (Python set order). Protobuf
     # map order inside serialized context protos and Keras variable order still vary (see README).
     env = dict(os.environ, PYTHONHASHSEED="0")
-    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", name, "--out", str(out)],
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--one", name, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"generator {name} failed:\n{proc.stderr[-4000:]}")
     for line in proc.stderr.splitlines():
@@ -916,8 +1028,9 @@ FINDINGS = """\
 """
 
 
-def write_readme(out: Path, artifacts: list[tuple[str, str]], labels: dict[str, dict[str, Any]],
-                 tf_version: str) -> None:
+def write_readme(
+    out: Path, artifacts: list[tuple[str, str]], labels: dict[str, dict[str, Any]], tf_version: str
+) -> None:
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and p.name not in ("README.md", "labels.jsonl"))
     lines = [
         f"# Real graphs written by TensorFlow {tf_version}",
@@ -927,7 +1040,7 @@ def write_readme(out: Path, artifacts: list[tuple[str, str]], labels: dict[str, 
         "TensorFlow imports every one of them: tflint must report **no error** on any file here. "
         "`labels.jsonl` holds TensorFlow's verdict for each, computed by `tools/tf_verdict.py` the way "
         "`shared/wild/labels.jsonl` was (each graph imported with "
-        "`tf.graph_util.import_graph_def(graph_def, name=\"\")` into a fresh `tf.Graph()`, one process "
+        '`tf.graph_util.import_graph_def(graph_def, name="")` into a fresh `tf.Graph()`, one process '
         "per file; MetaGraphDefs also through `tf.compat.v1.train.import_meta_graph`).",
         "",
         "`*.saved_model.pbtxt` files are `text_format.MessageToString` of the binary `saved_model.pb` "
@@ -958,8 +1071,10 @@ def write_readme(out: Path, artifacts: list[tuple[str, str]], labels: dict[str, 
         # A graph written twice (text and binary) is described once.
         shown = "the same" if description == previous else description
         previous = description
-        lines.append(f"| `{rel}` | {shown} | {label['nodes']} | {label['functions']} | "
-                     f"{label['message_type']} | {label['format']} |")
+        lines.append(
+            f"| `{rel}` | {shown} | {label['nodes']} | {label['functions']} | "
+            f"{label['message_type']} | {label['format']} |"
+        )
     lines += ["", "## What TensorFlow writes that a linter must not flag", "", FINDINGS]
     (out / "README.md").write_text("\n".join(lines))
 
@@ -986,8 +1101,9 @@ def clean(out: Path) -> None:
 
 def label_files(out: Path, files: list[str], jobs: int) -> dict[str, dict[str, Any]]:
     verdict = Path(__file__).resolve().parent / "tf_verdict.py"
-    proc = subprocess.run([sys.executable, str(verdict), "-j", str(jobs), *files],
-                          cwd=out, capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, str(verdict), "-j", str(jobs), *files], cwd=out, capture_output=True, text=True, check=True
+    )
     return {json.loads(line)["file"]: json.loads(line) for line in proc.stdout.splitlines() if line}
 
 
@@ -995,8 +1111,12 @@ def main(argv: list[str] | None = None) -> int:
     default_out = Path(__file__).resolve().parent.parent / "tests" / "data" / "real"
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=default_out, help=f"output directory (default {default_out})")
-    parser.add_argument("--only", nargs="*", choices=sorted(GENERATORS), help="run only these generators "
-                        "and print their labels (labels.jsonl and README.md are left alone)")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=sorted(GENERATORS),
+        help="run only these generators and print their labels (labels.jsonl and README.md are left alone)",
+    )
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1022,8 +1142,16 @@ def main(argv: list[str] | None = None) -> int:
         with open(out / "labels.jsonl", "w") as fh:
             for rel, _ in artifacts:
                 fh.write(json.dumps(labels[rel], ensure_ascii=False) + "\n")
-        tf_version = subprocess.run([sys.executable, "-c", "import tensorflow as t; print(t.__version__)"],
-                                    capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+        tf_version = (
+            subprocess.run(
+                [sys.executable, "-c", "import tensorflow as t; print(t.__version__)"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
         write_readme(out, artifacts, labels, tf_version)
     for rel, lab in bad.items():
         print(f"NOT IMPORTED: {rel}: {lab['tf_verdict']}: {lab['tf_message']}", file=sys.stderr)

@@ -320,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.files:
         parser.error("no files given")
+
     def safe_label(path: str) -> dict[str, Any] | None:
         try:
             return label(path)

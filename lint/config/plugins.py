@@ -55,7 +55,9 @@ def load_plugins(names: Iterable[str], where: str, reserved: Mapping[str, Any] =
         groups = available.get(name)
         if not groups:
             known = ", ".join(sorted(available)) or "none"
-            raise ConfigError(f"{where}: plugin {name!r} is not installed{did_you_mean(name, available)} (installed plugins: {known})")
+            raise ConfigError(
+                f"{where}: plugin {name!r} is not installed{did_you_mean(name, available)} (installed plugins: {known})"
+            )
         if RULES_GROUP in groups:
             loaded = _load(groups[RULES_GROUP], name, where)
             for module in _rule_modules(loaded, name, where):
@@ -93,7 +95,9 @@ def _load(entry_point: Any, name: str, where: str) -> Any:
         return entry_point.load()
     except Exception as error:
         detail = str(error).splitlines()[0] if str(error) else ""
-        raise ConfigError(f"{where}: cannot load plugin {name!r} ({entry_point.group} = {entry_point.value}): {type(error).__name__}: {detail}") from None
+        raise ConfigError(
+            f"{where}: cannot load plugin {name!r} ({entry_point.group} = {entry_point.value}): {type(error).__name__}: {detail}"
+        ) from None
     finally:
         sys.path[:] = saved
 
@@ -107,7 +111,9 @@ def _rule_modules(loaded: Any, name: str, where: str) -> Iterator[Any]:
     if isinstance(collection, Mapping):
         collection = collection.values()
     if isinstance(collection, (str, bytes)) or not isinstance(collection, Iterable):
-        raise ConfigError(f"{where}: plugin {name!r}: its {RULES_GROUP} entry point is neither a rule module nor a collection of them (RULES)")
+        raise ConfigError(
+            f"{where}: plugin {name!r}: its {RULES_GROUP} entry point is neither a rule module nor a collection of them (RULES)"
+        )
     yield from collection
 
 

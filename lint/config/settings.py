@@ -13,11 +13,10 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from tflint import PACKAGE_DIR
 from tflint.errors import ConfigError, did_you_mean
 from tflint.finding import Severity
 
-_PRESETS = Path(PACKAGE_DIR, "config", "presets")
+_PRESETS = Path(__file__).resolve().parent / "presets"
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
 TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")
@@ -45,7 +44,9 @@ class RuleConfig:
                 if pattern.search(node_name, timeout=REGEX_TIMEOUT):
                     return True
             except TimeoutError:
-                raise ConfigError(f"ignore-nodes pattern {pattern.pattern!r} took too long on node {node_name[:80]!r} (catastrophic backtracking?)") from None
+                raise ConfigError(
+                    f"ignore-nodes pattern {pattern.pattern!r} took too long on node {node_name[:80]!r} (catastrophic backtracking?)"
+                ) from None
         return False
 
 
@@ -139,7 +140,7 @@ def _read_yaml(path: Path, shown: str) -> dict[str, Any]:
         raise ConfigError(f"{shown}: cannot read config: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{shown}: config is not UTF-8 text") from None
-    if path.suffix in (".hcl", ".json") or text.lstrip().startswith(("config {", "rule \"", "plugin \"")):
+    if path.suffix in (".hcl", ".json") or text.lstrip().startswith(("config {", 'rule "', 'plugin "')):
         raise ConfigError(f"{shown}: this looks like a Terraform tflint config (HCL), not a tflint YAML config")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
@@ -256,7 +257,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
     for rule_id in settings:
         if rule_id not in rules:
-            raise ConfigError(f"{shown}: rules: unknown rule {rule_id!r}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}")
+            raise ConfigError(
+                f"{shown}: rules: unknown rule {rule_id!r}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
+            )
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")
@@ -358,7 +361,9 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
         problem = validate(options)
         if problem:
             raise ConfigError(f"{where}: {problem}")
-    return RuleConfig(severity=severity, options=MappingProxyType(options), ignore_nodes=ignore_nodes, level_set=level_set)
+    return RuleConfig(
+        severity=severity, options=MappingProxyType(options), ignore_nodes=ignore_nodes, level_set=level_set
+    )
 
 
 def _check_option(value: Any, default: Any, where: str) -> Any:
@@ -376,7 +381,9 @@ def _check_option(value: Any, default: Any, where: str) -> Any:
         element_types = {type(item) for item in default} or {str}
         for item in value:
             if type(item) not in element_types:
-                raise ConfigError(f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {item!r}")
+                raise ConfigError(
+                    f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {item!r}"
+                )
         return tuple(value)
     if isinstance(value, dict):
         return MappingProxyType(dict(value))

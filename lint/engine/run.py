@@ -12,8 +12,8 @@ from typing import Any
 
 from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
-from tflint.tf.index import GraphIndex, Node
 from tflint.read.load import Artifact, GraphSource
+from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import OpRegistry
 
 INVALID_GRAPH = "invalid-graph"
@@ -33,7 +33,13 @@ class RuleCrash(Exception):
         return (RuleCrash, (self.rule_id, self.path, RuntimeError(f"{type(self.error).__name__}: {self.error}")))
 
 
-def lint_artifact(artifact: Artifact, config: Config, registry: OpRegistry, progress: Callable[[str], None] | None = None, workers: int = 1) -> list[Finding]:
+def lint_artifact(
+    artifact: Artifact,
+    config: Config,
+    registry: OpRegistry,
+    progress: Callable[[str], None] | None = None,
+    workers: int = 1,
+) -> list[Finding]:
     """Every finding for one loaded file, sorted, after the file's inline suppressions.
 
     `progress` (if given) is called with the id of each rule as it starts,
@@ -88,7 +94,14 @@ def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | 
     )
 
 
-def run_rules(index: GraphIndex, config: Config, path: str, label: str | None, progress: Callable[[str], None] | None = None, only: set[str] | None = None) -> Iterator[Finding]:
+def run_rules(
+    index: GraphIndex,
+    config: Config,
+    path: str,
+    label: str | None,
+    progress: Callable[[str], None] | None = None,
+    only: set[str] | None = None,
+) -> Iterator[Finding]:
     """Run each enabled rule (built-in or from an enabled plugin; those in `only`, if given) on `index`; turn its issues into findings."""
     rules = config.modules
     for rule_id, rule_config in config.enabled():
@@ -129,7 +142,14 @@ _RELATIVE_COST = {
 _RUN_TOGETHER = ("missing-attr", "unknown-attr", "attr-type-mismatch", "allowed-values", "attr-minimum")
 
 
-def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | None, workers: int, progress: Callable[[str], None] | None = None) -> list[Finding]:
+def run_rules_forked(
+    index: GraphIndex,
+    config: Config,
+    path: str,
+    label: str | None,
+    workers: int,
+    progress: Callable[[str], None] | None = None,
+) -> list[Finding]:
     """Run the enabled rules shared among `workers` processes: this one and forked children.
 
     The children inherit the built index (fork shares its memory), so only
@@ -151,7 +171,7 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
     signatures(index).table()
     units = rule_units([rule_id for rule_id, _ in config.enabled()])
     if len(units) > _MAX_QUEUED:  # a pipe holds at least a page; plugins could add rules without end
-        units[_MAX_QUEUED - 1:] = [[rule_id for unit in units[_MAX_QUEUED - 1:] for rule_id in unit]]
+        units[_MAX_QUEUED - 1 :] = [[rule_id for unit in units[_MAX_QUEUED - 1 :] for rule_id in unit]]
     queue_read, queue_write = os.pipe()
     try:
         # Written whole before anyone reads (far below a pipe's capacity): a read of one entry
@@ -162,7 +182,9 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
     children: list[forked.Child] = []
     try:
         for _ in range(workers - 1):
-            children.append(forked.start(partial(_run_queued_in_child, index, config, path, label, units, queue_read), pickle))
+            children.append(
+                forked.start(partial(_run_queued_in_child, index, config, path, label, units, queue_read), pickle)
+            )
         findings = _run_queued(index, config, path, label, units, queue_read, progress)
     except BaseException:
         for child in children:
@@ -176,7 +198,7 @@ def run_rules_forked(index: GraphIndex, config: Config, path: str, label: str | 
             if isinstance(result, RuleCrash):
                 raise result
         except BaseException:
-            for other in children[number + 1:]:
+            for other in children[number + 1 :]:
                 other.stop()
             raise
         findings.extend(result)
@@ -200,7 +222,15 @@ def rule_units(rule_ids: list[str]) -> list[list[str]]:
     return sorted(units, key=lambda unit: -sum(_RELATIVE_COST.get(rule_id, 1) for rule_id in unit))
 
 
-def _run_queued(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int, progress: Callable[[str], None] | None = None) -> list[Finding]:
+def _run_queued(
+    index: GraphIndex,
+    config: Config,
+    path: str,
+    label: str | None,
+    units: list[list[str]],
+    queue: int,
+    progress: Callable[[str], None] | None = None,
+) -> list[Finding]:
     """Take units of rules from `queue` and run them until it is empty; their findings."""
     import os
 
@@ -209,10 +239,14 @@ def _run_queued(index: GraphIndex, config: Config, path: str, label: str | None,
         entry = os.read(queue, _ENTRY)
         if not entry:
             return findings
-        findings.extend(run_rules(index, config, path, label, progress, only=set(units[int.from_bytes(entry, "little")])))
+        findings.extend(
+            run_rules(index, config, path, label, progress, only=set(units[int.from_bytes(entry, "little")]))
+        )
 
 
-def _run_queued_in_child(index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int) -> list[Finding] | RuleCrash:
+def _run_queued_in_child(
+    index: GraphIndex, config: Config, path: str, label: str | None, units: list[list[str]], queue: int
+) -> list[Finding] | RuleCrash:
     """_run_queued in a forked child: a rule's crash is returned, to be raised in the parent."""
     try:
         return _run_queued(index, config, path, label, units, queue)
@@ -220,7 +254,9 @@ def _run_queued_in_child(index: GraphIndex, config: Config, path: str, label: st
         return crash
 
 
-def _findings(rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None) -> Iterator[Finding]:
+def _findings(
+    rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None
+) -> Iterator[Finding]:
     for issue in issues:
         node: Node | None = issue.node
         node_name = node.name if node is not None else None

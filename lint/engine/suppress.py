@@ -52,7 +52,9 @@ _RULE_SEPARATOR = re.compile(r"[,\s]+")
 # Blank or comment-only lines.
 _SKIPPABLE_LINES = re.compile(r"(?:[ \t\r\f\v]*(?:#[^\n]*)?\n)*")
 _NOTHING_LEFT = re.compile(r"\s*(?:#[^\n]*)?\Z")
-_TOKEN = re.compile(r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)""")
+_TOKEN = re.compile(
+    r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)"""
+)
 
 
 @dataclass
@@ -157,7 +159,9 @@ def suppressible(rule_id: str, modules: Mapping[str, Any]) -> bool:
     return module is None or getattr(module, "SUPPRESSIBLE", True)
 
 
-def parse_directives(text: str, modules: Mapping[str, Any], governance: InlineSuppressions | None = None) -> tuple[list[Directive], list[Problem]]:
+def parse_directives(
+    text: str, modules: Mapping[str, Any], governance: InlineSuppressions | None = None
+) -> tuple[list[Directive], list[Problem]]:
     """Every well-formed, permitted directive of `text`, and a Problem for every other one.
 
     `modules` are the rules directives may name; `governance` what the config permits.
@@ -182,14 +186,32 @@ def parse_directives(text: str, modules: Mapping[str, Any], governance: InlineSu
         if parsed is None:
             continue
         if governance is not None and not governance.allowed:
-            problems.append(Problem(line_number, column, "Inline suppressions are disabled by configuration (inline-suppressions: false)"))
+            problems.append(
+                Problem(
+                    line_number,
+                    column,
+                    "Inline suppressions are disabled by configuration (inline-suppressions: false)",
+                )
+            )
             continue
         if governance is not None and governance.require_reason and parsed.reason is None:
-            problems.append(Problem(line_number, column, "Suppression gives no reason, and the configuration requires one: add ' -- why' after the rules"))
+            problems.append(
+                Problem(
+                    line_number,
+                    column,
+                    "Suppression gives no reason, and the configuration requires one: add ' -- why' after the rules",
+                )
+            )
             continue
         if parsed.kind == "file-ignore":
             if not own_line or line_number >= first_code_line:
-                problems.append(Problem(line_number, column, "file-ignore is valid only in the file's leading comment block; use ignore[...] here"))
+                problems.append(
+                    Problem(
+                        line_number,
+                        column,
+                        "file-ignore is valid only in the file's leading comment block; use ignore[...] here",
+                    )
+                )
                 continue
             parsed.whole_file = True
         elif own_line:
@@ -201,7 +223,9 @@ def parse_directives(text: str, modules: Mapping[str, Any], governance: InlineSu
     return directives, problems
 
 
-def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], problems: list[Problem]) -> Directive | None:
+def _parse_body(
+    body: str, line: int, column: int, modules: Mapping[str, Any], problems: list[Problem]
+) -> Directive | None:
     form = _FORM.match(body)
     if form is None:
         problems.append(Problem(line, column, f"Malformed suppression: {USAGE}"))
@@ -222,7 +246,9 @@ def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], p
     for name in names:
         if name not in modules:
             if name.lower() == "all":
-                problems.append(Problem(line, column, "Blanket suppressions are not supported: name the rules to suppress"))
+                problems.append(
+                    Problem(line, column, "Blanket suppressions are not supported: name the rules to suppress")
+                )
                 continue
             import difflib  # only for a misspelt rule id
 
@@ -234,7 +260,13 @@ def _parse_body(body: str, line: int, column: int, modules: Mapping[str, Any], p
         elif name not in rules:
             rules.append(name)
     reason = _REASON.match(form.group("rest"))
-    return Directive(kind=kind, line=line, column=column, rules=tuple(rules), reason=reason.group("reason").strip() if reason else None)
+    return Directive(
+        kind=kind,
+        line=line,
+        column=column,
+        rules=tuple(rules),
+        reason=reason.group("reason").strip() if reason else None,
+    )
 
 
 def _marked_lines(text: str) -> Iterator[tuple[int, int]]:
@@ -273,12 +305,23 @@ def _next_statement(text: str, line_end: int, line: int) -> tuple[int | None, in
     return first, current
 
 
-def _meta_findings(directives: Iterable[Directive], problems: Iterable[Problem], path: str, config: Config) -> list[Finding]:
+def _meta_findings(
+    directives: Iterable[Directive], problems: Iterable[Problem], path: str, config: Config
+) -> list[Finding]:
     found = []
     invalid = config.rules.get(INVALID)
     if invalid is not None and invalid.severity > Severity.OFF:
         for problem in problems:
-            found.append(Finding(rule=INVALID, severity=invalid.severity, message=problem.message, file=path, line=problem.line, column=problem.column))
+            found.append(
+                Finding(
+                    rule=INVALID,
+                    severity=invalid.severity,
+                    message=problem.message,
+                    file=path,
+                    line=problem.line,
+                    column=problem.column,
+                )
+            )
     unused = config.rules.get(UNUSED)
     if unused is not None and unused.severity > Severity.OFF:
         for directive in directives:
@@ -286,7 +329,16 @@ def _meta_findings(directives: Iterable[Directive], problems: Iterable[Problem],
                 if directive.used.get(rule_id):
                     continue
                 message = f"Suppression of '{rule_id}' is unused: {_why_unused(directive, rule_id, config)}"
-                found.append(Finding(rule=UNUSED, severity=unused.severity, message=message, file=path, line=directive.line, column=directive.column))
+                found.append(
+                    Finding(
+                        rule=UNUSED,
+                        severity=unused.severity,
+                        message=message,
+                        file=path,
+                        line=directive.line,
+                        column=directive.column,
+                    )
+                )
     return found
 
 
@@ -298,5 +350,7 @@ def _why_unused(directive: Directive, rule_id: str, config: Config) -> str:
         return f"no {rule_id} finding in this file"
     if directive.first is None:
         return "nothing follows it to cover"
-    lines = f"line {directive.first}" if directive.first == directive.last else f"lines {directive.first}-{directive.last}"
+    lines = (
+        f"line {directive.first}" if directive.first == directive.last else f"lines {directive.first}-{directive.last}"
+    )
     return f"no {rule_id} finding on {lines}"

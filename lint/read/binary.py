@@ -52,7 +52,17 @@ def nodes_of(graph: Any) -> list[Node]:
             attrs = sets[raw] = _decode(raw, entries)
         op = lite.op
         device = lite.device
-        append(Node(lite.name, intern(op) if op else "", intern(device) if device else "", attrs, tuple(lite.input[:]), None, ordinal))
+        append(
+            Node(
+                lite.name,
+                intern(op) if op else "",
+                intern(device) if device else "",
+                attrs,
+                tuple(lite.input[:]),
+                None,
+                ordinal,
+            )
+        )
     return nodes
 
 

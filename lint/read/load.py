@@ -22,10 +22,14 @@ from typing import TYPE_CHECKING, Any
 from tflint.errors import UsageError
 
 if TYPE_CHECKING:
-    from tflint.read.positions import SourceMap  # the text readers are imported when a text is read
+    from tflint.read.positions import (
+        SourceMap,  # the text readers are imported when a text is read
+    )
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
-INPUT_TYPES = tuple(f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")) + (
+INPUT_TYPES = tuple(
+    f"{kind}-{form}" for kind in ("graphdef", "metagraphdef", "savedmodel") for form in ("text", "binary")
+) + (
     "graphdef",
     "metagraphdef",
     "savedmodel",
@@ -106,6 +110,8 @@ class Artifact:
     text: str | None = None
     failure: ParseFailure | None = None
     saved_model_dir: str | None = None
+    # Analyses of the whole file computed on first use (a SavedModel's directory listing, text positions).
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def iter_graph_files(paths: Iterable[str]) -> Iterator[str]:
@@ -176,7 +182,9 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         target = Path(path)
         if target.is_dir():
             if not _is_saved_model_dir(target):
-                raise UsageError(f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)")
+                raise UsageError(
+                    f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)"
+                )
             saved_model_dir = path
             name = next(n for n in SAVED_MODEL_FILES if (target / n).is_file())
             target = target / name
@@ -267,8 +275,8 @@ def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Ar
     from google.protobuf import text_format
 
     from tflint import protos
-    from tflint.read.text import NotCanonical
     from tflint.read.positions import excess_nesting, scan_positions
+    from tflint.read.text import NotCanonical
 
     artifact = Artifact(path=name, form="text")
     try:
@@ -322,8 +330,13 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int 
     from google.protobuf import text_format
 
     from tflint import protos
-    from tflint.read.text import SPLIT_MIN_CHARS, FastReader, NotCanonical, read_nodes_split
     from tflint.read.positions import excess_nesting, scan_positions
+    from tflint.read.text import (
+        SPLIT_MIN_CHARS,
+        FastReader,
+        NotCanonical,
+        read_nodes_split,
+    )
     from tflint.read.textvalues import read_message
 
     if "\r" in text:
@@ -400,7 +413,7 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
         if len(lines) >= line:
             echoed = f"'{lines[line - 1]}': "
             if message.startswith(echoed):
-                message = message[len(echoed):]
+                message = message[len(echoed) :]
     return message
 
 
@@ -514,7 +527,9 @@ def _plausible(message: Any, kind: str) -> bool:
         return bool(message.meta_graphs) and all(_plausible(meta, "MetaGraphDef") for meta in message.meta_graphs)
     if kind == "MetaGraphDef":
         info = message.meta_info_def
-        if not (message.HasField("graph_def") or message.signature_def or info.tags or info.HasField("stripped_op_list")):
+        if not (
+            message.HasField("graph_def") or message.signature_def or info.tags or info.HasField("stripped_op_list")
+        ):
             return False
         return _unknown_field_count(message.meta_info_def) == 0 and _plausible_graph(message.graph_def)
     return _plausible_graph(message)
@@ -534,7 +549,13 @@ def _readable_as(message: Any, kind: str) -> bool:
         return False
     if not _unknown_field_count(message):
         return True
-    return bool(message.node if kind == "GraphDef" else message.HasField("graph_def") if kind == "MetaGraphDef" else message.meta_graphs)
+    return bool(
+        message.node
+        if kind == "GraphDef"
+        else message.HasField("graph_def")
+        if kind == "MetaGraphDef"
+        else message.meta_graphs
+    )
 
 
 def _wire_type_clash(message: Any) -> bool:
@@ -610,7 +631,9 @@ def parse_op_list(data: bytes, name: str) -> Any:
         try:
             text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
         except text_format.ParseError as error:
-            raise UsageError(f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}") from None
+            raise UsageError(
+                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}"
+            ) from None
         except (UnicodeError, ValueError) as error:
             raise UsageError(f"{name}: not an OpList: {error}") from None
     else:
@@ -636,7 +659,11 @@ def coerce_message(obj: Any) -> tuple[Any, str]:
         return artifact.message, artifact.message_type
     descriptor = getattr(obj, "DESCRIPTOR", None)
     full_name = getattr(descriptor, "full_name", None)
-    kinds = {"tensorflow.GraphDef": "GraphDef", "tensorflow.MetaGraphDef": "MetaGraphDef", "tensorflow.SavedModel": "SavedModel"}
+    kinds = {
+        "tensorflow.GraphDef": "GraphDef",
+        "tensorflow.MetaGraphDef": "MetaGraphDef",
+        "tensorflow.SavedModel": "SavedModel",
+    }
     if full_name not in kinds or not hasattr(obj, "SerializeToString"):
         raise TypeError(f"expected a GraphDef, MetaGraphDef or SavedModel message or bytes, got {type(obj).__name__}")
     kind = kinds[full_name]

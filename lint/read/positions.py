@@ -79,7 +79,14 @@ class SourceMap:
         def move(table: dict) -> dict:
             return {key: (line_of(line), column) for key, (line, column) in table.items()}
 
-        return SourceMap(move(self.nodes), move(self.attrs), move(self.functions), move(self.graphs), move(self.fields), move(self.ops))
+        return SourceMap(
+            move(self.nodes),
+            move(self.attrs),
+            move(self.functions),
+            move(self.graphs),
+            move(self.fields),
+            move(self.ops),
+        )
 
 
 class LineTable:
@@ -170,7 +177,10 @@ def _graph_index(stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[i
 
 
 # Where a meta graph's stripped_op_list entries sit, by the file's top message.
-_OP_PATHS = {"MetaGraphDef": ("meta_info_def", "stripped_op_list", "op"), "SavedModel": ("meta_graphs", "meta_info_def", "stripped_op_list", "op")}
+_OP_PATHS = {
+    "MetaGraphDef": ("meta_info_def", "stripped_op_list", "op"),
+    "SavedModel": ("meta_graphs", "meta_info_def", "stripped_op_list", "op"),
+}
 
 
 def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: int) -> None:
@@ -199,8 +209,9 @@ def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: 
         source.nodes[(graph, stack[-2][1]["@index"], stack[-1][1]["@index"])] = lines.position(offset)
 
 
-def _scalar(stack, field_name: str, value: str, offset: int, lines: LineTable, source: SourceMap,
-            graph_path, meta_index: int) -> None:
+def _scalar(
+    stack, field_name: str, value: str, offset: int, lines: LineTable, source: SourceMap, graph_path, meta_index: int
+) -> None:
     """Record node names and attr keys: the fields findings point at."""
     if field_name not in ("name", "key"):
         return

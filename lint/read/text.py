@@ -29,9 +29,9 @@ from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.tf.node import Node
 from tflint.read.positions import excess_nesting
 from tflint.read.textvalues import read_message
+from tflint.tf.node import Node
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -61,7 +61,9 @@ def _node_header(indent: str, string: str) -> re.Pattern[str]:
 def _node_extras(indent: str) -> re.Pattern[str]:
     """The fields after a node's attrs, kept but not read: debug info and full type."""
     inner = indent + "  "
-    return re.compile(rf"(?:{inner}(?:experimental_debug_info|experimental_type) \{{\n(?:{inner}  [^\n]*\n)*{inner}\}}\n)*")
+    return re.compile(
+        rf"(?:{inner}(?:experimental_debug_info|experimental_type) \{{\n(?:{inner}  [^\n]*\n)*{inner}\}}\n)*"
+    )
 
 
 _DEPTHS = (0, 2, 4)
@@ -180,7 +182,9 @@ class FastReader:
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
 
-    def read_nodes(self, text: str, depth: int, begin: int = 0, end: int | None = None) -> tuple[list[Node], array[int], str, LineMap]:
+    def read_nodes(
+        self, text: str, depth: int, begin: int = 0, end: int | None = None
+    ) -> tuple[list[Node], array[int], str, LineMap]:
         """Read every node block at indentation `depth` (of `text[begin:end]`, whole lines).
 
         Returns (nodes, offsets, residual, line_map): each node's offset in
@@ -237,7 +241,9 @@ class FastReader:
             if extras > body_start:
                 attrs_text = text[body_start:extras]
                 text_hash = hash(attrs_text)
-                block = self._block_read(text, attrs_text, text_hash) or self._unseen_attr_block(attrs_text, text_hash, body_start, depth)
+                block = self._block_read(text, attrs_text, text_hash) or self._unseen_attr_block(
+                    attrs_text, text_hash, body_start, depth
+                )
             else:
                 block = _EMPTY_BLOCK
             node_lines += block.lines
@@ -258,7 +264,9 @@ class FastReader:
         line_map.add(pieces[-1], kept_line)
         return nodes, offsets, "".join(pieces), line_map
 
-    def rebuilt(self, text: str, payload: tuple[Any, ...], first_ordinal: int) -> tuple[list[Node], array[int], str, LineMap]:
+    def rebuilt(
+        self, text: str, payload: tuple[Any, ...], first_ordinal: int
+    ) -> tuple[list[Node], array[int], str, LineMap]:
         """The nodes read_nodes_split's child read, as read_nodes returns them.
 
         A block this reader has read too (the same attrs text) gives its nodes
@@ -278,7 +286,9 @@ class FastReader:
             rebuilt.append(block)
         nodes = [
             _node(name, op, device, rebuilt[number], inputs, ordinal, (line, column), first_line)
-            for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, start=first_ordinal)
+            for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(
+                rows, start=first_ordinal
+            )
         ]
         offsets = array("q")
         offsets.frombytes(offsets_bytes)
@@ -439,13 +449,32 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
 
 
-def _node(name: str, op: str, device: str, block: _AttrBlock, inputs: tuple[str, ...], ordinal: int, position: tuple[int, int], first_attr_line: int) -> Node:
+def _node(
+    name: str,
+    op: str,
+    device: str,
+    block: _AttrBlock,
+    inputs: tuple[str, ...],
+    ordinal: int,
+    position: tuple[int, int],
+    first_attr_line: int,
+) -> Node:
     """A node as this reader builds it: one string per op and device, attr positions from its block.
 
     `first_attr_line` is the line its attr block starts on; the block's key lines count from it.
     """
     positions = _ShiftedPositions(block, first_attr_line) if block.key_lines else _NO_POSITIONS
-    return Node(name, sys.intern(op) if op else "", sys.intern(device) if device else "", block.values, inputs, None, ordinal, position, positions)
+    return Node(
+        name,
+        sys.intern(op) if op else "",
+        sys.intern(device) if device else "",
+        block.values,
+        inputs,
+        None,
+        ordinal,
+        position,
+        positions,
+    )
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:

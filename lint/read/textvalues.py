@@ -52,7 +52,16 @@ _MEMO_ENTRIES = 4096
 _MEMO_SCALAR = 64
 _MEMO_BLOCK = 512
 
-_BOOLEANS = {"true": b"\x01", "t": b"\x01", "1": b"\x01", "True": b"\x01", "false": b"\x00", "f": b"\x00", "0": b"\x00", "False": b"\x00"}
+_BOOLEANS = {
+    "true": b"\x01",
+    "t": b"\x01",
+    "1": b"\x01",
+    "True": b"\x01",
+    "false": b"\x00",
+    "f": b"\x00",
+    "0": b"\x00",
+    "False": b"\x00",
+}
 
 
 def _varint(number: int) -> bytes:
@@ -185,7 +194,14 @@ def _scalar_encoder(field: Any) -> tuple[int, Callable[[str], bytes | None]] | N
     if kind == field.TYPE_ENUM:
         return 0, _enum(field.enum_type)
     if kind in (field.TYPE_INT32, field.TYPE_INT64, field.TYPE_UINT32, field.TYPE_UINT64):
-        return 0, _integer(*{field.TYPE_INT32: _INT32, field.TYPE_INT64: _INT64, field.TYPE_UINT32: _UINT32, field.TYPE_UINT64: _UINT64}[kind])
+        return 0, _integer(
+            *{
+                field.TYPE_INT32: _INT32,
+                field.TYPE_INT64: _INT64,
+                field.TYPE_UINT32: _UINT32,
+                field.TYPE_UINT64: _UINT64,
+            }[kind]
+        )
     if kind in (field.TYPE_SINT32, field.TYPE_SINT64):
         return 0, _zigzag(*(_INT32 if kind == field.TYPE_SINT32 else _INT64))
     fixed = {
@@ -317,7 +333,11 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
             key = one_scalars or (inner, inner_scalar)
             encoded = memo.get(key)
             if encoded is None:
-                body = _one_scalar_messages(sub_fields, one_scalars) if one_scalars else _one_scalar_field(sub_fields, inner, inner_scalar)
+                body = (
+                    _one_scalar_messages(sub_fields, one_scalars)
+                    if one_scalars
+                    else _one_scalar_field(sub_fields, inner, inner_scalar)
+                )
                 if body is None:
                     return None
                 encoded = tag + _varint(len(body)) + body

@@ -23,7 +23,9 @@ def render(findings: Sequence[Finding], summary: Summary) -> str:
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
     out.append(f'<testsuites name="tflint" tests="{total_tests}" failures="{len(findings)}" errors="0">')
     for path, items in by_file.items():
-        out.append(f'  <testsuite name={quoteattr(path)} tests="{max(1, len(items))}" failures="{len(items)}" errors="0" skipped="0">')
+        out.append(
+            f'  <testsuite name={quoteattr(path)} tests="{max(1, len(items))}" failures="{len(items)}" errors="0" skipped="0">'
+        )
         if not items:
             out.append(f'    <testcase classname={quoteattr(path)} name="tflint"/>')
         for finding in items:

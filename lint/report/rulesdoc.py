@@ -77,7 +77,9 @@ def markdown(rules: Mapping[str, Any]) -> str:
     out.append("`tflint explain RULE` prints the same documentation in the terminal.")
     out.extend(["", "| rule | category | default level | summary |", "|---|---|---|---|"])
     for rule_id, module in ordered:
-        out.append(f"| [`{rule_id}`](#{rule_id}) | {module.CATEGORY} | {module.DEFAULT_SEVERITY} | {_cell(summary_of(module))} |")
+        out.append(
+            f"| [`{rule_id}`](#{rule_id}) | {module.CATEGORY} | {module.DEFAULT_SEVERITY} | {_cell(summary_of(module))} |"
+        )
     for rule_id, module in ordered:
         out.extend(["", f"## {rule_id}", "", rule_markdown(module)])
     return "\n".join(out) + "\n"
@@ -85,7 +87,11 @@ def markdown(rules: Mapping[str, Any]) -> str:
 
 def rule_markdown(module: Any) -> str:
     """One rule's documentation as Markdown (its docs/rules.md section, without the heading)."""
-    out = [f"**{summary_of(module)}**", "", f"Category: `{module.CATEGORY}`. Default level: `{module.DEFAULT_SEVERITY}`."]
+    out = [
+        f"**{summary_of(module)}**",
+        "",
+        f"Category: `{module.CATEGORY}`. Default level: `{module.DEFAULT_SEVERITY}`.",
+    ]
     description = description_of(module)
     if description:
         out.extend(["", description])

@@ -14,9 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from tflint.finding import Finding, Severity
-from tflint.report.identity import fingerprints, repo_path
 from tflint.report import rulesdoc
-from tflint.report.rulesdoc import description_of, docstring, help_uri, rule_markdown, summary_of
+from tflint.report.identity import fingerprints, repo_path
+from tflint.report.rulesdoc import (
+    description_of,
+    docstring,
+    help_uri,
+    rule_markdown,
+    summary_of,
+)
 from tflint.report.summary import Summary
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -39,7 +39,9 @@ class Summary:
 
     def line(self, findings: Sequence[Finding]) -> str:
         """One sentence summarising `findings`."""
-        hidden = f" {self.baselined} baselined {_plural(self.baselined, 'finding')} not shown." if self.baselined else ""
+        hidden = (
+            f" {self.baselined} baselined {_plural(self.baselined, 'finding')} not shown." if self.baselined else ""
+        )
         if not findings:
             return f"All checks passed ({self.files} {_plural(self.files, 'file')}).{hidden}"
         files = {finding.file for finding in findings}

@@ -42,7 +42,16 @@ from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import snapshot_info
 
 # AttrValue / ListValue field of each attr element type, in the order AttrValueHasType checks them.
-FIELD_OF_TYPE = {"string": "s", "int": "i", "float": "f", "bool": "b", "type": "type", "shape": "shape", "tensor": "tensor", "func": "func"}
+FIELD_OF_TYPE = {
+    "string": "s",
+    "int": "i",
+    "float": "f",
+    "bool": "b",
+    "type": "type",
+    "shape": "shape",
+    "tensor": "tensor",
+    "func": "func",
+}
 TYPE_OF_FIELD = {field: kind for kind, field in FIELD_OF_TYPE.items()}
 CHECK_ORDER = tuple(FIELD_OF_TYPE.values())
 
@@ -127,7 +136,22 @@ _UNSEEN = object()
 class AttrSpec:
     """What the OpDef(s) say about one attr, and the memo of verdicts on its values."""
 
-    __slots__ = ("name", "type", "is_list", "field", "has_default", "minimum", "allowed", "required", "mode", "good", "serialized", "_memo", "_scalar_content", "_list_content")
+    __slots__ = (
+        "name",
+        "type",
+        "is_list",
+        "field",
+        "has_default",
+        "minimum",
+        "allowed",
+        "required",
+        "mode",
+        "good",
+        "serialized",
+        "_memo",
+        "_scalar_content",
+        "_list_content",
+    )
 
     def __init__(self, name: str, definitions: list[Any]) -> None:
         first = definitions[0]
@@ -140,19 +164,31 @@ class AttrSpec:
         self.field: str | None = FIELD_OF_TYPE.get(element)
         self.has_default = any(attr.HasField("default_value") for attr in definitions)
         self.required = False
-        self.minimum: int | None = min(attr.minimum for attr in same) if all(attr.has_minimum for attr in same) else None
+        self.minimum: int | None = (
+            min(attr.minimum for attr in same) if all(attr.has_minimum for attr in same) else None
+        )
         if self.type != "int" and not self.is_list:
             self.minimum = None
         self.allowed: tuple | None = None
-        if self.type in ("type", "list(type)", "string", "list(string)") and all(attr.HasField("allowed_values") for attr in same):
+        if self.type in ("type", "list(type)", "string", "list(string)") and all(
+            attr.HasField("allowed_values") for attr in same
+        ):
             merged: dict[Any, None] = {}
             for attr in same:
                 for item in getattr(attr.allowed_values.list, self.field):
                     merged[item] = None
             self.allowed = tuple(merged)
         # Which value content the checks read (everything else is judged by kind alone).
-        self._scalar_content = self.field if not self.is_list and (self.type == "type" or self.minimum is not None or self.allowed is not None) else None
-        self._list_content = self.field if self.is_list and self.field in ("type", "s") and (self.field == "type" or self.allowed is not None) else None
+        self._scalar_content = (
+            self.field
+            if not self.is_list and (self.type == "type" or self.minimum is not None or self.allowed is not None)
+            else None
+        )
+        self._list_content = (
+            self.field
+            if self.is_list and self.field in ("type", "s") and (self.field == "type" or self.allowed is not None)
+            else None
+        )
         self._memo: dict[Any, Verdict | None] = {}
         self.serialized: dict[bytes, Verdict | None] = {}
         # The hot loop's shortcut: a value passing it is of the right kind and meets every constraint.
@@ -314,7 +350,9 @@ class OpAttrs:
         self.attrs: dict[str, AttrSpec] = {name: AttrSpec(name, attrs) for name, attrs in by_name.items()}
         # Attrs the primary definition declares and no layer gives a default (TF adds defaults at import).
         primary = [attr.name for attr in definitions[0].attr]
-        self.required: tuple[str, ...] = tuple(dict.fromkeys(name for name in primary if not self.attrs[name].has_default))
+        self.required: tuple[str, ...] = tuple(
+            dict.fromkeys(name for name in primary if not self.attrs[name].has_default)
+        )
         for name in self.required:
             self.attrs[name].required = True
 
@@ -386,7 +424,9 @@ def _build_report(graph: GraphIndex) -> AttrReport:
     return report
 
 
-def _check_node(report: AttrReport, node: Node, spec: OpAttrs, in_function: bool, bindable: frozenset[str], function: str | None) -> bool:
+def _check_node(
+    report: AttrReport, node: Node, spec: OpAttrs, in_function: bool, bindable: frozenset[str], function: str | None
+) -> bool:
     """Record the attr issues of one node; whether it had any.
 
     The hot loop of all five rules. Keys are iterated and values fetched one
@@ -441,7 +481,13 @@ def _check_node(report: AttrReport, node: Node, spec: OpAttrs, in_function: bool
             continue
         if kind is None:
             if in_function:
-                mismatch.append(Issue(node, f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a {attr.type} is expected)", key))
+                mismatch.append(
+                    Issue(
+                        node,
+                        f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a {attr.type} is expected)",
+                        key,
+                    )
+                )
                 continue
             if attr.has_default and not spec.is_function:
                 continue  # TensorFlow's Python importer replaces an empty value by the default

@@ -252,7 +252,11 @@ def _python_unknown(piece: str, parts: list[str], known: frozenset[str]) -> str:
     if head == "device" and len(parts) == 2:
         return f"{reason}: a device type needs an index here ('device:{parts[1]}:0' or 'device:{parts[1]}:*')"
     if head in ("job", "replica", "task", "device"):
-        return f"{reason}: '{head}' takes exactly one value" if head != "device" else f"{reason}: 'device' takes a type and an index"
+        return (
+            f"{reason}: '{head}' takes exactly one value"
+            if head != "device"
+            else f"{reason}: 'device' takes a type and an index"
+        )
     if len(parts) <= 2:
         return f"{reason}: '{head}' is not a device type Python knows ({', '.join(sorted(known))})"
     return reason

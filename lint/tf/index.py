@@ -11,7 +11,13 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 # Node, Input and the input parsers live in tflint.tf.node (readers build Nodes); rules import them from here.
-from tflint.tf.node import Input, Node, parse_all_inputs, parse_function_input, parse_input  # noqa: F401 - re-exported
+from tflint.tf.node import (  # noqa: F401 - re-exported
+    Input,
+    Node,
+    parse_all_inputs,
+    parse_function_input,
+    parse_input,
+)
 from tflint.tf.registry import OpRegistry, OpSchema
 
 T = TypeVar("T")
@@ -31,7 +37,9 @@ class Scope:
         self.nodes = nodes
         # The first node of a name is the one inputs refer to (as in TensorFlow's importer).
         self.by_name: dict[str, Node] = {node.name: node for node in reversed(nodes)}
-        self.duplicates: list[Node] = [node for node in nodes if self.by_name[node.name] is not node] if len(self.by_name) < len(nodes) else []
+        self.duplicates: list[Node] = (
+            [node for node in nodes if self.by_name[node.name] is not node] if len(self.by_name) < len(nodes) else []
+        )
         # Each distinct input string, parsed: rules that judge an input by itself (its node
         # name, its index) look at each once, with set operations where they can.
         self.inputs_by_raw: dict[str, Input] = parse_all_inputs(nodes, function is not None)
@@ -39,7 +47,9 @@ class Scope:
         self._by_op: dict[str, list[Node]] | None = None
         self._attr_groups: list[list[Node]] | None = None
         self._inputs_to_resolve: list[Input] | None = None
-        self.arg_names: frozenset[str] = frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
+        self.arg_names: frozenset[str] = (
+            frozenset(arg.name for arg in function.signature.input_arg) if function is not None else frozenset()
+        )
 
     def by_op(self) -> dict[str, list[Node]]:
         """The nodes of each op, in file order (built on first use): for rules about a few ops."""
@@ -141,7 +151,18 @@ def _some_name_parses_otherwise(names: Collection[str]) -> bool:
 class GraphIndex:
     """Everything rules need to know about one GraphDef (and its function library)."""
 
-    def __init__(self, graph: Any, registry: OpRegistry, *, nodes: Any = None, label: str | None = None, meta_graph: Any = None, positions: Any = None, graph_id: int = 0, artifact: Any = None) -> None:
+    def __init__(
+        self,
+        graph: Any,
+        registry: OpRegistry,
+        *,
+        nodes: Any = None,
+        label: str | None = None,
+        meta_graph: Any = None,
+        positions: Any = None,
+        graph_id: int = 0,
+        artifact: Any = None,
+    ) -> None:
         self.graph = graph
         self.label = label
         self.meta_graph = meta_graph
@@ -164,12 +185,18 @@ class GraphIndex:
         if not nodes or isinstance(nodes[0], Node):
             top_nodes = nodes  # the fast readers (binary and canonical text) build Nodes themselves
         else:
-            top_nodes = [_message_node(message, None, ordinal, positions, graph_id, None) for ordinal, message in enumerate(nodes)]
+            top_nodes = [
+                _message_node(message, None, ordinal, positions, graph_id, None)
+                for ordinal, message in enumerate(nodes)
+            ]
         self.main = Scope(None, None, top_nodes)
         self.function_scopes: list[Scope] = []
         for function_ordinal, function in enumerate(self.functions):
             name = function.signature.name
-            nodes = [_message_node(message, name, ordinal, positions, graph_id, function_ordinal) for ordinal, message in enumerate(function.node_def)]
+            nodes = [
+                _message_node(message, name, ordinal, positions, graph_id, function_ordinal)
+                for ordinal, message in enumerate(function.node_def)
+            ]
             self.function_scopes.append(Scope(function, function_ordinal, nodes))
         self._function_positions = {}
         if positions is not None:
@@ -296,7 +323,9 @@ class _AttrPositions(Mapping):
         return sum(1 for _ in self)
 
 
-def _message_node(message: Any, function: str | None, ordinal: int, positions: Any, graph_id: int, function_ordinal: int | None) -> Node:
+def _message_node(
+    message: Any, function: str | None, ordinal: int, positions: Any, graph_id: int, function_ordinal: int | None
+) -> Node:
     """A Node from a protobuf NodeDef (general text reader, function bodies, in-memory graphs)."""
     return Node(
         message.name,

@@ -124,7 +124,9 @@ def graph_input_problem(raw: str) -> str | None:
         suffix = raw[raw.rfind(":") + 1 :]
         if suffix == "":
             name = raw.split(":", 1)[0]
-            return f"has an empty output index; TensorFlow reads it as a node named '{raw}' (write '{name}' or '{name}:0')"
+            return (
+                f"has an empty output index; TensorFlow reads it as a node named '{raw}' (write '{name}' or '{name}:0')"
+            )
         if _is_ascii_digits(suffix):
             return f"has an output index too large for TensorFlow to parse ({len(suffix)} digits); it reads the whole string as a node name"
         return f"has a malformed output index '{suffix}'; TensorFlow reads it as a node named '{raw}' (an index is ':' and decimal digits)"
@@ -164,7 +166,9 @@ def function_input_problem(raw: str, arg_names: Collection[str], node_names: Col
         return None
     name = parts[0]
     if any(part == "" for part in parts):
-        return "has an empty part between ':' separators (inputs are 'arg', 'arg:i', 'node:out_arg' or 'node:out_arg:i')"
+        return (
+            "has an empty part between ':' separators (inputs are 'arg', 'arg:i', 'node:out_arg' or 'node:out_arg:i')"
+        )
     if len(parts) > 3:
         return "has more than two ':' (inputs are 'arg', 'arg:i', 'node:out_arg' or 'node:out_arg:i')"
     # TensorFlow's lookup table has `name` and `name:i` for arguments, `name:out_arg[:i]` for nodes.
@@ -208,7 +212,9 @@ class HygieneProblem:
     kind: str
 
 
-def hygiene_problems(raw_inputs: tuple[str, ...], *, in_function: bool, redundant_control: bool = False) -> Iterator[HygieneProblem]:
+def hygiene_problems(
+    raw_inputs: tuple[str, ...], *, in_function: bool, redundant_control: bool = False
+) -> Iterator[HygieneProblem]:
     """Inputs TensorFlow accepts silently but that are suspect.
 
     - `leading-zero`: `a:01` (top level only; TensorFlow reads `a:1`; in a
@@ -223,18 +229,35 @@ def hygiene_problems(raw_inputs: tuple[str, ...], *, in_function: bool, redundan
     for position, raw in enumerate(raw_inputs):
         if raw.startswith("^"):
             if raw in seen_controls:
-                yield HygieneProblem(position, raw, f"control input '{raw}' is repeated; TensorFlow drops the duplicate", "duplicate-control")
+                yield HygieneProblem(
+                    position,
+                    raw,
+                    f"control input '{raw}' is repeated; TensorFlow drops the duplicate",
+                    "duplicate-control",
+                )
                 continue
             seen_controls.add(raw)
             if redundant_control:
                 if data_sources is None:
-                    data_sources = {_data_source(item, in_function) for item in raw_inputs if item and not item.startswith("^")}
+                    data_sources = {
+                        _data_source(item, in_function) for item in raw_inputs if item and not item.startswith("^")
+                    }
                 if raw[1:] in data_sources:
-                    yield HygieneProblem(position, raw, f"control input '{raw}' is redundant: the node already has a data input from '{raw[1:]}'", "redundant-control")
+                    yield HygieneProblem(
+                        position,
+                        raw,
+                        f"control input '{raw}' is redundant: the node already has a data input from '{raw[1:]}'",
+                        "redundant-control",
+                    )
         elif not in_function and ":0" in raw:
             parsed = parse_tensor_name(raw)
             if parsed.digits is not None and _has_leading_zero(parsed.digits) and graph_input_problem(raw) is None:
-                yield HygieneProblem(position, raw, f"input '{raw}' has a leading zero in its output index; TensorFlow reads it as '{parsed.node}:{parsed.index}'", "leading-zero")
+                yield HygieneProblem(
+                    position,
+                    raw,
+                    f"input '{raw}' has a leading zero in its output index; TensorFlow reads it as '{parsed.node}:{parsed.index}'",
+                    "leading-zero",
+                )
 
 
 def _data_source(raw: str, in_function: bool) -> str:

@@ -33,7 +33,20 @@ class Input(NamedTuple):
 class Node:
     """A node of the graph or of a function body, as rules see it."""
 
-    __slots__ = ("name", "op", "device", "attr", "raw_inputs", "inputs", "function", "ordinal", "line", "column", "_attr_positions", "_data_inputs")
+    __slots__ = (
+        "name",
+        "op",
+        "device",
+        "attr",
+        "raw_inputs",
+        "inputs",
+        "function",
+        "ordinal",
+        "line",
+        "column",
+        "_attr_positions",
+        "_data_inputs",
+    )
 
     def __init__(
         self,
@@ -66,7 +79,11 @@ class Node:
         """Inputs that carry tensors (not `^control` ones)."""
         if self._data_inputs is None:
             inputs = self.inputs
-            self._data_inputs = inputs if not any(item.is_control for item in inputs) else tuple(item for item in inputs if not item.is_control)
+            self._data_inputs = (
+                inputs
+                if not any(item.is_control for item in inputs)
+                else tuple(item for item in inputs if not item.is_control)
+            )
         return self._data_inputs
 
     def attr_position(self, key: str) -> tuple[int, int] | None:

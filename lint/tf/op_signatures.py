@@ -123,6 +123,7 @@ class SignatureProblem:
 
 # -- per-graph cache ---------------------------------------------------------
 
+
 def signatures(graph: GraphIndex) -> Signatures:
     """The shared signature cache of `graph` (built on first use)."""
     return graph.derived(Signatures)
@@ -269,7 +270,9 @@ class Signatures:
 
 def _unbound_arg(arg_def: Any) -> Arg:
     if arg_def.number_attr or arg_def.type_list_attr:
-        return Arg(arg_def.name, None, arg_def.number_attr or arg_def.type_list_attr, arg_def.type_attr or None, arg_def.is_ref)
+        return Arg(
+            arg_def.name, None, arg_def.number_attr or arg_def.type_list_attr, arg_def.type_attr or None, arg_def.is_ref
+        )
     if arg_def.type_attr or not arg_def.type:
         return Arg(arg_def.name, (None,), None, arg_def.type_attr or None, arg_def.is_ref)
     value = arg_def.type + REF_OFFSET if arg_def.is_ref and arg_def.type < REF_OFFSET else arg_def.type
@@ -300,7 +303,19 @@ def _flatten(args: tuple[Arg, ...]) -> tuple[int | None, ...] | None:
     return tuple(flat)
 
 
-_KIND_NAMES = {"s": "a string", "i": "an int", "f": "a float", "b": "a bool", "type": "a type", "shape": "a shape", "tensor": "a tensor", "func": "a function", "list": "a list", "empty": "empty", "placeholder": "a placeholder"}
+_KIND_NAMES = {
+    "s": "a string",
+    "i": "an int",
+    "f": "a float",
+    "b": "a bool",
+    "type": "a type",
+    "shape": "a shape",
+    "tensor": "a tensor",
+    "func": "a function",
+    "list": "a list",
+    "empty": "empty",
+    "placeholder": "a placeholder",
+}
 
 
 def _describe(key: int | tuple) -> str:
@@ -323,19 +338,33 @@ def _arg(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], directio
         if kind == "placeholder":
             return Arg(arg.name, None, name, arg.type_attr or None, arg.is_ref)
         if kind != "i":
-            raise _Unresolvable(SignatureProblem("ill-typed", name, f"attr '{name}' (the length of {what}) must be an int but is {_describe(key)}"))
+            raise _Unresolvable(
+                SignatureProblem(
+                    "ill-typed", name, f"attr '{name}' (the length of {what}) must be an int but is {_describe(key)}"
+                )
+            )
         count = key[1]  # type: ignore[index]
         if count > INT32_MAX or count < INT32_MIN:
-            raise _Unresolvable(SignatureProblem("too-big", name, f"attr '{name}' (the length of {what}) is {count}, too big for an int32"))
+            raise _Unresolvable(
+                SignatureProblem(
+                    "too-big", name, f"attr '{name}' (the length of {what}) is {count}, too big for an int32"
+                )
+            )
         if count < 0:
-            raise _Unresolvable(SignatureProblem("negative", name, f"attr '{name}' (the length of {what}) is {count}; a length cannot be negative"))
+            raise _Unresolvable(
+                SignatureProblem(
+                    "negative", name, f"attr '{name}' (the length of {what}) is {count}; a length cannot be negative"
+                )
+            )
         if arg.type_attr:
             # Read with a typed lookup: a value of another kind is an error here.
             element = _element_type(schema, arg, values, what, strict=True)
         elif arg.type:
             element = arg.type
         else:
-            raise _Unresolvable(SignatureProblem("untyped-arg", None, f"{what} has a number_attr but neither type nor type_attr"))
+            raise _Unresolvable(
+                SignatureProblem("untyped-arg", None, f"{what} has a number_attr but neither type nor type_attr")
+            )
         types: tuple[int | None, ...] = (element,) * count
         length_attr: str | None = name
     elif arg.type_attr:
@@ -352,16 +381,30 @@ def _arg(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], directio
         elif kind == "list" and key[2]:  # type: ignore[index]
             types = tuple(value if _valid_type(value) else None for value in key[1])  # type: ignore[index]
         else:
-            raise _Unresolvable(SignatureProblem("ill-typed", name, f"attr '{name}' (the types of {what}) must be a list of types but is {_describe(key)}"))
+            raise _Unresolvable(
+                SignatureProblem(
+                    "ill-typed",
+                    name,
+                    f"attr '{name}' (the types of {what}) must be a list of types but is {_describe(key)}",
+                )
+            )
         length_attr = name
     elif arg.type:
         types = (arg.type,)
         length_attr = None
     else:
-        raise _Unresolvable(SignatureProblem("untyped-arg", None, f"{what} of {'function' if schema.is_function else 'op'} '{schema.name}' has no type, type_attr or type_list_attr"))
+        raise _Unresolvable(
+            SignatureProblem(
+                "untyped-arg",
+                None,
+                f"{what} of {'function' if schema.is_function else 'op'} '{schema.name}' has no type, type_attr or type_list_attr",
+            )
+        )
     if arg.is_ref:
         if any(value is not None and value > REF_OFFSET for value in types):
-            raise _Unresolvable(SignatureProblem("ref-of-ref", None, f"{what} asks for a reference to a reference type"))
+            raise _Unresolvable(
+                SignatureProblem("ref-of-ref", None, f"{what} asks for a reference to a reference type")
+            )
         types = tuple(None if value is None else value + REF_OFFSET for value in types)
     return Arg(arg.name, types, length_attr, arg.type_attr or arg.type_list_attr or None, arg.is_ref)
 
@@ -370,11 +413,15 @@ def _present(schema: OpSchema, values: Mapping[str, int | tuple], name: str, rol
     """The summary of attr `name`, which plays `role`; a problem when the node lacks it."""
     key = values[name]
     if key is _MISSING:
-        raise _Unresolvable(SignatureProblem("missing", name, f"attr '{name}' ({role}) is missing", name in schema.attrs))
+        raise _Unresolvable(
+            SignatureProblem("missing", name, f"attr '{name}' ({role}) is missing", name in schema.attrs)
+        )
     return key
 
 
-def _element_type(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], what: str, *, strict: bool) -> int | None:
+def _element_type(
+    schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], what: str, *, strict: bool
+) -> int | None:
     name = arg.type_attr
     key = _present(schema, values, name, f"the type of {what}")
     if isinstance(key, int):
@@ -383,7 +430,11 @@ def _element_type(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple],
     if key[0] == "placeholder":
         return None
     if strict:
-        raise _Unresolvable(SignatureProblem("ill-typed", name, f"attr '{name}' (the type of {what}) must be a type but is {_describe(key)}"))
+        raise _Unresolvable(
+            SignatureProblem(
+                "ill-typed", name, f"attr '{name}' (the type of {what}) must be a type but is {_describe(key)}"
+            )
+        )
     # TensorFlow reads a lone type_attr without a kind check (DT_INVALID); attr-type-mismatch reports it.
     return None
 
@@ -425,7 +476,11 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
             if arg.types is None:
                 return BodyInput(None, (None,))
             if item.index >= len(arg.types):
-                return BodyInput(None, None, f"function argument '{name}' has {_values(len(arg.types))}, so it has no element {item.index}")
+                return BodyInput(
+                    None,
+                    None,
+                    f"function argument '{name}' has {_values(len(arg.types))}, so it has no element {item.index}",
+                )
             return BodyInput(None, (arg.types[item.index],))
         producer = scope.by_name.get(name)
         if producer is None:
@@ -437,7 +492,11 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
             return BodyInput(producer, None)  # `node:0`: a malformed reference, input-syntax's finding
         if not signature.outputs:
             return BodyInput(producer, ())  # a node without outputs is referable by name alone
-        return BodyInput(producer, None, f"it names node '{name}' without an output arg; inside a function body an output is written '{name}:<output arg>:<index>' ({_output_args(producer, signature)})")
+        return BodyInput(
+            producer,
+            None,
+            f"it names node '{name}' without an output arg; inside a function body an output is written '{name}:<output arg>:<index>' ({_output_args(producer, signature)})",
+        )
     producer = scope.by_name.get(name)
     if producer is None:
         if name in scope.arg_names:
@@ -448,7 +507,9 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
         return BodyInput(producer, None)
     arg = signature.output_arg(item.output_arg)
     if arg is None:
-        return BodyInput(producer, None, f"node '{name}' has no output arg '{item.output_arg}' ({_output_args(producer, signature)})")
+        return BodyInput(
+            producer, None, f"node '{name}' has no output arg '{item.output_arg}' ({_output_args(producer, signature)})"
+        )
     if raw.count(":") < 2:
         return BodyInput(producer, arg.types)
     if item.index < 0:
@@ -456,7 +517,11 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
     if arg.types is None:
         return BodyInput(producer, (None,))
     if item.index >= len(arg.types):
-        return BodyInput(producer, None, f"output arg '{item.output_arg}' of node '{name}' has {_values(len(arg.types))}, so it has no element {item.index}")
+        return BodyInput(
+            producer,
+            None,
+            f"output arg '{item.output_arg}' of node '{name}' has {_values(len(arg.types))}, so it has no element {item.index}",
+        )
     return BodyInput(producer, (arg.types[item.index],))
 
 

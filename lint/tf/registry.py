@@ -14,9 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tflint import PACKAGE_DIR
-
-DATA_DIR = os.path.join(PACKAGE_DIR, "tf", "data")  # the bundled snapshot
+# The bundled snapshot, read by path beside this module (no importlib.resources at start-up).
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
 @dataclass(frozen=True)

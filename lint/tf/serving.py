@@ -20,29 +20,22 @@ those facts once per graph:
   closure from signature outputs, init ops and the restore op, then every
   function those nodes call, transitively); `saver_nodes`: the checkpoint
   subgraph; `alive_nodes`: what any signature, op, saver or collection needs;
-- `saved_model_listing`: the files under `assets/` and `variables/` of a
-  SavedModel directory (the only place the serving rules touch the disk);
-- `Locator`: positions of signature entries, tags, assets and saver fields
-  in text sources, for findings that are about no node.
+The files of a SavedModel directory are listed by `tflint.read.saved_model`, and the
+positions of signature entries in text sources found by `tflint.read.meta_positions`.
 
-Everything is iterative (no recursion over graphs) and cached per GraphIndex
-or per Artifact.
+Everything is iterative (no recursion over graphs) and cached per GraphIndex.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.tf.op_signatures import signatures
 from tflint.tf.functions import func_references
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
-from tflint.read.positions import TOKEN as TEXT_TOKEN
-from tflint.read.positions import LineTable
+from tflint.tf.op_signatures import signatures
 
 # SignatureDefs whose "output" is an op to run, not a tensor (signature_constants.py).
 INIT_OP_SIGNATURE_KEYS = frozenset({"__saved_model_init_op", "__saved_model_train_op"})
@@ -54,7 +47,9 @@ ASSETS_COLLECTION = "saved_model_assets"
 # Ops that call a function named by their `f` attr (the TF2 way signatures reach their code).
 CALL_OPS = frozenset({"StatefulPartitionedCall", "PartitionedCall", "TPUPartitionedCall"})
 # Checkpoint I/O the saver itself runs; legitimate only inside the saver's subgraph.
-CHECKPOINT_OPS = frozenset({"Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints", "DTensorRestoreV2"})
+CHECKPOINT_OPS = frozenset(
+    {"Save", "SaveV2", "SaveSlices", "Restore", "RestoreV2", "RestoreSlice", "MergeV2Checkpoints", "DTensorRestoreV2"}
+)
 # tf.compat.v1.train.Saver's name scopes (`save`, `save_1`, ...), for plain GraphDefs without a SaverDef.
 _SAVER_SCOPE = re.compile(r"^save(?:_\d+)?/")
 VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable", "_VarHandlesOp"})
@@ -148,7 +143,11 @@ def _tensor_names(signature: str, direction: str, key: str, info: Any, part: str
             yield SignatureTensor(signature, direction, key, info, part, info.name)
         elif encoding == "coo_sparse":
             sparse = info.coo_sparse
-            for role, name in (("values", sparse.values_tensor_name), ("indices", sparse.indices_tensor_name), ("dense_shape", sparse.dense_shape_tensor_name)):
+            for role, name in (
+                ("values", sparse.values_tensor_name),
+                ("indices", sparse.indices_tensor_name),
+                ("dense_shape", sparse.dense_shape_tensor_name),
+            ):
                 yield SignatureTensor(signature, direction, key, info, _join(part, role), name)
         elif encoding == "composite_tensor":
             for ordinal, component in enumerate(info.composite_tensor.components):
@@ -194,7 +193,9 @@ def resolve_tensor(graph: GraphIndex, name: str, *, operation: bool = False) -> 
     if types is not None and not 0 <= parsed.index < len(types):
         count = len(types)
         outputs = "no outputs" if count == 0 else ("only output 0" if count == 1 else f"outputs 0 to {count - 1}")
-        return Resolved(node, parsed.index, types, f"names '{name}', but node '{node.name}' (op {node.op}) has {outputs}")
+        return Resolved(
+            node, parsed.index, types, f"names '{name}', but node '{node.name}' (op {node.op}) has {outputs}"
+        )
     return Resolved(node, parsed.index, types, None)
 
 
@@ -279,7 +280,9 @@ def entry_points(graph: GraphIndex) -> list[str]:
     meta = graph.meta_graph
     if meta is None:
         return []
-    roots = [parse_input(item.name).node for item in signature_tensors(meta) if item.name and item.direction == "outputs"]
+    roots = [
+        parse_input(item.name).node for item in signature_tensors(meta) if item.name and item.direction == "outputs"
+    ]
     for key in INIT_OP_COLLECTIONS:
         roots.extend(parse_input(name).node for name in _node_list(meta, key))
     if not roots:
@@ -329,7 +332,9 @@ def alive_nodes(graph: GraphIndex) -> set[str]:
         meta = graph.meta_graph
         roots = [parse_input(item.name).node for item in signature_tensors(meta) if item.name]
         roots.extend(_saver_roots(meta, save=True))
-        roots.extend(parse_input(asset.tensor_info.name).node for asset in asset_file_defs(meta) if asset.tensor_info.name)
+        roots.extend(
+            parse_input(asset.tensor_info.name).node for asset in asset_file_defs(meta) if asset.tensor_info.name
+        )
         known = graph.main.by_name
         roots.extend(name for name in collection_strings(meta) if name in known)
         cache["alive"] = _backward(graph, roots)
@@ -528,252 +533,3 @@ def asset_file_defs(meta: Any) -> list[Any]:
             continue
         found.append(asset)
     return found
-
-
-# -- the SavedModel directory ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DirListing:
-    """The files of a SavedModel directory that loaders read besides the graph."""
-
-    root: str
-    assets: frozenset[str]  # paths relative to assets/, with '/' separators
-    variables: frozenset[str]  # file names directly under variables/
-    has_variables_dir: bool
-
-    @property
-    def has_checkpoint(self) -> bool:
-        """An index file and at least one data shard: what the restore op reads."""
-        return "variables.index" in self.variables and any(name.startswith("variables.data-") for name in self.variables)
-
-
-# Artifacts are unhashable dataclasses: per-artifact caches are keyed by id, dropped with the artifact.
-_ARTIFACT_CACHES: dict[int, tuple[weakref.ref, dict[str, Any]]] = {}
-
-
-def _artifact_cache(artifact: Any) -> dict[str, Any]:
-    key = id(artifact)
-    entry = _ARTIFACT_CACHES.get(key)
-    if entry is not None and entry[0]() is artifact:
-        return entry[1]
-    store: dict[str, Any] = {}
-    _ARTIFACT_CACHES[key] = (weakref.ref(artifact, lambda _, key=key: _ARTIFACT_CACHES.pop(key, None)), store)
-    return store
-
-
-def saved_model_listing(graph: GraphIndex) -> DirListing | None:
-    """The `assets/` and `variables/` files of the SavedModel directory the graph came from (None for a lone file)."""
-    artifact = graph.artifact
-    if artifact is None or not getattr(artifact, "saved_model_dir", None):
-        return None
-    cache = _artifact_cache(artifact)
-    if "listing" in cache:
-        return cache["listing"]
-    root = artifact.saved_model_dir
-    assets: set[str] = set()
-    assets_dir = os.path.join(root, "assets")
-    stack = [assets_dir]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir():
-                stack.append(entry.path)
-            else:
-                assets.add(os.path.relpath(entry.path, assets_dir).replace(os.sep, "/"))
-    variables_dir = os.path.join(root, "variables")
-    try:
-        variables = {entry.name for entry in os.scandir(variables_dir) if entry.is_file()}
-        has_dir = True
-    except OSError:
-        variables, has_dir = set(), False
-    listing = DirListing(root, frozenset(assets), frozenset(variables), has_dir)
-    cache["listing"] = listing
-    return listing
-
-
-# -- positions in text sources --------------------------------------------------------------------
-
-class Locator:
-    """Positions of the meta-graph fields serving findings point at, read from a text source.
-
-    Keys (per meta graph ordinal): `("meta",)` the meta graph, `("tags",)` its
-    first tag, `("signature", key)` a SignatureDef's key,
-    `("tensor", signature, direction, key)` a TensorInfo's `name` (or its
-    map entry), `("dtype", ...)` / `("shape", ...)` its dtype and tensor_shape
-    (same keys as "tensor"), `("asset", index)` an AssetFileDef's `filename`,
-    `("saver", field)` a SaverDef field. Built lazily, once per artifact,
-    only when a finding needs a position.
-    """
-
-    def __init__(self, text: str, message_type: str) -> None:
-        self.positions: dict[tuple[int, tuple], tuple[int, int]] = {}
-        self._scan(text, message_type)
-
-    def get(self, ordinal: int, *key: Any) -> tuple[int, int] | None:
-        """The (line, column) recorded for `key` in meta graph `ordinal`, or None."""
-        return self.positions.get((ordinal, key))
-
-    def _scan(self, text: str, message_type: str) -> None:
-        where = LineTable(text).position
-        # A frame per open message: field name, its path below the meta graph, scalars seen, children's data.
-        root_depth = 1 if message_type == "SavedModel" else 0
-        frames: list[dict[str, Any]] = [{"field": "", "path": (), "scalars": {}, "offset": 0}]
-        lists: list[tuple[str | None, int]] = []
-        pending: str | None = None
-        pending_offset = 0
-        meta_ordinal = -1 if message_type == "SavedModel" else 0
-        for match in _tokens(text, message_type):
-            kind = match.lastgroup
-            if kind in ("space", "comment", "punct"):
-                continue
-            if kind in ("word", "bracketed", "string"):
-                if pending is None:
-                    if kind != "string":
-                        pending = match.group()
-                        pending_offset = match.start()
-                    continue
-                frame = frames[-1]
-                if "skip" not in frame:
-                    frame["scalars"].setdefault(pending, (_unquote(match.group()), where(pending_offset)))
-                pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
-            elif kind == "list_open":
-                lists.append((pending, len(frames)))
-            elif kind == "list_close":
-                if lists:
-                    lists.pop()
-                pending = None
-            elif kind == "open":
-                name = pending or ""
-                parent = frames[-1]
-                depth = len(frames)
-                if message_type == "SavedModel" and depth == 1 and name == "meta_graphs":
-                    meta_ordinal += 1
-                    self.positions[(meta_ordinal, ("meta",))] = where(pending_offset)
-                path = parent["path"] + (name,) if depth > root_depth else ()
-                frame = {"field": name, "path": path, "scalars": {}, "offset": pending_offset, "children": []}
-                if "skip" in parent or (path[:1] == ("graph_def",)):
-                    frame["skip"] = True
-                elif path and path[0] not in ("meta_info_def", "signature_def", "asset_file_def", "saver_def", "collection_def"):
-                    frame["skip"] = True
-                if path == ("asset_file_def",):
-                    parent["asset_count"] = parent.get("asset_count", -1) + 1
-                    frame["asset_index"] = parent["asset_count"]
-                frames.append(frame)
-                pending = None
-            else:  # close
-                if len(frames) == 1:
-                    continue  # unbalanced text never parses; nothing to locate
-                frame = frames.pop()
-                if "skip" not in frame:
-                    self._closed(frame, frames[-1], meta_ordinal, where)
-                pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
-
-    def _closed(self, frame: dict[str, Any], parent: dict[str, Any], ordinal: int, where: Any) -> None:
-        path = frame["path"]
-        scalars = frame["scalars"]
-        if path == ("meta_info_def",) and "tags" in scalars:
-            self.positions.setdefault((ordinal, ("tags",)), scalars["tags"][1])
-        elif path == ("saver_def",):
-            for name, (_, position) in scalars.items():
-                self.positions.setdefault((ordinal, ("saver", name)), position)
-        elif path == ("asset_file_def",):
-            position = scalars["filename"][1] if "filename" in scalars else where(frame["offset"])
-            self.positions.setdefault((ordinal, ("asset", frame["asset_index"])), position)
-        elif len(path) == 5 and path[:2] == ("signature_def", "value") and path[3:] == ("value", "tensor_shape"):
-            parent["fields"] = {**parent.get("fields", {}), "shape": where(frame["offset"])}
-        elif len(path) == 4 and path[:2] == ("signature_def", "value") and path[3] == "value":
-            fields = dict(parent.get("fields", {}))
-            fields.update(frame.get("fields", {}))
-            for name in ("name", "dtype"):
-                if name in scalars:
-                    fields[name] = scalars[name][1]
-            parent["fields"] = fields
-        elif len(path) == 3 and path[:2] == ("signature_def", "value") and path[2] in ("inputs", "outputs"):
-            key = scalars.get("key", ("", None))[0]
-            fields = frame.get("fields", {})
-            entry = where(frame["offset"])
-            parent["children"].append((path[2], key, fields.get("name", entry), fields))
-        elif path == ("signature_def", "value"):
-            parent["children"].extend(frame["children"])
-        elif path == ("signature_def",):
-            key, position = scalars.get("key", ("", where(frame["offset"])))
-            self.positions.setdefault((ordinal, ("signature", key)), position)
-            for direction, io_key, io_position, fields in frame["children"]:
-                self.positions.setdefault((ordinal, ("tensor", key, direction, io_key)), io_position)
-                for name in ("dtype", "shape"):
-                    if name in fields:
-                        self.positions.setdefault((ordinal, (name, key, direction, io_key)), fields[name])
-
-
-# TensorFlow's own text layout of a graph_def block: its opening line, its closing line, and
-# (to make sure the block really is laid out that way) a line indented too little to be inside it.
-_CANONICAL_GRAPH_DEF = {
-    "MetaGraphDef": ("graph_def {\n", "\n}\n", re.compile(r"\n ?[^ \n]")),
-    "SavedModel": ("  graph_def {\n", "\n  }\n", re.compile(r"\n {0,3}[^ \n]")),
-}
-
-
-def _tokens(text: str, message_type: str) -> Iterator[re.Match[str]]:
-    """The text's tokens, skipping canonically laid out graph_def blocks whole (they are most of the file)."""
-    opener, closer, shallow = _CANONICAL_GRAPH_DEF[message_type]
-    start = 0
-    for at in _line_starts_with(text, opener):
-        if at < start:
-            continue  # inside a block already skipped
-        body = at + len(opener) - 1  # the opener's newline
-        end = text.find(closer, body)
-        if end < 0 or shallow.search(text, body, end):
-            continue  # not TensorFlow's layout after all: tokenize it like the rest
-        yield from TEXT_TOKEN.finditer(text, start, at)
-        start = end + len(closer)
-    yield from TEXT_TOKEN.finditer(text, start)
-
-
-def _line_starts_with(text: str, prefix: str) -> Iterator[int]:
-    """Offsets of the lines of `text` that start with `prefix`."""
-    if text.startswith(prefix):
-        yield 0
-    at = text.find("\n" + prefix)
-    while at >= 0:
-        yield at + 1
-        at = text.find("\n" + prefix, at + 1)
-
-
-def _unquote(token: str) -> str:
-    if token[:1] in ("'", '"'):
-        from google.protobuf import text_encoding
-
-        try:
-            return text_encoding.CUnescape(token[1:-1]).decode("utf-8", "replace")
-        except Exception:
-            return token[1:-1]
-    return token
-
-
-def locator(graph: GraphIndex) -> Locator | None:
-    """The Locator of the graph's text source (None for binary sources and in-memory messages)."""
-    artifact = graph.artifact
-    if artifact is None or artifact.text is None or artifact.message_type not in ("MetaGraphDef", "SavedModel"):
-        return None
-    cache = _artifact_cache(artifact)
-    if "locator" not in cache:
-        cache["locator"] = Locator(artifact.text, artifact.message_type)
-    return cache["locator"]
-
-
-def position(graph: GraphIndex, *keys: tuple) -> tuple[int, int] | None:
-    """Where the first of `keys` (see Locator) that was recorded is written, else the meta graph itself."""
-    found = locator(graph)
-    ordinal = meta_graph_ordinal(graph)
-    if found is None or ordinal is None:
-        return None
-    for key in keys:
-        where = found.get(ordinal, *key)
-        if where is not None:
-            return where
-    return found.get(ordinal, "meta")

@@ -40,8 +40,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tflint.tf.attrs import type_name
-from tflint.tf.op_signatures import signatures
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
+from tflint.tf.op_signatures import signatures
 from tflint.tf.registry import OpSchema
 from tflint.tf.tensors import partial_shape_problem
 
@@ -111,7 +111,9 @@ def merge(a: Shape, b: Shape) -> Shape:
         if x < 0:
             out[position] = y
             continue
-        raise ShapeError(f"Dimension {position} in both shapes must be equal, but are {x} and {y}. Shapes are {shape_text(a)} and {shape_text(b)}.")
+        raise ShapeError(
+            f"Dimension {position} in both shapes must be equal, but are {x} and {y}. Shapes are {shape_text(a)} and {shape_text(b)}."
+        )
     return tuple(out)
 
 
@@ -563,7 +565,9 @@ def _bias_add(c: Context) -> list[Shape]:
     return [value[:-1] + (merge_dim(value[-1], bias[0]),)]
 
 
-def _windowed_output(size: int, window: int, dilation: int, stride: int, padding: str, before: int = 0, after: int = 0) -> int:
+def _windowed_output(
+    size: int, window: int, dilation: int, stride: int, padding: str, before: int = 0, after: int = 0
+) -> int:
     """`GetWindowedOutputSizeFromDimsV2`: one spatial output dimension of a convolution."""
     if stride <= 0:
         raise ShapeError(f"Stride must be > 0, but got {stride}")
@@ -615,7 +619,9 @@ def _conv2d(c: Context) -> list[Shape]:
         raise ShapeError(f"Conv2D requires the dilation attribute to contain 4 values, but got: {len(dilations)}")
     strides = c.attr_ints("strides")
     if len(strides) != 4:
-        raise ShapeError(f"Conv2D on data format {data_format} requires the stride attribute to contain 4 values, but got: {len(strides)}")
+        raise ShapeError(
+            f"Conv2D on data format {data_format} requires the stride attribute to contain 4 values, but got: {len(strides)}"
+        )
     if data_format == "NHWC":
         batch, rows, cols, depth = image
         stride_rows, stride_cols = strides[1], strides[2]
@@ -703,7 +709,9 @@ def _reshape(c: Context) -> list[Shape]:
         return [out]
     if in_unknown < 0 and out_unknown < 0:
         if known_in != known_out:
-            raise ShapeError(f"Cannot reshape a tensor with {known_in} elements to shape {shape_text(out)} ({known_out} elements)")
+            raise ShapeError(
+                f"Cannot reshape a tensor with {known_in} elements to shape {shape_text(out)} ({known_out} elements)"
+            )
     elif in_unknown < 0 and out_unknown >= 0 and known_out > 0:
         if known_in % known_out != 0:
             raise ShapeError(f"Dimension size must be evenly divisible by {known_out} but is {known_in}")
@@ -898,7 +906,10 @@ def _arg_reduction(c: Context) -> list[Shape]:
     dimension = value.values[0]
     axis = dimension + rank if dimension < 0 else dimension
     if axis < 0 or axis >= rank:
-        raise ShapeError(f"Dimension ({dimension}) must be in the range [{-rank}, {rank}), where {rank} is the number of dimensions in the input.", 1)
+        raise ShapeError(
+            f"Dimension ({dimension}) must be in the range [{-rank}, {rank}), where {rank} is the number of dimensions in the input.",
+            1,
+        )
     return [shape[:axis] + shape[axis + 1 :]]
 
 
@@ -1027,7 +1038,9 @@ def _handle_data(c: Context) -> Shape:
     dtype, shape = variable
     wanted = c.attr("dtype", "type")
     if dtype != wanted:
-        raise ShapeError(f"Trying to read variable with wrong dtype. Expected {type_name(dtype)} got {type_name(wanted)}", 0)
+        raise ShapeError(
+            f"Trying to read variable with wrong dtype. Expected {type_name(dtype)} got {type_name(wanted)}", 0
+        )
     return shape
 
 
@@ -1130,7 +1143,10 @@ def _split(c: Context) -> list[Shape]:
     size = shape[axis]
     if size >= 0:
         if size % count != 0:
-            raise ShapeError(f"Dimension size must be evenly divisible by {count} but is {size}; Number of ways to split should evenly divide the split dimension", 1)
+            raise ShapeError(
+                f"Dimension size must be evenly divisible by {count} but is {size}; Number of ways to split should evenly divide the split dimension",
+                1,
+            )
         size //= count
     return [shape[:axis] + (size,) + shape[axis + 1 :]] * count
 
@@ -1188,7 +1204,9 @@ def _slice(c: Context) -> list[Shape]:
         for position, size in enumerate(sizes.values):
             if size != -1:
                 if size < 0:
-                    raise ShapeError(f"Out of bounds slicing on dimension {position}: sizes vector cannot be < -1, but was {size}")
+                    raise ShapeError(
+                        f"Out of bounds slicing on dimension {position}: sizes vector cannot be < -1, but was {size}"
+                    )
                 dims.append(size)
             else:
                 dims.append(_subtract(-1 if shape is None else shape[position], begin[position]))
@@ -1328,7 +1346,9 @@ def _parse_single_example(c: Context) -> list[Shape]:
     return _parse_outputs(num_sparse, serialized, dense_shapes)
 
 
-def _parse_example_attrs(num_sparse: int, sparse_types: list[int], num_dense: int, dense_types: list[int], dense_shapes: list[Shape]) -> None:
+def _parse_example_attrs(
+    num_sparse: int, sparse_types: list[int], num_dense: int, dense_types: list[int], dense_shapes: list[Shape]
+) -> None:
     """The attr checks of `ParseExampleAttrs::FinishInit` that do not depend on dtypes."""
     if num_sparse < 0 or num_dense < 0:
         raise Unknown
@@ -1340,7 +1360,9 @@ def _parse_example_attrs(num_sparse: int, sparse_types: list[int], num_dense: in
         raise ShapeError("len(dense_keys) != len(dense_shapes)")
     for position, shape in enumerate(dense_shapes):
         if shape is None or any(size < 0 for size in shape[1:]):
-            raise ShapeError(f"dense_shapes[{position}] has unknown rank or unknown inner dimensions: {shape_text(shape)}")
+            raise ShapeError(
+                f"dense_shapes[{position}] has unknown rank or unknown inner dimensions: {shape_text(shape)}"
+            )
 
 
 def _parse_outputs(num_sparse: int, serialized: Shape, dense_shapes: list[Shape]) -> list[Shape]:
@@ -1356,19 +1378,96 @@ def _parse_outputs(num_sparse: int, serialized: Shape, dense_shapes: list[Shape]
 
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _UNCHANGED_OPS = (
-    "Identity", "Snapshot", "StopGradient", "PreventGradient", "CheckNumerics", "CheckNumericsV2", "ZerosLike",
-    "OnesLike", "RefIdentity", "Cast", "Abs", "Neg", "Sign", "Reciprocal", "Inv", "Square", "Sqrt", "Rsqrt", "Exp",
-    "Expm1", "Log", "Log1p", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
-    "Tanh", "Sigmoid", "Floor", "Ceil", "Round", "Rint", "Erf", "Erfc", "Lgamma", "Digamma", "IsNan", "IsInf",
-    "IsFinite", "LogicalNot", "Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign", "LeakyRelu", "Invert",
+    "Identity",
+    "Snapshot",
+    "StopGradient",
+    "PreventGradient",
+    "CheckNumerics",
+    "CheckNumericsV2",
+    "ZerosLike",
+    "OnesLike",
+    "RefIdentity",
+    "Cast",
+    "Abs",
+    "Neg",
+    "Sign",
+    "Reciprocal",
+    "Inv",
+    "Square",
+    "Sqrt",
+    "Rsqrt",
+    "Exp",
+    "Expm1",
+    "Log",
+    "Log1p",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
+    "Tanh",
+    "Sigmoid",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Rint",
+    "Erf",
+    "Erfc",
+    "Lgamma",
+    "Digamma",
+    "IsNan",
+    "IsInf",
+    "IsFinite",
+    "LogicalNot",
+    "Relu",
+    "Relu6",
+    "Elu",
+    "Selu",
+    "Softplus",
+    "Softsign",
+    "LeakyRelu",
+    "Invert",
 )
 _UNCHANGED_RANK_1_OPS = ("Softmax", "LogSoftmax")
 # Binary ops with NumPy-style broadcasting (`BroadcastBinaryOpShapeFn`).
 _BROADCAST_OPS = (
-    "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod",
-    "Mod", "Maximum", "Minimum", "Pow", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "MulNoNan", "Less",
-    "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-    "LeftShift", "RightShift",
+    "Add",
+    "AddV2",
+    "Sub",
+    "Mul",
+    "Div",
+    "RealDiv",
+    "DivNoNan",
+    "FloorDiv",
+    "FloorMod",
+    "TruncateDiv",
+    "TruncateMod",
+    "Mod",
+    "Maximum",
+    "Minimum",
+    "Pow",
+    "SquaredDifference",
+    "Atan2",
+    "Xdivy",
+    "Xlogy",
+    "MulNoNan",
+    "Less",
+    "LessEqual",
+    "Greater",
+    "GreaterEqual",
+    "LogicalAnd",
+    "LogicalOr",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "LeftShift",
+    "RightShift",
 )
 _REDUCTION_OPS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm")
 
@@ -1467,7 +1566,16 @@ class ShapeIssue:
 
     __slots__ = ("node", "kind", "message", "input_index", "output_index", "declared", "inferred")
 
-    def __init__(self, node: Node, kind: str, message: str, input_index: int | None = None, output_index: int | None = None, declared: Shape = None, inferred: Shape = None) -> None:
+    def __init__(
+        self,
+        node: Node,
+        kind: str,
+        message: str,
+        input_index: int | None = None,
+        output_index: int | None = None,
+        declared: Shape = None,
+        inferred: Shape = None,
+    ) -> None:
         self.node = node
         self.kind = kind
         self.message = message
@@ -1488,6 +1596,7 @@ class _ConstsRead(tuple):
     """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
 
     __slots__ = ()
+
 
 _VISITING = "visiting"
 
@@ -1570,7 +1679,12 @@ class ShapeInference:
                 loop_head = node.op in MERGE_OPS
                 for item in node.inputs:
                     producer = by_name.get(item.node)
-                    if producer is not None and not item.is_control and results[producer.ordinal] is _PENDING and producer.op in functions:
+                    if (
+                        producer is not None
+                        and not item.is_control
+                        and results[producer.ordinal] is _PENDING
+                        and producer.op in functions
+                    ):
                         if loop_head and producer.op in NEXT_ITERATION_OPS:
                             continue  # a back edge
                         stack.append(producer)
@@ -1716,7 +1830,16 @@ class ShapeInference:
             elif compatible(inferred, entry):
                 merged.append(merge(inferred, entry))
             else:
-                self.issues.append(ShapeIssue(node, "output-shapes", _mismatch(inferred, entry), output_index=index, declared=entry, inferred=inferred))
+                self.issues.append(
+                    ShapeIssue(
+                        node,
+                        "output-shapes",
+                        _mismatch(inferred, entry),
+                        output_index=index,
+                        declared=entry,
+                        inferred=inferred,
+                    )
+                )
                 merged.append(None)
         return tuple(merged)
 
@@ -1735,7 +1858,13 @@ class ShapeInference:
         producer = self._by_name.get(item.node)
         seen = 0
         # Identity forwards the handle data (`UnchangedShape`); a chain of them is followed.
-        while producer is not None and producer.op == "Identity" and item.index == 0 and "Identity" in self._functions and seen < 64:
+        while (
+            producer is not None
+            and producer.op == "Identity"
+            and item.index == 0
+            and "Identity" in self._functions
+            and seen < 64
+        ):
             inputs = producer.inputs
             if not inputs or inputs[0].is_control:
                 return None
@@ -1750,7 +1879,12 @@ class ShapeInference:
         found = None
         dtype = producer.attr.get("dtype")
         shape = producer.attr.get("shape")
-        if dtype is not None and dtype.WhichOneof("value") == "type" and shape is not None and shape.WhichOneof("value") == "shape":
+        if (
+            dtype is not None
+            and dtype.WhichOneof("value") == "type"
+            and shape is not None
+            and shape.WhichOneof("value") == "shape"
+        ):
             try:
                 found = (dtype.type, partial_shape(shape.shape))
             except Unknown:
@@ -1769,7 +1903,12 @@ class ShapeInference:
         found = None
         value = producer.attr.get("value")
         dtype = producer.attr.get("dtype")
-        if value is not None and value.WhichOneof("value") == "tensor" and dtype is not None and dtype.WhichOneof("value") == "type":
+        if (
+            value is not None
+            and value.WhichOneof("value") == "tensor"
+            and dtype is not None
+            and dtype.WhichOneof("value") == "type"
+        ):
             tensor = value.tensor
             if tensor.dtype == dtype.type:
                 decoded = _decode_ints(tensor)
@@ -1822,6 +1961,7 @@ def input_arg_name(graph: GraphIndex, node: Node, index: int) -> str | None:
 
 
 # -- per-graph cache ---------------------------------------------------------------------------
+
 
 def infer_shapes(graph: GraphIndex) -> ShapeInference:
     """The shape inference of `graph`'s top-level nodes (computed on first use, then shared)."""

@@ -36,26 +36,80 @@ DT_COMPLEX128 = 18
 
 # Bytes per element in tensor_content (int4/uint4/int2/uint2/float4 take one byte each in TF).
 DTYPE_SIZE: dict[int, int] = {
-    1: 4, 2: 8, 3: 4, 4: 1, 5: 2, 6: 1, 8: 8, 9: 8, 10: 1, 11: 1, 12: 1, 13: 4, 14: 2, 15: 2, 16: 2,
-    17: 2, 18: 16, 19: 2, 22: 4, 23: 8, 24: 1, 25: 1, 26: 1, 27: 1, 28: 1, 29: 1, 30: 1, 31: 1, 32: 1, 33: 1,
+    1: 4,
+    2: 8,
+    3: 4,
+    4: 1,
+    5: 2,
+    6: 1,
+    8: 8,
+    9: 8,
+    10: 1,
+    11: 1,
+    12: 1,
+    13: 4,
+    14: 2,
+    15: 2,
+    16: 2,
+    17: 2,
+    18: 16,
+    19: 2,
+    22: 4,
+    23: 8,
+    24: 1,
+    25: 1,
+    26: 1,
+    27: 1,
+    28: 1,
+    29: 1,
+    30: 1,
+    31: 1,
+    32: 1,
+    33: 1,
 }
 
 # The TensorProto field TensorFlow reads a dtype's values from when tensor_content is empty.
 _INT_VAL_TYPES = (3, 4, 5, 6, 11, 12, 13, 15, 16, 17, 29, 30, 31, 32)
 VALUE_FIELD: dict[int, str] = {
     **{dtype: "int_val" for dtype in _INT_VAL_TYPES},
-    1: "float_val", 2: "double_val", 7: "string_val", 8: "scomplex_val", 9: "int64_val", 10: "bool_val",
-    14: "half_val", 18: "dcomplex_val", 19: "half_val", 20: "resource_handle_val", 21: "variant_val",
-    22: "uint32_val", 23: "uint64_val", 24: "float8_val", 25: "float8_val", 26: "float8_val",
-    27: "float8_val", 28: "float8_val", 33: "float8_val",
+    1: "float_val",
+    2: "double_val",
+    7: "string_val",
+    8: "scomplex_val",
+    9: "int64_val",
+    10: "bool_val",
+    14: "half_val",
+    18: "dcomplex_val",
+    19: "half_val",
+    20: "resource_handle_val",
+    21: "variant_val",
+    22: "uint32_val",
+    23: "uint64_val",
+    24: "float8_val",
+    25: "float8_val",
+    26: "float8_val",
+    27: "float8_val",
+    28: "float8_val",
+    33: "float8_val",
 }
 
 # Values outside these ranges are silently wrapped by TensorFlow's runtime (a C++ cast) and
 # rejected by Python's `tf.make_ndarray`. half_val holds the 16 bits of a half or bfloat16.
 VALUE_RANGE: dict[int, tuple[int, int]] = {
-    4: (0, 255), 5: (-(1 << 15), (1 << 15) - 1), 6: (-128, 127), 11: (-128, 127), 12: (0, 255),
-    14: (0, 65535), 15: (-(1 << 15), (1 << 15) - 1), 16: (0, 65535), 17: (0, 65535), 19: (0, 65535),
-    29: (-8, 7), 30: (0, 15), 31: (-2, 1), 32: (0, 3),
+    4: (0, 255),
+    5: (-(1 << 15), (1 << 15) - 1),
+    6: (-128, 127),
+    11: (-128, 127),
+    12: (0, 255),
+    14: (0, 65535),
+    15: (-(1 << 15), (1 << 15) - 1),
+    16: (0, 65535),
+    17: (0, 65535),
+    19: (0, 65535),
+    29: (-8, 7),
+    30: (0, 15),
+    31: (-2, 1),
+    32: (0, 3),
 }
 
 
@@ -73,7 +127,11 @@ def shape_text(dims: list[int], unknown_rank: bool = False) -> str:
 def partial_shape_problem(dims: list[int], unknown_rank: bool) -> str | None:
     """Why TensorFlow rejects this shape even as a partial shape (`PartialTensorShape::IsValidShape`), or None."""
     if unknown_rank:
-        return "unknown_rank is set but the shape also lists dimensions (an unknown shape must not have any)" if dims else None
+        return (
+            "unknown_rank is set but the shape also lists dimensions (an unknown shape must not have any)"
+            if dims
+            else None
+        )
     if len(dims) > MAX_DIMS:
         return f"it has {len(dims)} dimensions; TensorFlow allows at most {MAX_DIMS}"
     count = 1
@@ -190,8 +248,12 @@ class OpPlan:
             self.outputs: int | None = None
             return
         attrs = schema.op_def.attr
-        self.tensors = tuple((attr.name, attr.type == "list(tensor)") for attr in attrs if attr.type in ("tensor", "list(tensor)"))
-        self.shapes = tuple((attr.name, attr.type == "list(shape)") for attr in attrs if attr.type in ("shape", "list(shape)"))
+        self.tensors = tuple(
+            (attr.name, attr.type == "list(tensor)") for attr in attrs if attr.type in ("tensor", "list(tensor)")
+        )
+        self.shapes = tuple(
+            (attr.name, attr.type == "list(shape)") for attr in attrs if attr.type in ("shape", "list(shape)")
+        )
         variable = any(arg.number_attr or arg.type_list_attr for arg in schema.outputs)
         self.outputs = None if variable else len(schema.outputs)
 
@@ -219,7 +281,9 @@ class OpPlans:
         return plan
 
 
-def typed_values(node: Node, declared: tuple[tuple[str, bool], ...], kind: str) -> Iterator[tuple[str, int | None, Any]]:
+def typed_values(
+    node: Node, declared: tuple[tuple[str, bool], ...], kind: str
+) -> Iterator[tuple[str, int | None, Any]]:
     """(attr key, list index or None, message) for each `kind` ("tensor" or "shape") the declared attrs hold.
 
     `declared` is an OpPlan's `tensors` or `shapes`. Values of another kind

@@ -27,4 +27,11 @@ def graph(*lines: str) -> str:
 
 def library(*body: str, args: str = 'input_arg { name: "x" type: DT_FLOAT }') -> str:
     """Function `f` with arg `x` (fixed float unless `args` says otherwise); body lines start 2 lines below `library {`."""
-    return "\n".join(['library { function {', f'signature {{ name: "f" {args} output_arg {{ name: "y" type: DT_FLOAT }} }}', *body, 'ret { key: "y" value: "x" } } }'])
+    return "\n".join(
+        [
+            "library { function {",
+            f'signature {{ name: "f" {args} output_arg {{ name: "y" type: DT_FLOAT }} }}',
+            *body,
+            'ret { key: "y" value: "x" } } }',
+        ]
+    )

@@ -6,8 +6,8 @@ Rejected cases were imported with TensorFlow 2.21; the comments quote its messag
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
+
 from tflint.finding import Severity
 
 ID = "allowed-values"
@@ -101,20 +101,30 @@ library {{
     ],
 )
 def test_allowed_values(pbtxt, expected):
-    assert sorted(pinned(lint_text(pbtxt), rule=ID), key=lambda item: item[2]) == sorted(expected, key=lambda item: item[2])
+    assert sorted(pinned(lint_text(pbtxt), rule=ID), key=lambda item: item[2]) == sorted(
+        expected, key=lambda item: item[2]
+    )
 
 
 def test_messages_use_tensorflow_names():
     findings = [f for f in lint_text(_conv(T="type: DT_INT64", padding='s: "FOO"')) if f.rule == ID]
     assert sorted(f.message for f in findings) == [
         "Node 'conv' (op Conv2D): attr 'T' is int64; allowed values are half, bfloat16, float, double, int32",
-        "Node 'conv' (op Conv2D): attr 'padding' is \"FOO\"; allowed values are \"SAME\", \"VALID\", \"EXPLICIT\"",
+        'Node \'conv\' (op Conv2D): attr \'padding\' is "FOO"; allowed values are "SAME", "VALID", "EXPLICIT"',
     ]
     assert {f.severity for f in findings} == {Severity.ERROR}
 
 
 def test_list_message_names_each_offending_element():
-    [finding] = [f for f in lint_text(_decode_csv("type: DT_BOOL type: DT_FLOAT type: DT_INT8 type: DT_BOOL")) if f.rule == ID]
-    assert finding.message == "Node 'csv' (op DecodeCSV): attr 'OUT_TYPE' contains bool, int8; allowed values are float, double, int32, int64, string"
+    [finding] = [
+        f for f in lint_text(_decode_csv("type: DT_BOOL type: DT_FLOAT type: DT_INT8 type: DT_BOOL")) if f.rule == ID
+    ]
+    assert (
+        finding.message
+        == "Node 'csv' (op DecodeCSV): attr 'OUT_TYPE' contains bool, int8; allowed values are float, double, int32, int64, string"
+    )
     [finding] = [f for f in lint_text(_enum_list('s: "kiwi\\n"')) if f.rule == ID]
-    assert finding.message == "Node 'e' (op AttrEnumList): attr 'a' contains \"kiwi\\n\"; allowed values are \"apples\", \"oranges\""
+    assert (
+        finding.message
+        == 'Node \'e\' (op AttrEnumList): attr \'a\' contains "kiwi\\n"; allowed values are "apples", "oranges"'
+    )

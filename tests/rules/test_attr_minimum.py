@@ -6,8 +6,8 @@ Rejected cases were imported with TensorFlow 2.21; the comments quote its messag
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
+
 from tflint.finding import Severity
 
 ID = "attr-minimum"
@@ -22,7 +22,10 @@ def _concat(count: str, inputs: int = 2) -> str:
 
 
 def _max_pool(ksize: str) -> str:
-    return CONST + f'\nnode {{ name: "pool" op: "MaxPool" input: "c" attr {{ key: "T" value {{ type: DT_FLOAT }} }} attr {{ key: "ksize" value {{ {ksize} }} }} attr {{ key: "strides" value {{ list {{ i: 1 i: 1 i: 1 i: 1 }} }} }} attr {{ key: "padding" value {{ s: "VALID" }} }} }}\n'
+    return (
+        CONST
+        + f'\nnode {{ name: "pool" op: "MaxPool" input: "c" attr {{ key: "T" value {{ type: DT_FLOAT }} }} attr {{ key: "ksize" value {{ {ksize} }} }} attr {{ key: "strides" value {{ list {{ i: 1 i: 1 i: 1 i: 1 }} }} }} attr {{ key: "padding" value {{ s: "VALID" }} }} }}\n'
+    )
 
 
 def _queue(types: str) -> str:

@@ -7,8 +7,8 @@ the comment quotes its message.
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_bytes, lint_text, pinned
+
 from tflint import protos
 from tflint.finding import Severity
 
@@ -30,7 +30,9 @@ def _conv(**attrs: str) -> str:
     return CONST + f'\nnode {{ name: "conv" op: "Conv2D" input: "c" input: "c" {body} }}\n'
 
 
-def _library(body_t: str, signature_attrs: str = 'attr { name: "T" type: "type" }', call_t: str = "type: DT_FLOAT") -> str:
+def _library(
+    body_t: str, signature_attrs: str = 'attr { name: "T" type: "type" }', call_t: str = "type: DT_FLOAT"
+) -> str:
     """A function whose body node `i` (line 6) sets T to `body_t`, called from the top level."""
     return f"""{CONST}
 node {{ name: "call" op: "f" input: "c" attr {{ key: "T" value {{ {call_t} }} }} }}
@@ -44,16 +46,24 @@ library {{
 """
 
 
-FIFO = CONST + """
+FIFO = (
+    CONST
+    + """
 node { name: "q" op: "FIFOQueueV2" attr { key: "component_types" value { list { type: DT_FLOAT type: DT_INT32 } } } attr { key: "shapes" value { } } }
 """
+)
 
-ODD_NAMES = CONST + """
+ODD_NAMES = (
+    CONST
+    + """
 node { name: "a>b" op: "Identity" input: "c:0" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_class" value { i: 3 } } }
 node { name: "x-y.z" op: "Identity" input: "a>b" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { s: "not shapes" } } }
 """
+)
 
-MULTILINE = CONST + """
+MULTILINE = (
+    CONST
+    + """
 node {
   name: "pool"
   op: "MaxPool"
@@ -65,6 +75,7 @@ node {
   attr { key: "data_format" value { list { s: "NHWC" } } }
 }
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -98,10 +109,14 @@ node {
         pytest.param(_conv(strides=""), [], id="empty-value-is-empty-list"),
         # Python's importer replaces an empty value by the default (imports; the C API would not).
         pytest.param(_conv(data_format=""), [], id="empty-value-with-default"),
-        pytest.param(_conv(data_format='s: "NHWC"', use_cudnn_on_gpu="b: false", dilations="list { }"), [], id="all-present"),
+        pytest.param(
+            _conv(data_format='s: "NHWC"', use_cudnn_on_gpu="b: false", dilations="list { }"), [], id="all-present"
+        ),
         pytest.param(FIFO, [], id="list-types-and-empty-list"),
         pytest.param(ODD_NAMES, [], id="underscore-attrs-skipped"),
-        pytest.param(MULTILINE, [(ID, "pool", 7), (ID, "pool", 8), (ID, "pool", 9), (ID, "pool", 10)], id="each-attr-on-its-line"),
+        pytest.param(
+            MULTILINE, [(ID, "pool", 7), (ID, "pool", 8), (ID, "pool", 9), (ID, "pool", 10)], id="each-attr-on-its-line"
+        ),
         # Function bodies: placeholders bound from the call are fine; unbound ones and empty values are not.
         pytest.param(_library('placeholder: "T"'), [], id="function-placeholder-bound"),
         # Failed to bind all placeholders in $Q
@@ -112,9 +127,18 @@ node {
         pytest.param(_library("i: 1"), [(ID, "i", 6)], id="function-body-kind"),
         # Calls are checked against the signature: AttrValue had value with type 'int' when 'type' expected
         pytest.param(_library('placeholder: "T"', call_t="i: 1"), [(ID, "call", 2)], id="call-kind"),
-        pytest.param(_library('placeholder: "T"', 'attr { name: "T" type: "type" default_value { type: DT_FLOAT } }', call_t=""), [(ID, "call", 2)], id="call-empty-value"),
+        pytest.param(
+            _library('placeholder: "T"', 'attr { name: "T" type: "type" default_value { type: DT_FLOAT } }', call_t=""),
+            [(ID, "call", 2)],
+            id="call-empty-value",
+        ),
         pytest.param('node { name: "u" op: "NoSuchOp" attr { key: "T" value { i: 1 } } }', [], id="unknown-op"),
-        pytest.param(_relu_t("type: DT_FLOAT") + 'node { name: "s" op: "Relu" input: "c" attr { key: "U" value { i: 1 } } attr { key: "T" value { type: DT_FLOAT } } }\n', [], id="unknown-attr-not-this-rule"),
+        pytest.param(
+            _relu_t("type: DT_FLOAT")
+            + 'node { name: "s" op: "Relu" input: "c" attr { key: "U" value { i: 1 } } attr { key: "T" value { type: DT_FLOAT } } }\n',
+            [],
+            id="unknown-attr-not-this-rule",
+        ),
     ],
 )
 def test_attr_type_mismatch(pbtxt, expected):
@@ -155,16 +179,46 @@ def _append_type(number):
         pytest.param(_set_t(1), None, id="float"),
         pytest.param(_set_t(33), None, id="float4_e2m1fn"),
         # AttrValue has invalid DataType enum: 34 / 100 / 134 / -1
-        pytest.param(_set_t(34), "Node 'r' (op Relu): attr 'T' is 34, which is not a DataType number TensorFlow defines", id="34"),
-        pytest.param(_set_t(100), "Node 'r' (op Relu): attr 'T' is 100, which is not a DataType number TensorFlow defines", id="100"),
-        pytest.param(_set_t(134), "Node 'r' (op Relu): attr 'T' is 134, which is not a DataType number TensorFlow defines", id="134"),
-        pytest.param(_set_t(-1), "Node 'r' (op Relu): attr 'T' is -1, which is not a DataType number TensorFlow defines", id="negative"),
+        pytest.param(
+            _set_t(34), "Node 'r' (op Relu): attr 'T' is 34, which is not a DataType number TensorFlow defines", id="34"
+        ),
+        pytest.param(
+            _set_t(100),
+            "Node 'r' (op Relu): attr 'T' is 100, which is not a DataType number TensorFlow defines",
+            id="100",
+        ),
+        pytest.param(
+            _set_t(134),
+            "Node 'r' (op Relu): attr 'T' is 134, which is not a DataType number TensorFlow defines",
+            id="134",
+        ),
+        pytest.param(
+            _set_t(-1),
+            "Node 'r' (op Relu): attr 'T' is -1, which is not a DataType number TensorFlow defines",
+            id="negative",
+        ),
         # AttrValue must not have reference type value of float4_e2m1fn_ref
-        pytest.param(_set_t(133), "Node 'r' (op Relu): attr 'T' is float4_e2m1fn_ref, a reference type (attrs name the base type, float4_e2m1fn)", id="133-ref"),
+        pytest.param(
+            _set_t(133),
+            "Node 'r' (op Relu): attr 'T' is float4_e2m1fn_ref, a reference type (attrs name the base type, float4_e2m1fn)",
+            id="133-ref",
+        ),
         # AttrValue has invalid DataType enum: 150 / must not have reference type / contains invalid DataType
-        pytest.param(_append_type(150), "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is 150, which is not a DataType number TensorFlow defines", id="list-150"),
-        pytest.param(_append_type(101), "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is float_ref, a reference type (attrs name the base type, float)", id="list-ref"),
-        pytest.param(_append_type(0), "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is DT_INVALID", id="list-invalid"),
+        pytest.param(
+            _append_type(150),
+            "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is 150, which is not a DataType number TensorFlow defines",
+            id="list-150",
+        ),
+        pytest.param(
+            _append_type(101),
+            "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is float_ref, a reference type (attrs name the base type, float)",
+            id="list-ref",
+        ),
+        pytest.param(
+            _append_type(0),
+            "Node 'q' (op FIFOQueueV2): attr 'component_types' element 1 is DT_INVALID",
+            id="list-invalid",
+        ),
     ],
 )
 def test_data_type_numbers_in_binary_graphs(setter, message):
@@ -185,12 +239,20 @@ def test_messages_say_expected_and_actual():
 
 def test_placeholder_messages():
     [top] = [f.message for f in lint_text(_relu_t('placeholder: "T"')) if f.rule == ID]
-    assert top == "Node 'r' (op Relu): attr 'T' is a placeholder ($T), which only a function body can have; a value is needed"
+    assert (
+        top
+        == "Node 'r' (op Relu): attr 'T' is a placeholder ($T), which only a function body can have; a value is needed"
+    )
     [unbound] = [f for f in lint_text(_library('placeholder: "Q"')) if f.rule == ID]
-    assert unbound.message == "Node 'i' (op Identity): attr 'T' is the placeholder $Q, but function f has no attr 'Q' to bind it to"
+    assert (
+        unbound.message
+        == "Node 'i' (op Identity): attr 'T' is the placeholder $Q, but function f has no attr 'Q' to bind it to"
+    )
     assert unbound.function == "f"
 
 
 def test_same_value_on_many_nodes_is_judged_once_but_reported_each_time():
-    nodes = "\n".join(f'node {{ name: "r{i}" op: "Relu" input: "c" attr {{ key: "T" value {{ i: 1 }} }} }}' for i in range(50))
+    nodes = "\n".join(
+        f'node {{ name: "r{i}" op: "Relu" input: "c" attr {{ key: "T" value {{ i: 1 }} }} }}' for i in range(50)
+    )
     assert pinned(lint_text(CONST + "\n" + nodes + "\n"), rule=ID) == [(ID, f"r{i}", i + 2) for i in range(50)]

@@ -14,7 +14,6 @@ Verified with TensorFlow 2.21 (`import_graph_def`):
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 ID = "colocation-unresolved"
@@ -66,7 +65,10 @@ def test_reported(value, count):
 
 
 def test_location_is_the_attr_entry():
-    text = HEAD + 'node {\n  name: "b"\n  op: "NoOp"\n  attr {\n    key: "_class"\n    value { list { s: "loc:@gone" } }\n  }\n}\n'
+    text = (
+        HEAD
+        + 'node {\n  name: "b"\n  op: "NoOp"\n  attr {\n    key: "_class"\n    value { list { s: "loc:@gone" } }\n  }\n}\n'
+    )
     [finding] = [f for f in lint_text(text) if f.rule == ID]
     assert (finding.node, finding.line) == ("b", 6)  # the `key: "_class"` line, not the node's (2)
 
@@ -100,4 +102,7 @@ def test_messages():
         "(TensorFlow: expects to be colocated with unknown node 'missing')"
     )
     [finding] = [f for f in lint_text(_graph("i: 3")) if f.rule == ID]
-    assert finding.message == "Node 'b': attr '_class' holds an int, not a list of strings; TensorFlow's Python importer fails reading it"
+    assert (
+        finding.message
+        == "Node 'b': attr '_class' holds an int, not a list of strings; TensorFlow's Python importer fails reading it"
+    )

@@ -10,7 +10,6 @@ the instantiation fails ("Expected input[1] == 'x' to be a control input" or
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 ID = "control-input-order"
@@ -61,4 +60,7 @@ def test_function_body():
 
 def test_message_text():
     [finding] = [f for f in lint_text(_node("x", "^a", "x:0")) if f.rule == ID]
-    assert finding.message == "Node 'b': data input #2 'x:0' comes after control input #1 '^a'; control inputs must follow all data inputs"
+    assert (
+        finding.message
+        == "Node 'b': data input #2 'x:0' comes after control input #1 '^a'; control inputs must follow all data inputs"
+    )

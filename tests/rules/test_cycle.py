@@ -9,7 +9,6 @@ the same "N nodes in a cycle").
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_bytes, lint_text, pinned
 
 from tflint import protos
@@ -42,41 +41,98 @@ CASES = [
     # TF: imports.
     pytest.param(LOOP, [], id="while-loop"),
     # TF: imports (nodes in any file order).
-    pytest.param(_node("next", "NextIteration", "merge") + _merge("merge", "enter", "next") + _node("enter", "Enter", "x", extra='attr { key: "frame_name" value { s: "l" } } ') + X, [], id="while-loop-reversed"),
+    pytest.param(
+        _node("next", "NextIteration", "merge")
+        + _merge("merge", "enter", "next")
+        + _node("enter", "Enter", "x", extra='attr { key: "frame_name" value { s: "l" } } ')
+        + X,
+        [],
+        id="while-loop-reversed",
+    ),
     # TF: imports; the back edge may come first.
     pytest.param(X + _merge("merge", "next", "x") + _node("next", "NextIteration", "merge"), [], id="back-edge-first"),
     # TF: imports (a RefMerge loop follows the same rule).
-    pytest.param(VARIABLE + _merge("merge", "v", "next", op="RefMerge") + _node("next", "RefNextIteration", "merge"), [], id="ref-loop"),
+    pytest.param(
+        VARIABLE + _merge("merge", "v", "next", op="RefMerge") + _node("next", "RefNextIteration", "merge"),
+        [],
+        id="ref-loop",
+    ),
     # TF: "2 nodes in a cycle".
-    pytest.param(VARIABLE + _merge("merge", "next", "^v", op="RefMerge") + _node("next", "RefNextIteration", "merge"), [(ID, "merge", 2)], id="starved-ref-loop"),
+    pytest.param(
+        VARIABLE + _merge("merge", "next", "^v", op="RefMerge") + _node("next", "RefNextIteration", "merge"),
+        [(ID, "merge", 2)],
+        id="starved-ref-loop",
+    ),
     # TF: imports: pending = 1 control + 1 = 2, counted: x (data) and x (control).
-    pytest.param(X + _merge("merge", "x", "next", "^x") + _node("next", "NextIteration", "merge"), [], id="merge-with-control"),
+    pytest.param(
+        X + _merge("merge", "x", "next", "^x") + _node("next", "NextIteration", "merge"), [], id="merge-with-control"
+    ),
     # TF: imports: two back edges, one other input.
-    pytest.param(X + _merge("merge", "x", "next", "next") + _node("next", "NextIteration", "merge"), [], id="two-back-edges"),
+    pytest.param(
+        X + _merge("merge", "x", "next", "next") + _node("next", "NextIteration", "merge"), [], id="two-back-edges"
+    ),
     # TF: imports: a control input from the NextIteration raises the need to 2 other inputs.
-    pytest.param(X + _merge("merge", "x", "x", "next", "^next") + _node("next", "NextIteration", "merge"), [], id="control-from-next-iteration"),
+    pytest.param(
+        X + _merge("merge", "x", "x", "next", "^next") + _node("next", "NextIteration", "merge"),
+        [],
+        id="control-from-next-iteration",
+    ),
     # TF: "1 nodes in a cycle".
     pytest.param(_node("a", "Identity", "a"), [(ID, "a", 1)], id="data-self-loop"),
     # TF: "1 nodes in a cycle".
     pytest.param('node { name: "a" op: "NoOp" input: "^a" }\n', [(ID, "a", 1)], id="control-self-loop"),
     # TF: "3 nodes in a cycle" (c only depends on the cycle; reported once, on a).
-    pytest.param('node { name: "a" op: "NoOp" input: "^b" }\nnode { name: "b" op: "NoOp" input: "^a" }\nnode { name: "c" op: "NoOp" input: "^b" }\n', [(ID, "a", 1)], id="two-cycle-and-downstream"),
+    pytest.param(
+        'node { name: "a" op: "NoOp" input: "^b" }\nnode { name: "b" op: "NoOp" input: "^a" }\nnode { name: "c" op: "NoOp" input: "^b" }\n',
+        [(ID, "a", 1)],
+        id="two-cycle-and-downstream",
+    ),
     # TF: "2 nodes in a cycle": a Merge without a NextIteration input is an ordinary node.
-    pytest.param(X + _merge("merge", "x", "id") + _node("id", "Identity", "merge"), [(ID, "merge", 2)], id="merge-without-next-iteration"),
+    pytest.param(
+        X + _merge("merge", "x", "id") + _node("id", "Identity", "merge"),
+        [(ID, "merge", 2)],
+        id="merge-without-next-iteration",
+    ),
     # TF: "3 nodes in a cycle": the NextIteration must feed the Merge directly.
-    pytest.param(X + _merge("merge", "x", "id") + _node("next", "NextIteration", "merge") + _node("id", "Identity", "next"), [(ID, "merge", 2)], id="next-iteration-not-direct"),
+    pytest.param(
+        X + _merge("merge", "x", "id") + _node("next", "NextIteration", "merge") + _node("id", "Identity", "next"),
+        [(ID, "merge", 2)],
+        id="next-iteration-not-direct",
+    ),
     # TF: "2 nodes in a cycle": pending = 1 control + 1 = 2, only x counts.
-    pytest.param(X + _merge("merge", "next", "^x") + _node("next", "NextIteration", "merge"), [(ID, "merge", 2)], id="starved-merge"),
+    pytest.param(
+        X + _merge("merge", "next", "^x") + _node("next", "NextIteration", "merge"),
+        [(ID, "merge", 2)],
+        id="starved-merge",
+    ),
     # TF: "1 nodes in a cycle" though there is no cycle: the control edge from NextIteration never counts.
-    pytest.param(X + _node("next", "NextIteration", "x") + _merge("merge", "x", "^next"), [(ID, "merge", 3)], id="control-only-from-next-iteration"),
+    pytest.param(
+        X + _node("next", "NextIteration", "x") + _merge("merge", "x", "^next"),
+        [(ID, "merge", 3)],
+        id="control-only-from-next-iteration",
+    ),
     # TF: aborts ("Check failed: *current_pending_count > 0").
-    pytest.param(X + _merge("merge", "x", "x", "next") + _node("next", "NextIteration", "merge"), [(ID, "merge", 2)], id="over-fed-merge-crashes"),
+    pytest.param(
+        X + _merge("merge", "x", "x", "next") + _node("next", "NextIteration", "merge"),
+        [(ID, "merge", 2)],
+        id="over-fed-merge-crashes",
+    ),
     # Two separate cycles: two findings.
-    pytest.param(_node("a", "Identity", "b") + _node("b", "Identity", "a") + _node("c", "Identity", "c"), [(ID, "a", 1), (ID, "c", 3)], id="two-cycles"),
+    pytest.param(
+        _node("a", "Identity", "b") + _node("b", "Identity", "a") + _node("c", "Identity", "c"),
+        [(ID, "a", 1), (ID, "c", 3)],
+        id="two-cycles",
+    ),
     # Unknown inputs are unresolved-input's; they do not block anything here.
-    pytest.param(_node("a", "Identity", "missing") + _node("b", "Identity", "a", "^gone"), [], id="unknown-inputs-ignored"),
+    pytest.param(
+        _node("a", "Identity", "missing") + _node("b", "Identity", "a", "^gone"), [], id="unknown-inputs-ignored"
+    ),
     # Nodes in reverse order, no cycle.
-    pytest.param(_node("c", "Identity", "b") + _node("b", "Identity", "a") + _node("a", "Identity", "x") + X, [], id="reverse-order-chain"),
+    pytest.param(
+        _node("c", "Identity", "b") + _node("b", "Identity", "a") + _node("a", "Identity", "x") + X,
+        [],
+        id="reverse-order-chain",
+    ),
 ]
 
 
@@ -127,7 +183,11 @@ FUNCTION_CASES = [
     # `a` names the argument, not the node `a`: no self-loop (TensorFlow reports the duplicate name instead).
     pytest.param(_function(f'node_def {{ name: "a" op: "Identity" input: "a" {T} }}'), [], id="argument-shadows-node"),
     # But `a:output:0` is the node.
-    pytest.param(_function(f'node_def {{ name: "a" op: "Identity" input: "a:output:0" {T} }}'), [("a", 3)], id="node-output-self-loop"),
+    pytest.param(
+        _function(f'node_def {{ name: "a" op: "Identity" input: "a:output:0" {T} }}'),
+        [("a", 3)],
+        id="node-output-self-loop",
+    ),
 ]
 
 
@@ -159,7 +219,12 @@ def test_self_loop_message():
 
 def test_shortest_cycle_and_component_size():
     # a <-> b, and a -> c -> d -> a: one component of 4; the shortest cycle through a is a -> b -> a.
-    text = _node("a", "Identity", "b", "d") + _node("b", "Identity", "a") + _node("c", "Identity", "a") + _node("d", "Identity", "c")
+    text = (
+        _node("a", "Identity", "b", "d")
+        + _node("b", "Identity", "a")
+        + _node("c", "Identity", "a")
+        + _node("d", "Identity", "c")
+    )
     [finding] = [f for f in lint_text(text) if f.rule == ID]
     assert finding.node == "a"
     assert "a cycle of 2 nodes: a -> b -> a; 4 nodes are on cycles with it." in finding.message
@@ -169,13 +234,17 @@ def test_long_cycles_are_shortened():
     names = [f"n{i}" for i in range(25)]
     text = "".join(_node(name, "Identity", names[i - 1]) for i, name in enumerate(names))
     [finding] = [f for f in lint_text(text) if f.rule == ID]
-    assert "a cycle of 25 nodes: n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> n8 -> n9 -> ... -> n0." in finding.message
+    assert (
+        "a cycle of 25 nodes: n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> n8 -> n9 -> ... -> n0." in finding.message
+    )
 
 
 def test_over_fed_merge_message():
     text = X + _merge("merge", "x", "x", "next") + _node("next", "NextIteration", "merge")
     [finding] = [f for f in lint_text(text) if f.rule == ID]
-    assert finding.message.startswith("Merge 'merge' has a NextIteration back edge and 2 other data inputs; TensorFlow schedules a loop Merge after 1")
+    assert finding.message.startswith(
+        "Merge 'merge' has a NextIteration back edge and 2 other data inputs; TensorFlow schedules a loop Merge after 1"
+    )
 
 
 def _chain(count: int, *, closed: bool, reverse: bool) -> bytes:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 RULE = "deprecated-op"
@@ -48,9 +47,26 @@ def test_function_bodies_are_only_deprecated():
 
 
 def test_not_deprecated_and_shadowing_functions():
-    assert pinned(lint_text(CONST + 'node { name: "t" op: "TopKV2" input: "c" input: "c" attr { key: "T" value { type: DT_FLOAT } } }\nversions { producer: 1700 }'), rule=RULE) == []
+    assert (
+        pinned(
+            lint_text(
+                CONST
+                + 'node { name: "t" op: "TopKV2" input: "c" input: "c" attr { key: "T" value { type: DT_FLOAT } } }\nversions { producer: 1700 }'
+            ),
+            rule=RULE,
+        )
+        == []
+    )
     # A node calling a library function named like a deprecated op calls the function.
-    assert pinned(lint_text('library { function { signature { name: "TopK" } } }\nnode { name: "t" op: "TopK" }\nversions { producer: 1700 }'), rule=RULE) == []
+    assert (
+        pinned(
+            lint_text(
+                'library { function { signature { name: "TopK" } } }\nnode { name: "t" op: "TopK" }\nversions { producer: 1700 }'
+            ),
+            rule=RULE,
+        )
+        == []
+    )
 
 
 def test_stripped_op_list_deprecation_is_not_tensorflows():
@@ -77,5 +93,9 @@ def test_removed_ops_are_errors_and_deprecated_ones_warnings():
     )
     removed = [str(f.severity) for f in lint_text(graph + "versions { producer: 27 }\n") if f.rule == "deprecated-op"]
     deprecated = [str(f.severity) for f in lint_text(graph + "versions { producer: 5 }\n") if f.rule == "deprecated-op"]
-    configured = [str(f.severity) for f in lint_text(graph + "versions { producer: 27 }\n", {"rules": {"deprecated-op": "warning"}}) if f.rule == "deprecated-op"]
+    configured = [
+        str(f.severity)
+        for f in lint_text(graph + "versions { producer: 27 }\n", {"rules": {"deprecated-op": "warning"}})
+        if f.rule == "deprecated-op"
+    ]
     assert (removed, deprecated, configured) == (["error"], ["warning"], ["warning"])

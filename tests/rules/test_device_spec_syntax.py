@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
-from tflint.tf.devices import cpp_device_error, python_canonical_name, python_device_error
+
+from tflint.tf.devices import (
+    cpp_device_error,
+    python_canonical_name,
+    python_device_error,
+)
 
 RULE = "device-spec-syntax"
 
@@ -175,16 +179,30 @@ def _graph(*devices: str) -> str:
 @pytest.mark.parametrize(
     "pbtxt, expected",
     [
-        pytest.param(_graph("", "/", "/cpu:0", "/CPU:0", "/gpu:*", "/GPU:0", "/device:XLA_CPU:0"), [], id="legal-and-legacy"),
-        pytest.param(_graph("/job:localhost/replica:0/task:0/device:GPU:0", "/job:ps/task:0", "/device:CPU:*"), [], id="canonical"),
+        pytest.param(
+            _graph("", "/", "/cpu:0", "/CPU:0", "/gpu:*", "/GPU:0", "/device:XLA_CPU:0"), [], id="legal-and-legacy"
+        ),
+        pytest.param(
+            _graph("/job:localhost/replica:0/task:0/device:GPU:0", "/job:ps/task:0", "/device:CPU:*"),
+            [],
+            id="canonical",
+        ),
         pytest.param(_graph("/job:a-b", "/cpu:0"), [(RULE, "n0", 1)], id="job-with-dash-cpp-only"),
         pytest.param(_graph("/cpu:0", "/device:GPU"), [(RULE, "n1", 2)], id="device-without-index-python-only"),
         pytest.param(_graph("/foo:1"), [(RULE, "n0", 1)], id="unknown-component-both"),
-        pytest.param(_graph("GPU:0", "/tpu:0", "/Cpu:0", "/cpu"), [(RULE, "n0", 1), (RULE, "n1", 2), (RULE, "n2", 3), (RULE, "n3", 4)], id="python-forms-cpp-rejects"),
+        pytest.param(
+            _graph("GPU:0", "/tpu:0", "/Cpu:0", "/cpu"),
+            [(RULE, "n0", 1), (RULE, "n1", 2), (RULE, "n2", 3), (RULE, "n3", 4)],
+            id="python-forms-cpp-rejects",
+        ),
         pytest.param(_graph("/replica:*"), [(RULE, "n0", 1)], id="replica-star-python-rejects"),
         pytest.param(_graph("/cpu:0/device:GPU:0"), [(RULE, "n0", 1)], id="two-device-types-python-rejects"),
         pytest.param(_graph("/job:a/job:b", "/replica:0/replica:1"), [], id="repeats-last-wins"),
-        pytest.param(_graph("/device:GPU:", "/replica:18446744073709551616"), [(RULE, "n0", 1), (RULE, "n1", 2)], id="empty-index-and-overflow"),
+        pytest.param(
+            _graph("/device:GPU:", "/replica:18446744073709551616"),
+            [(RULE, "n0", 1), (RULE, "n1", 2)],
+            id="empty-index-and-overflow",
+        ),
         pytest.param(
             # Python skips the device of a colocated node; C++ still reads it.
             'node { name: "a" op: "NoOp" }\n'
@@ -199,7 +217,7 @@ def _graph(*devices: str) -> str:
             'library { function { signature { name: "f" }\n'
             '  node_def { name: "tpu" op: "NoOp" device: "/device:TPU_REPLICATED_CORE" }\n'
             '  node_def { name: "bad" op: "NoOp" device: "/job:my-job" }\n'
-            '} }',
+            "} }",
             [(RULE, "bad", 3)],
             id="function-body-graphdef",
         ),
@@ -238,7 +256,9 @@ def test_message_names_the_parser_and_the_reason():
 
 def test_message_says_when_only_cpp_loaders_fail():
     (finding,) = [f for f in lint_text(_graph("GPU:0")) if f.rule == RULE]
-    assert finding.message.endswith('tf.import_graph_def rewrites it to "/device:GPU:0", so only C++ loaders (TF Serving, the C++ SavedModel loader, the C API) fail')
+    assert finding.message.endswith(
+        'tf.import_graph_def rewrites it to "/device:GPU:0", so only C++ loaders (TF Serving, the C++ SavedModel loader, the C API) fail'
+    )
 
 
 def test_message_for_python_only_rejection():

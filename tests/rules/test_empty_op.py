@@ -8,7 +8,6 @@ is instantiated, also at import when a node calls it.
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 ID = "empty-op"
@@ -29,7 +28,11 @@ library { function {
         pytest.param('node { name: "a" op: "" }', [(ID, "a", 1)], id="empty-string"),
         pytest.param('node { name: "a" }', [(ID, "a", 1)], id="absent"),
         pytest.param('node { name: "a" op: " " }', [], id="blank-is-an-unknown-op-not-empty"),
-        pytest.param('node { name: "a" op: "NoOp" }\nnode { name: "b" }\nnode { name: "c" }', [(ID, "b", 2), (ID, "c", 3)], id="every-one"),
+        pytest.param(
+            'node { name: "a" op: "NoOp" }\nnode { name: "b" }\nnode { name: "c" }',
+            [(ID, "b", 2), (ID, "c", 3)],
+            id="every-one",
+        ),
         pytest.param(FUNCTION, [(ID, "value", 4)], id="function-body"),
     ],
 )

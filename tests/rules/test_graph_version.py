@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_bytes, lint_text, pinned
+
 from tflint import protos
 from tflint.tf.registry import snapshot_info
 
@@ -38,7 +38,10 @@ def test_target_version_option():
     text = NODE + "versions { producer: 27 min_consumer: 500 bad_consumers: 400 }"
     assert pinned(lint_text(text), rule=RULE) == []
     assert pinned(lint_text(text, {"rules": {RULE: {"target-version": 499}}}), rule=RULE) == [(RULE, None, 2)]
-    assert pinned(lint_text(text, {"rules": {RULE: {"target-version": 400}}}), rule=RULE) == [(RULE, None, 2), (RULE, None, 2)]
+    assert pinned(lint_text(text, {"rules": {RULE: {"target-version": 400}}}), rule=RULE) == [
+        (RULE, None, 2),
+        (RULE, None, 2),
+    ]
 
 
 def test_target_version_must_be_a_version():
@@ -80,8 +83,10 @@ def test_binary_graph_has_no_line():
 
 def test_messages():
     text = NODE + f"versions {{ producer: -1 min_consumer: {TARGET + 1} bad_consumers: {TARGET} }}"
-    assert [f.message for f in lint_text(text) if f.rule == RULE] == sorted([
-        "GraphDef versions: producer version -1 is below the oldest producer TensorFlow supports (0); regenerate the graph",
-        f"GraphDef versions: min_consumer {TARGET + 1} is above the target GraphDef version {TARGET}; the graph needs a newer TensorFlow",
-        f"GraphDef versions: bad_consumers lists the target GraphDef version {TARGET}; the graph refuses that TensorFlow as buggy",
-    ])
+    assert [f.message for f in lint_text(text) if f.rule == RULE] == sorted(
+        [
+            "GraphDef versions: producer version -1 is below the oldest producer TensorFlow supports (0); regenerate the graph",
+            f"GraphDef versions: min_consumer {TARGET + 1} is above the target GraphDef version {TARGET}; the graph needs a newer TensorFlow",
+            f"GraphDef versions: bad_consumers lists the target GraphDef version {TARGET}; the graph refuses that TensorFlow as buggy",
+        ]
+    )

@@ -11,9 +11,9 @@ runs either way.
 from __future__ import annotations
 
 import pytest
-
 from conftest import DATA, lint_text, pinned, require
 from serving_graphs import SERVING, line_of, node
+
 from tflint.api import lint_file
 from tflint.rules.hardcoded_device import pin_problem
 
@@ -22,21 +22,48 @@ ON = {"rules": {RULE: "warning"}}
 CPU = frozenset({"CPU"})
 
 
-@pytest.mark.parametrize("device, reported", [
-    ("/device:CPU:0", False), ("/cpu:0", False), ("/CPU:*", False), ("/device:CPU:*", False),
-    ("/job:localhost/replica:0/task:0/device:CPU:0", False), ("/job:localhost", False), ("/job:*/device:CPU:0", False),
-    ("/device:*:0", False), ("/replica:0/task:0", False),
-    ("/device:GPU:0", True), ("/gpu:1", True), ("/GPU:*", True), ("/device:TPU_REPLICATED_CORE", True), ("/device:XLA_CPU:0", True),
-    ("/job:worker/task:1", True), ("/job:ps/replica:0/task:0/device:CPU:0", True),
-    # Malformed strings are device-spec-syntax's findings, not this rule's.
-    ("GPU:0", False), ("1", False), ("/device:GPU:", False), ("tpu", False),
-])
+@pytest.mark.parametrize(
+    "device, reported",
+    [
+        ("/device:CPU:0", False),
+        ("/cpu:0", False),
+        ("/CPU:*", False),
+        ("/device:CPU:*", False),
+        ("/job:localhost/replica:0/task:0/device:CPU:0", False),
+        ("/job:localhost", False),
+        ("/job:*/device:CPU:0", False),
+        ("/device:*:0", False),
+        ("/replica:0/task:0", False),
+        ("/device:GPU:0", True),
+        ("/gpu:1", True),
+        ("/GPU:*", True),
+        ("/device:TPU_REPLICATED_CORE", True),
+        ("/device:XLA_CPU:0", True),
+        ("/job:worker/task:1", True),
+        ("/job:ps/replica:0/task:0/device:CPU:0", True),
+        # Malformed strings are device-spec-syntax's findings, not this rule's.
+        ("GPU:0", False),
+        ("1", False),
+        ("/device:GPU:", False),
+        ("tpu", False),
+    ],
+)
 def test_pin_problem(device, reported):
     assert (pin_problem(device, CPU) is not None) == reported
 
 
 def _cases():
-    text = "\n".join([node("a", "NoOp", device="/device:GPU:0"), node("b", "NoOp", device="/device:GPU:0"), node("c", "NoOp", device="/device:GPU:1"), node("d", "NoOp", device="/cpu:0")]) + "\n"
+    text = (
+        "\n".join(
+            [
+                node("a", "NoOp", device="/device:GPU:0"),
+                node("b", "NoOp", device="/device:GPU:0"),
+                node("c", "NoOp", device="/device:GPU:1"),
+                node("d", "NoOp", device="/cpu:0"),
+            ]
+        )
+        + "\n"
+    )
     yield pytest.param(text, [(RULE, "a", 1), (RULE, "c", 3)], id="one-per-device-string")
     lib = 'library {\n  function { signature { name: "f" } node_def { name: "g" op: "NoOp" device: "/device:GPU:0" } }\n}\n'
     text = node("a", "NoOp", device="/device:GPU:0") + "\n" + lib
@@ -56,7 +83,16 @@ def test_allowed_types_option():
 
 
 def test_messages():
-    text = "\n".join([node("a", "NoOp", device="/device:GPU:0"), node("b", "NoOp", device="/device:GPU:0"), node("c", "NoOp", device="/job:worker/task:1")]) + "\n"
+    text = (
+        "\n".join(
+            [
+                node("a", "NoOp", device="/device:GPU:0"),
+                node("b", "NoOp", device="/device:GPU:0"),
+                node("c", "NoOp", device="/job:worker/task:1"),
+            ]
+        )
+        + "\n"
+    )
     assert [f.message for f in lint_text(text, ON) if f.rule == RULE] == [
         "Node 'a' (and 1 more node here) in the graph is pinned to '/device:GPU:0': a server without a GPU device cannot run it there (clear devices when exporting)",
         "Node 'c' in the graph is pinned to '/job:worker/task:1': a model server runs as job 'localhost', not 'worker', and cannot place it even with soft placement (clear devices when exporting)",

@@ -15,12 +15,17 @@ found"; `^a`, `^n`, `a:0`, `^n:output` -> fine.
 from __future__ import annotations
 
 import pytest
+from conftest import lint_text, pinned
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import lint_text, pinned
-
-from tflint.tf.inputs import function_input_problem, graph_input_problem, hygiene_problems, nodes_with_suspect_inputs, parse_tensor_name
+from tflint.tf.inputs import (
+    function_input_problem,
+    graph_input_problem,
+    hygiene_problems,
+    nodes_with_suspect_inputs,
+    parse_tensor_name,
+)
 from tflint.tf.node import Node
 
 ID = "input-syntax"
@@ -163,14 +168,32 @@ library { function {
     "raw, message",
     [
         ("", "is empty; TensorFlow reads it as an input from a node named ''"),
-        ("^a:0", "is a control input with an output index; TensorFlow reads it as a data input from a node named '^a' (write '^a')"),
+        (
+            "^a:0",
+            "is a control input with an output index; TensorFlow reads it as a data input from a node named '^a' (write '^a')",
+        ),
         ("a:", "has an empty output index; TensorFlow reads it as a node named 'a:' (write 'a' or 'a:0')"),
-        ("a:x", "has a malformed output index 'x'; TensorFlow reads it as a node named 'a:x' (an index is ':' and decimal digits)"),
+        (
+            "a:x",
+            "has a malformed output index 'x'; TensorFlow reads it as a node named 'a:x' (an index is ':' and decimal digits)",
+        ),
         ("a:1:2", "has more than one ':'; TensorFlow reads it as output 2 of a node named 'a:1'"),
-        ("a:4294967295", "has output index 4294967295, which overflows TensorFlow's 32-bit index; TensorFlow's importer crashes on it (the index becomes -1, its control-edge marker)"),
-        ("a:2147483648", "has output index 2147483648, which overflows TensorFlow's 32-bit index; the index becomes -2147483648 and TensorFlow's importer crashes or reads out of bounds"),
-        ("a:4294967297", "has output index 4294967297, which TensorFlow truncates to 32 bits and silently reads as 'a:1'"),
-        ("a:18446744073709551616", "has an output index too large for TensorFlow to parse (20 digits); it reads the whole string as a node name"),
+        (
+            "a:4294967295",
+            "has output index 4294967295, which overflows TensorFlow's 32-bit index; TensorFlow's importer crashes on it (the index becomes -1, its control-edge marker)",
+        ),
+        (
+            "a:2147483648",
+            "has output index 2147483648, which overflows TensorFlow's 32-bit index; the index becomes -2147483648 and TensorFlow's importer crashes or reads out of bounds",
+        ),
+        (
+            "a:4294967297",
+            "has output index 4294967297, which TensorFlow truncates to 32 bits and silently reads as 'a:1'",
+        ),
+        (
+            "a:18446744073709551616",
+            "has an output index too large for TensorFlow to parse (20 digits); it reads the whole string as a node name",
+        ),
     ],
 )
 def test_graph_messages(raw, message):
@@ -224,7 +247,10 @@ def test_function_problem_judges_form_only():
     ],
 )
 def test_hygiene(inputs, in_function, redundant, expected):
-    found = [(problem.position, problem.kind) for problem in hygiene_problems(inputs, in_function=in_function, redundant_control=redundant)]
+    found = [
+        (problem.position, problem.kind)
+        for problem in hygiene_problems(inputs, in_function=in_function, redundant_control=redundant)
+    ]
     assert found == expected
 
 
@@ -240,7 +266,8 @@ def test_prefilter_keeps_every_node_the_exact_checks_flag(inputs_per_node):
     kept = {id(node) for node in nodes_with_suspect_inputs(nodes)}
     for node in nodes:
         flagged = any(graph_input_problem(raw) for raw in node.raw_inputs) or any(
-            hygiene_problems(node.raw_inputs, in_function=False, redundant_control=True))
+            hygiene_problems(node.raw_inputs, in_function=False, redundant_control=True)
+        )
         if flagged:
             assert id(node) in kept, node.raw_inputs
 

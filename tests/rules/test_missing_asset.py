@@ -9,9 +9,17 @@ initializes the lookup table.
 from __future__ import annotations
 
 import pytest
-
 from conftest import DATA, lint_text, pinned, require
-from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, line_of, meta, placeholder
+from serving_graphs import (
+    REAL_DIRS,
+    SERVING,
+    copy_model,
+    edit_saved_model,
+    line_of,
+    meta,
+    placeholder,
+)
+
 from tflint.api import lint_file
 
 RULE = "missing-asset"
@@ -49,23 +57,40 @@ def test_message_for_dangling_tensor():
     ]
 
 
-@pytest.mark.parametrize("source", [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", REAL_DIRS / "tf1_builder_lookup_asset", REAL_DIRS / "tf2_assets_hashtable"], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "source",
+    [
+        SERVING / "tf1_legacy_init_op",
+        SERVING / "tf2_module_signatures",
+        REAL_DIRS / "tf1_builder_lookup_asset",
+        REAL_DIRS / "tf2_assets_hashtable",
+    ],
+    ids=lambda p: p.name,
+)
 def test_deleted_asset_file(source, tmp_path):
     model = copy_model(require(source), tmp_path)
     assert [f for f in lint_file(model).findings if f.rule == RULE] == []
     (model / "assets" / "vocab.txt").unlink()
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     # One finding per meta graph that lists the file (tf1_builder_lookup_asset has serve and train).
-    assert findings and all(f.message == f"Asset 'vocab.txt' is listed by the meta graph but {model}/assets/vocab.txt does not exist; loading fails when the init op reads it" for f in findings)
+    assert findings and all(
+        f.message
+        == f"Asset 'vocab.txt' is listed by the meta graph but {model}/assets/vocab.txt does not exist; loading fails when the init op reads it"
+        for f in findings
+    )
     assert len({f.graph for f in findings}) == len(findings)
 
 
 def test_lone_saved_model_file_checks_no_files(tmp_path):
     # Without the directory there is nothing to compare with: only tensor names are checked.
-    assert [f for f in lint_file(require(DATA / "real" / "tf2_assets_hashtable.saved_model.pb")).findings if f.rule == RULE] == []
+    assert [
+        f for f in lint_file(require(DATA / "real" / "tf2_assets_hashtable.saved_model.pb")).findings if f.rule == RULE
+    ] == []
 
 
 def test_renamed_asset_in_saved_model(tmp_path):
     model = copy_model(require(SERVING / "tf2_module_signatures"), tmp_path)
     edit_saved_model(model, lambda saved: setattr(saved.meta_graphs[0].asset_file_def[0], "filename", "vocab_v2.txt"))
-    assert [f.message.split(" is listed")[0] for f in lint_file(model).findings if f.rule == RULE] == ["Asset 'vocab_v2.txt'"]
+    assert [f.message.split(" is listed")[0] for f in lint_file(model).findings if f.rule == RULE] == [
+        "Asset 'vocab_v2.txt'"
+    ]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
+
 from tflint.finding import Severity
 
 ID = "missing-attr"
@@ -12,23 +12,32 @@ ID = "missing-attr"
 CONST = 'node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }'
 
 # Conv2D's data_format, dilations, explicit_paddings and use_cudnn_on_gpu have defaults.
-CONV_DEFAULTS_OMITTED = CONST + """
+CONV_DEFAULTS_OMITTED = (
+    CONST
+    + """
 node { name: "conv" op: "Conv2D" input: "c" input: "c:0" attr { key: "T" value { type: DT_FLOAT } } attr { key: "padding" value { s: "SAME" } } attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } }
 """
+)
 
-CONV_STRIDES_MISSING = CONST + """
+CONV_STRIDES_MISSING = (
+    CONST
+    + """
 node { name: "conv" op: "Conv2D" input: "c" input: "c" attr { key: "T" value { type: DT_FLOAT } } attr { key: "padding" value { s: "SAME" } } }
 """
+)
 
 CONST_NOTHING = """
 node { name: "c" op: "Const" }
 """
 
 # `_`-prefixed attrs never stand in for real ones, and odd legal names change nothing.
-ODD_NAMES = CONST + """
+ODD_NAMES = (
+    CONST
+    + """
 node { name: "a>b" op: "Identity" input: "c" attr { key: "T" value { type: DT_FLOAT } } }
 node { name: "x-y.z" op: "Identity" input: "a>b" attr { key: "_T" value { type: DT_FLOAT } } }
 """
+)
 
 UNKNOWN_OP = """
 node { name: "u" op: "NoSuchOp" }
@@ -106,7 +115,10 @@ def test_missing_attr(pbtxt, expected):
 
 def test_message_lists_every_missing_attr_with_its_type():
     [finding] = [f for f in lint_text(CONST_NOTHING) if f.rule == ID]
-    assert finding.message == "Node 'c' (op Const) is missing attrs 'value' (tensor), 'dtype' (type), which have no default"
+    assert (
+        finding.message
+        == "Node 'c' (op Const) is missing attrs 'value' (tensor), 'dtype' (type), which have no default"
+    )
     assert finding.severity == Severity.ERROR
 
 

@@ -10,9 +10,9 @@ the first (the second's extra signature is never seen).
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned, require
 from serving_graphs import SERVING, copy_model, edit_saved_model, line_of, saved_model
+
 from tflint.api import lint_file
 from tflint.errors import ConfigError
 
@@ -57,8 +57,14 @@ def test_messages_name_the_tag_sets():
     text = saved_model(_meta("train"), _meta("train", "gpu"), _meta("gpu", "train"))
     found = sorted((f.line, f.graph, f.message) for f in lint_text(text, ON) if f.rule == RULE)
     assert [(graph, message) for _, graph, message in found] == [
-        ("meta graph [train]", "No meta graph has the tag set { serve } a model server loads; the SavedModel has { train }, { gpu, train }, { gpu, train }"),
-        ("meta graph [gpu, train]", "Meta graph #2 has the same tag set { gpu, train } as meta graph #1; loaders take the first match, so this one can never be loaded"),
+        (
+            "meta graph [train]",
+            "No meta graph has the tag set { serve } a model server loads; the SavedModel has { train }, { gpu, train }, { gpu, train }",
+        ),
+        (
+            "meta graph [gpu, train]",
+            "Meta graph #2 has the same tag set { gpu, train } as meta graph #1; loaders take the first match, so this one can never be loaded",
+        ),
     ]
 
 

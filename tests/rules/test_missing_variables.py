@@ -13,9 +13,17 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from conftest import lint_text, pinned, require
-from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, line_of, meta, node
+from serving_graphs import (
+    REAL_DIRS,
+    SERVING,
+    copy_model,
+    edit_saved_model,
+    line_of,
+    meta,
+    node,
+)
+
 from tflint.api import lint_file
 
 RULE = "missing-variables"
@@ -33,9 +41,13 @@ def _cases():
     yield pytest.param(text, [(RULE, None, line_of(text, "restore_op_name"))], id="restore-op-missing")
     text = meta(FILENAME, RESTORE, extra=_saver(filename="save/Const:3"))
     yield pytest.param(text, [(RULE, "save/Const", line_of(text, "filename_tensor_name"))], id="filename-index")
-    yield pytest.param(meta(FILENAME, RESTORE, extra=_saver(restore="^save/restore_all")), [], id="restore-op-as-control-name")
+    yield pytest.param(
+        meta(FILENAME, RESTORE, extra=_saver(restore="^save/restore_all")), [], id="restore-op-as-control-name"
+    )
     yield pytest.param(meta(FILENAME), [], id="no-saver")
-    yield pytest.param(meta(FILENAME, extra='saver_def { filename_tensor_name: "save/Const:0" }'), [], id="saver-without-restore-op")
+    yield pytest.param(
+        meta(FILENAME, extra='saver_def { filename_tensor_name: "save/Const:0" }'), [], id="saver-without-restore-op"
+    )
 
 
 @pytest.mark.parametrize("pbtxt, expected", list(_cases()))
@@ -43,21 +55,40 @@ def test_rule(pbtxt, expected):
     assert pinned(lint_text(pbtxt), rule=RULE) == expected
 
 
-@pytest.mark.parametrize("source", [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", SERVING / "tf2_keras_export", REAL_DIRS / "tf2_module_signatures"], ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "source",
+    [
+        SERVING / "tf1_legacy_init_op",
+        SERVING / "tf2_module_signatures",
+        SERVING / "tf2_keras_export",
+        REAL_DIRS / "tf2_module_signatures",
+    ],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_removed_variables_directory(source, tmp_path):
     model = copy_model(require(source), tmp_path)
     assert [f for f in lint_file(model).findings if f.rule == RULE] == []
     shutil.rmtree(model / "variables")
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert len(findings) == 1
-    assert f"but {model}/variables/ does not exist; loading fails or serves uninitialized variables" in findings[0].message
+    assert (
+        f"but {model}/variables/ does not exist; loading fails or serves uninitialized variables" in findings[0].message
+    )
 
 
-@pytest.mark.parametrize("removed, what", [("variables.index", "/variables.index does not exist"), ("variables.data-00000-of-00001", "/ has no variables.data-* shard")])
+@pytest.mark.parametrize(
+    "removed, what",
+    [
+        ("variables.index", "/variables.index does not exist"),
+        ("variables.data-00000-of-00001", "/ has no variables.data-* shard"),
+    ],
+)
 def test_incomplete_checkpoint(removed, what, tmp_path):
     model = copy_model(require(SERVING / "tf2_module_signatures"), tmp_path)
     (model / "variables" / removed).unlink()
-    assert [f.message.split("but ")[1].split(";")[0] for f in lint_file(model).findings if f.rule == RULE] == [f"{model}/variables{what}"]
+    assert [f.message.split("but ")[1].split(";")[0] for f in lint_file(model).findings if f.rule == RULE] == [
+        f"{model}/variables{what}"
+    ]
 
 
 def test_reported_once_for_several_meta_graphs(tmp_path):
@@ -65,7 +96,10 @@ def test_reported_once_for_several_meta_graphs(tmp_path):
     shutil.rmtree(model / "variables")
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert [(f.graph, f.message.split(" but ")[0]) for f in findings] == [
-        ("meta graph [serve]", "The SavedModel restores variables (restore op 'save/restore_all', meta graphs { serve }, { train })"),
+        (
+            "meta graph [serve]",
+            "The SavedModel restores variables (restore op 'save/restore_all', meta graphs { serve }, { train })",
+        ),
     ]
 
 

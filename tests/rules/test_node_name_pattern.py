@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 from tflint.errors import ConfigError
@@ -61,7 +60,14 @@ def test_include_functions_false_skips_bodies():
 
 
 def test_every_violated_convention_is_reported():
-    findings = [f for f in lint_text(GRAPH, {"rules": {ID: {"level": "warning", "pattern": "^[a-z]", "op-patterns": {"Placeholder": "^inputs/"}}}}) if f.rule == ID and f.node == "Images"]
+    findings = [
+        f
+        for f in lint_text(
+            GRAPH,
+            {"rules": {ID: {"level": "warning", "pattern": "^[a-z]", "op-patterns": {"Placeholder": "^inputs/"}}}},
+        )
+        if f.rule == ID and f.node == "Images"
+    ]
     assert sorted(f.message for f in findings) == [
         "Node 'Images' (op Placeholder): name does not match the pattern for Placeholder nodes '^inputs/'",
         "Node 'Images' (op Placeholder): name does not match the required pattern '^[a-z]'",
@@ -78,8 +84,14 @@ def test_forbid_message_shows_the_match():
     [
         pytest.param({"pattern": "("}, "pattern: invalid regular expression '('", id="pattern"),
         pytest.param({"forbid": ["ok", "[z-a]"]}, "forbid: invalid regular expression '[z-a]'", id="forbid"),
-        pytest.param({"op-patterns": {"Const": "*x"}}, "op-patterns.Const: invalid regular expression '*x'", id="op-pattern"),
-        pytest.param({"op-patterns": {"Const": 3}}, "op-patterns: expected a mapping of op name to regular expression", id="op-pattern-type"),
+        pytest.param(
+            {"op-patterns": {"Const": "*x"}}, "op-patterns.Const: invalid regular expression '*x'", id="op-pattern"
+        ),
+        pytest.param(
+            {"op-patterns": {"Const": 3}},
+            "op-patterns: expected a mapping of op name to regular expression",
+            id="op-pattern-type",
+        ),
     ],
 )
 def test_invalid_options_are_config_errors(options, fragment):
@@ -92,7 +104,9 @@ def test_a_pattern_that_times_out_is_reported_once_and_dropped(monkeypatch):
     monkeypatch.setattr(node_name_pattern, "TIMEOUT_SECONDS", 0.05)
     slow = "a" * 40 + "!"
     text = f'node {{ name: "{slow}" op: "NoOp" }}\nnode {{ name: "{slow}1" op: "NoOp" }}\nnode {{ name: "b" op: "NoOp" }}\n'
-    findings = [f for f in lint_text(text, {"rules": {ID: {"level": "warning", "forbid": ["(a|aa)+$", "^b$"]}}}) if f.rule == ID]
+    findings = [
+        f for f in lint_text(text, {"rules": {ID: {"level": "warning", "forbid": ["(a|aa)+$", "^b$"]}}}) if f.rule == ID
+    ]
     assert [(f.node, f.line) for f in findings] == [(slow, 1), ("b", 3)]
     assert findings[0].message == (
         f"Node '{slow}': pattern '(a|aa)+$' took more than 0.05 s on this name "

@@ -7,7 +7,6 @@ function bodies a call node so the importer instantiates the function).
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 from tflint.rules.node_name_syntax import explain
@@ -20,12 +19,7 @@ def _graph(name: str) -> str:
 
 
 def _function(name: str) -> str:
-    return (
-        "library { function {\n"
-        '  signature { name: "f" }\n'
-        f'  node_def {{ name: "{name}" op: "NoOp" }}\n'
-        "} }\n"
-    )
+    return f'library {{ function {{\n  signature {{ name: "f" }}\n  node_def {{ name: "{name}" op: "NoOp" }}\n}} }}\n'
 
 
 @pytest.mark.parametrize(
@@ -99,7 +93,11 @@ def test_finding_names_the_function():
     "name, in_function, reason",
     [
         ("", False, "it is empty"),
-        ("_a", False, "a leading '_' is reserved for TensorFlow's internal nodes (allowed only inside function bodies)"),
+        (
+            "_a",
+            False,
+            "a leading '_' is reserved for TensorFlow's internal nodes (allowed only inside function bodies)",
+        ),
         ("a b", False, "character ' ' at position 1 is not allowed (only ASCII letters, digits and _ . / - >)"),
         ("aé", True, "character 'é' at position 1 is not allowed (only ASCII letters, digits and _ . / - >)"),
         ("a>", False, "a '>' must separate two non-empty parts"),

@@ -8,9 +8,9 @@ case listed as valid passes it, every other case fails it.
 from __future__ import annotations
 
 import pytest
+from conftest import lint_bytes, lint_text, pinned
 from google.protobuf import text_format
 
-from conftest import lint_bytes, lint_text, pinned
 from tflint import protos
 from tflint.api import lint_graph
 from tflint.finding import Severity
@@ -30,16 +30,31 @@ VALID = [
     pytest.param("name: 'Foo' input_arg { name: 'x' type_attr: 'T' } attr { name: 'T' type: 'type' }", id="plain"),
     pytest.param("name: 'Foo>Bar_2'", id="nested-name"),
     pytest.param("name: '_lower-case!'", id="underscore-name-skips-name-check"),
-    pytest.param("name: 'Foo' attr { name: 'T' type: 'type' } attr { name: 'tensor' type: 'int' }", id="type-words-are-not-dtypes"),
+    pytest.param(
+        "name: 'Foo' attr { name: 'T' type: 'type' } attr { name: 'tensor' type: 'int' }",
+        id="type-words-are-not-dtypes",
+    ),
     pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT is_ref: true }", id="is-ref"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' allowed_values { list { i: 1 } } }", id="allowed-on-int-without-default"),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' allowed_values { list { i: 1 } } }",
+        id="allowed-on-int-without-default",
+    ),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'type' allowed_values { } }", id="empty-allowed-values"),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'list(int)' default_value { } }", id="unset-list-default"),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'int' has_minimum: true minimum: -5 }", id="negative-int-minimum"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'shape' default_value { shape { dim { size: -5 } } } }", id="default-shape-unchecked"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type_attr: 'T' number_attr: 'N' } attr { name: 'T' type: 'type' } attr { name: 'N' type: 'int' has_minimum: true }", id="number-attr"),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'shape' default_value { shape { dim { size: -5 } } } }",
+        id="default-shape-unchecked",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type_attr: 'T' number_attr: 'N' } attr { name: 'T' type: 'type' } attr { name: 'N' type: 'int' has_minimum: true }",
+        id="number-attr",
+    ),
     pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_UINT2 }", id="newest-dtype"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'list(string)' has_minimum: true minimum: 1 allowed_values { list { s: 'x' s: 'y' } } default_value { list { s: 'y' } } }", id="list-string-all-constraints"),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'list(string)' has_minimum: true minimum: 1 allowed_values { list { s: 'x' s: 'y' } } default_value { list { s: 'y' } } }",
+        id="list-string-all-constraints",
+    ),
 ]
 
 
@@ -53,39 +68,143 @@ INVALID = [
     pytest.param("name: 'Foo>bar'", "not CamelCase", id="lower-after-gt"),
     pytest.param("name: 'Foo-Bar'", "not CamelCase", id="dash"),
     pytest.param("name: ''", "not CamelCase", id="empty"),
-    pytest.param("name: '_foo' attr { name: 'float' type: 'int' }", "named like a DataType", id="underscore-op-still-checked"),
-    pytest.param("name: 'Foo' attr { name: 'float16_ref' type: 'int' }", "named like a DataType", id="alias-ref-dtype-name"),
-    pytest.param("name: 'Foo' attr { name: 'T' type: 'type' } attr { name: 'T' type: 'int' }", "declared twice", id="duplicate-attr"),
-    pytest.param("name: 'Foo' input_arg { name: 'T' type_attr: 'T' } attr { name: 'T' type: 'type' }", "reuses the name", id="arg-named-like-attr"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT } output_arg { name: 'x' type: DT_FLOAT }", "reuses the name", id="output-named-like-input"),
+    pytest.param(
+        "name: '_foo' attr { name: 'float' type: 'int' }", "named like a DataType", id="underscore-op-still-checked"
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'float16_ref' type: 'int' }", "named like a DataType", id="alias-ref-dtype-name"
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'T' type: 'type' } attr { name: 'T' type: 'int' }",
+        "declared twice",
+        id="duplicate-attr",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'T' type_attr: 'T' } attr { name: 'T' type: 'type' }",
+        "reuses the name",
+        id="arg-named-like-attr",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT } output_arg { name: 'x' type: DT_FLOAT }",
+        "reuses the name",
+        id="output-named-like-input",
+    ),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'any' }", "not an attr type", id="type-any"),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'list(int' }", "missing its ')'", id="list-unclosed"),
     pytest.param("name: 'Foo' attr { name: 'a' type: 'integer' }", "'eger' left over", id="type-extra"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'float' has_minimum: true minimum: 1 }", "only int and list attrs", id="minimum-on-float"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'list(int)' has_minimum: true minimum: -1 }", "cannot be negative", id="negative-list-minimum"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' minimum: 3 }", "has_minimum is false", id="minimum-without-has-minimum"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'type' allowed_values { list { s: 'x' } } }", "allowed_values holds a list(string)", id="allowed-wrong-kind"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'type' allowed_values { list { type: DT_FLOAT_REF } } }", "reference type", id="allowed-ref"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' default_value { f: 1 } }", "default_value holds a float", id="default-wrong-kind"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' default_value { } }", "default_value has no value", id="default-empty"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' default_value { placeholder: 'x' } }", "placeholder", id="default-placeholder"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'int' has_minimum: true minimum: 1 default_value { i: 0 } }", "below its minimum 1", id="default-below-minimum"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'list(int)' has_minimum: true minimum: 1 default_value { list { } } }", "needs at least 1", id="default-list-too-short"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'type' default_value { type: DT_INT32 } allowed_values { list { type: DT_FLOAT } } }", "allowed values are float", id="default-not-allowed"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'type' default_value { type: DT_INVALID } }", "DT_INVALID", id="default-dt-invalid"),
-    pytest.param("name: 'Foo' attr { name: 'a' type: 'shape' allowed_values { list { shape { } } } default_value { shape { } } }", "allowed_values only on type and string", id="allowed-on-shape-with-default"),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'float' has_minimum: true minimum: 1 }",
+        "only int and list attrs",
+        id="minimum-on-float",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'list(int)' has_minimum: true minimum: -1 }",
+        "cannot be negative",
+        id="negative-list-minimum",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' minimum: 3 }",
+        "has_minimum is false",
+        id="minimum-without-has-minimum",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'type' allowed_values { list { s: 'x' } } }",
+        "allowed_values holds a list(string)",
+        id="allowed-wrong-kind",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'type' allowed_values { list { type: DT_FLOAT_REF } } }",
+        "reference type",
+        id="allowed-ref",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' default_value { f: 1 } }",
+        "default_value holds a float",
+        id="default-wrong-kind",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' default_value { } }", "default_value has no value", id="default-empty"
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' default_value { placeholder: 'x' } }",
+        "placeholder",
+        id="default-placeholder",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'int' has_minimum: true minimum: 1 default_value { i: 0 } }",
+        "below its minimum 1",
+        id="default-below-minimum",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'list(int)' has_minimum: true minimum: 1 default_value { list { } } }",
+        "needs at least 1",
+        id="default-list-too-short",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'type' default_value { type: DT_INT32 } allowed_values { list { type: DT_FLOAT } } }",
+        "allowed values are float",
+        id="default-not-allowed",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'type' default_value { type: DT_INVALID } }",
+        "DT_INVALID",
+        id="default-dt-invalid",
+    ),
+    pytest.param(
+        "name: 'Foo' attr { name: 'a' type: 'shape' allowed_values { list { shape { } } } default_value { shape { } } }",
+        "allowed_values only on type and string",
+        id="allowed-on-shape-with-default",
+    ),
     pytest.param("name: 'Foo' input_arg { name: 'x' }", "has no type", id="arg-without-type"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT type_attr: 'T' } attr { name: 'T' type: 'type' }", "exactly one of type, type_attr, type_list_attr", id="arg-two-types"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' }", "does not declare", id="number-attr-missing"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'float' }", "it must be an int", id="number-attr-not-int"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'int' }", "has no minimum", id="number-attr-no-minimum"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'int' has_minimum: true minimum: -1 }", "is negative", id="number-attr-negative-minimum"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type_list_attr: 'L' number_attr: 'N' } attr { name: 'N' type: 'int' has_minimum: true } attr { name: 'L' type: 'list(type)' }", "both number_attr and type_list_attr", id="number-and-list"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT type_attr: 'T' number_attr: 'N' } attr { name: 'T' type: 'type' } attr { name: 'N' type: 'int' has_minimum: true }", "both type and type_attr", id="number-with-two-types"),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT type_attr: 'T' } attr { name: 'T' type: 'type' }",
+        "exactly one of type, type_attr, type_list_attr",
+        id="arg-two-types",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' }",
+        "does not declare",
+        id="number-attr-missing",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'float' }",
+        "it must be an int",
+        id="number-attr-not-int",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'int' }",
+        "has no minimum",
+        id="number-attr-no-minimum",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT number_attr: 'N' } attr { name: 'N' type: 'int' has_minimum: true minimum: -1 }",
+        "is negative",
+        id="number-attr-negative-minimum",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type_list_attr: 'L' number_attr: 'N' } attr { name: 'N' type: 'int' has_minimum: true } attr { name: 'L' type: 'list(type)' }",
+        "both number_attr and type_list_attr",
+        id="number-and-list",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT type_attr: 'T' number_attr: 'N' } attr { name: 'T' type: 'type' } attr { name: 'N' type: 'int' has_minimum: true }",
+        "both type and type_attr",
+        id="number-with-two-types",
+    ),
     pytest.param("name: 'Foo' output_arg { name: 'y' type_attr: 'T' }", "does not declare", id="type-attr-missing"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type_attr: 'T' } attr { name: 'T' type: 'list(type)' }", "it must be a type", id="type-attr-is-list"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type_list_attr: 'T' } attr { name: 'T' type: 'type' }", "it must be a list(type)", id="type-list-attr-is-type"),
-    pytest.param("name: 'Foo' input_arg { name: 'x' type: DT_FLOAT_REF }", "reference type float_ref", id="fixed-ref-type"),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type_attr: 'T' } attr { name: 'T' type: 'list(type)' }",
+        "it must be a type",
+        id="type-attr-is-list",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type_list_attr: 'T' } attr { name: 'T' type: 'type' }",
+        "it must be a list(type)",
+        id="type-list-attr-is-type",
+    ),
+    pytest.param(
+        "name: 'Foo' input_arg { name: 'x' type: DT_FLOAT_REF }", "reference type float_ref", id="fixed-ref-type"
+    ),
 ]
 
 
@@ -100,8 +219,10 @@ def test_all_problems_of_one_opdef_are_reported():
     found = problems("name: 'bad' attr { name: 'int32' type: 'nope' } input_arg { name: 'int32' }")
     # the name, the DataType-named attr, its type, the arg reusing its name, the arg without a type
     assert len(found) == 5
-    assert [next(i for i, item in enumerate(found) if fragment in item) for fragment in
-            ("CamelCase", "named like a DataType", "not an attr type", "reuses the name", "has no type")] == [0, 1, 2, 3, 4]
+    assert [
+        next(i for i, item in enumerate(found) if fragment in item)
+        for fragment in ("CamelCase", "named like a DataType", "not an attr type", "reuses the name", "has no type")
+    ] == [0, 1, 2, 3, 4]
 
 
 META = """\
@@ -121,7 +242,10 @@ graph_def { node { name: "a" op: "NoOp" } }
 
 def test_stripped_op_list_warnings_point_at_the_opdef():
     findings = [f for f in lint_text(META) if f.rule == ID]
-    assert [(f.line, f.severity, f.node) for f in findings] == [(4, Severity.WARNING, None), (8, Severity.WARNING, None)]
+    assert [(f.line, f.severity, f.node) for f in findings] == [
+        (4, Severity.WARNING, None),
+        (8, Severity.WARNING, None),
+    ]
     assert findings[0].message == (
         "OpDef 'Broken' in the graph's stripped_op_list: input 'x' takes its type from attr 'T' (type_attr), "
         "which the OpDef does not declare"
@@ -162,13 +286,13 @@ def test_saved_model_positions_per_meta_graph():
 def test_real_tensorflow_stripped_op_lists_are_clean():
     # A stripped_op_list exactly as TensorFlow writes it (descriptions stripped).
     text = (
-        'meta_info_def { stripped_op_list {\n'
+        "meta_info_def { stripped_op_list {\n"
         '  op { name: "Const" output_arg { name: "output" type_attr: "dtype" } attr { name: "value" type: "tensor" } attr { name: "dtype" type: "type" } }\n'
         '  op { name: "Identity" input_arg { name: "input" type_attr: "T" } output_arg { name: "output" type_attr: "T" } attr { name: "T" type: "type" } }\n'
         '  op { name: "ConcatV2" input_arg { name: "values" type_attr: "T" number_attr: "N" } input_arg { name: "axis" type_attr: "Tidx" } '
         'output_arg { name: "output" type_attr: "T" } attr { name: "N" type: "int" has_minimum: true minimum: 2 } attr { name: "T" type: "type" } '
         'attr { name: "Tidx" type: "type" default_value { type: DT_INT32 } allowed_values { list { type: DT_INT32 type: DT_INT64 } } } }\n'
-        '} }\n'
+        "} }\n"
         'graph_def { node { name: "a" op: "NoOp" } }\n'
     )
     assert pinned(lint_text(text), rule=ID) == []
@@ -205,23 +329,25 @@ def test_user_opdefs_used_by_the_graph_are_errors(user_ops):
 
 def test_user_opdef_message(user_ops):
     findings = [f for f in lint_text(GRAPH, {"op-defs": [str(user_ops)]}) if f.rule == ID]
-    assert sorted(f.message for f in findings) == sorted([
-        f"OpDef 'MyOp' from {user_ops} (used by node 'm'): attr 'T' has type 'typ', which is not an attr type "
-        "(the 16 types are string, int, float, bool, type, shape, tensor, func and list(...) of each)",
-        f"OpDef 'MyOp' from {user_ops} (used by node 'm'): input 'x' takes its type from attr 'T', which has type typ; it must be a type",
-    ])
+    assert sorted(f.message for f in findings) == sorted(
+        [
+            f"OpDef 'MyOp' from {user_ops} (used by node 'm'): attr 'T' has type 'typ', which is not an attr type "
+            "(the 16 types are string, int, float, bool, type, shape, tensor, func and list(...) of each)",
+            f"OpDef 'MyOp' from {user_ops} (used by node 'm'): input 'x' takes its type from attr 'T', which has type typ; it must be a type",
+        ]
+    )
 
 
 def test_user_opdef_used_in_a_function_body(tmp_path):
     path = tmp_path / "ops.pbtxt"
     path.write_text('op { name: "Odd" attr { name: "a" type: "int" minimum: 1 } }\n')
     graph = (
-        'library {\n'
-        '  function {\n'
+        "library {\n"
+        "  function {\n"
         '    signature { name: "f" }\n'
         '    node_def { name: "n" op: "Odd" attr { key: "a" value { i: 1 } } }\n'
-        '  }\n'
-        '}\n'
+        "  }\n"
+        "}\n"
     )
     findings = [f for f in lint_text(graph, {"op-defs": [str(path)]}) if f.rule == ID]
     assert [f.message for f in findings] == [
@@ -236,8 +362,12 @@ def test_in_memory_op_list_through_the_api():
     text_format.Parse('node { name: "n" op: "mine" }', graph, descriptor_pool=protos.POOL)
     report = lint_graph(graph, op_defs=[op_list])
     assert [(f.rule, f.severity, f.message) for f in report.findings if f.rule == ID] == [
-        (ID, Severity.ERROR, "OpDef 'mine' from the OpLists passed as op_defs (used by node 'n'): the op name 'mine' is not "
-         "CamelCase (each '>'-separated part must start with A-Z, then letters, digits or '_'; TensorFlow: `Invalid name`)")
+        (
+            ID,
+            Severity.ERROR,
+            "OpDef 'mine' from the OpLists passed as op_defs (used by node 'n'): the op name 'mine' is not "
+            "CamelCase (each '>'-separated part must start with A-Z, then letters, digits or '_'; TensorFlow: `Invalid name`)",
+        )
     ]
 
 

@@ -12,7 +12,6 @@ way and are input-syntax's findings).
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 from signature_graphs import T_FLOAT, const, graph, library, vector
 
@@ -35,48 +34,160 @@ FN2 = 'library { function { signature { name: "fn" input_arg { name: "a" type: D
 CASES = [
     # -- clean ----------------------------------------------------------------
     pytest.param(graph(vector("a"), UNPACK2, identity("i", "u:1"), identity("j", "u")), [], id="number-attr-outputs"),
-    pytest.param(graph(const("a"), const("p", "DT_BOOL"), SWITCH, identity("t", "sw:1"), identity("f", "sw")), [], id="switch-both-outputs"),
-    pytest.param(graph(const("a"), f'node {{ name: "m" op: "Merge" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}', 'node { name: "k" op: "Identity" input: "m:1" attr { key: "T" value { type: DT_INT32 } } }'), [], id="merge-value-index"),
-    pytest.param(graph(const("a"), 'node { name: "n" op: "IdentityN" input: "a" input: "a" attr { key: "T" value { list { type: DT_FLOAT type: DT_FLOAT } } } }', identity("i", "n:1")), [], id="type-list-outputs"),
-    pytest.param(graph(const("a"), 'node { name: "c" op: "fn" input: "a" }', identity("i", "c:1"), FN2), [], id="call-by-function-name"),
+    pytest.param(
+        graph(const("a"), const("p", "DT_BOOL"), SWITCH, identity("t", "sw:1"), identity("f", "sw")),
+        [],
+        id="switch-both-outputs",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            f'node {{ name: "m" op: "Merge" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}',
+            'node { name: "k" op: "Identity" input: "m:1" attr { key: "T" value { type: DT_INT32 } } }',
+        ),
+        [],
+        id="merge-value-index",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            'node { name: "n" op: "IdentityN" input: "a" input: "a" attr { key: "T" value { list { type: DT_FLOAT type: DT_FLOAT } } } }',
+            identity("i", "n:1"),
+        ),
+        [],
+        id="type-list-outputs",
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "c" op: "fn" input: "a" }', identity("i", "c:1"), FN2),
+        [],
+        id="call-by-function-name",
+    ),
     pytest.param(graph(const("a.b-c>d"), identity("i", "a.b-c>d:00")), [], id="odd-name-leading-zero-index"),
     pytest.param(graph(const("a"), identity("i", "missing:3")), [], id="unresolved-left-to-unresolved-input"),
     pytest.param(graph('node { name: "x" op: "NotAnOp" }', identity("i", "x:7")), [], id="unknown-op-producer"),
-    pytest.param(graph(const("a"), 'node { name: "n" op: "NoOp" input: "^a" }', identity("i", "a"), 'node { name: "j" op: "NoOp" input: "^n" }'), [], id="control-inputs-of-no-output-node"),
-    pytest.param(graph(const("a"), library(
-        'node_def { name: "u" op: "Unpack" input: "x:0" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
-        body_identity("i", "u:output:1"),
-        'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
-        'node_def { name: "n" op: "NoOp" }',
-        f'node_def {{ name: "j" op: "Identity" input: "n" input: "x" {T_FLOAT} }}',
-    )), [], id="body-valid-references"),
-    pytest.param(graph(library(
-        body_identity("i", "x:5"),
-        'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { placeholder: "K" } } attr { key: "T" value { type: DT_FLOAT } } }',
-        body_identity("j", "u:output:9"),
-        args='input_arg { name: "x" type: DT_FLOAT number_attr: "N" } attr { name: "N" type: "int" } attr { name: "K" type: "int" }',
-    )), [], id="body-lengths-from-function-attrs-skipped"),
-    pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i:0"))), [], id="body-numbered-output-left-to-input-syntax"),
-    pytest.param(graph(library(body_identity("i", "x:output:0"))), [], id="body-arg-with-output-arg-left-to-input-syntax"),
+    pytest.param(
+        graph(
+            const("a"),
+            'node { name: "n" op: "NoOp" input: "^a" }',
+            identity("i", "a"),
+            'node { name: "j" op: "NoOp" input: "^n" }',
+        ),
+        [],
+        id="control-inputs-of-no-output-node",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            library(
+                'node_def { name: "u" op: "Unpack" input: "x:0" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
+                body_identity("i", "u:output:1"),
+                'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
+                'node_def { name: "n" op: "NoOp" }',
+                f'node_def {{ name: "j" op: "Identity" input: "n" input: "x" {T_FLOAT} }}',
+            ),
+        ),
+        [],
+        id="body-valid-references",
+    ),
+    pytest.param(
+        graph(
+            library(
+                body_identity("i", "x:5"),
+                'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { placeholder: "K" } } attr { key: "T" value { type: DT_FLOAT } } }',
+                body_identity("j", "u:output:9"),
+                args='input_arg { name: "x" type: DT_FLOAT number_attr: "N" } attr { name: "N" type: "int" } attr { name: "K" type: "int" }',
+            )
+        ),
+        [],
+        id="body-lengths-from-function-attrs-skipped",
+    ),
+    pytest.param(
+        graph(library(body_identity("i", "x"), body_identity("j", "i:0"))),
+        [],
+        id="body-numbered-output-left-to-input-syntax",
+    ),
+    pytest.param(
+        graph(library(body_identity("i", "x:output:0"))), [], id="body-arg-with-output-arg-left-to-input-syntax"
+    ),
     # -- failures -------------------------------------------------------------
-    pytest.param(graph(const("a"), const("b"), f'node {{ name: "m" op: "Merge" input: "a:0" input: "b:1" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}'), [(RULE, "m", 3)], id="const-has-one-output"),
+    pytest.param(
+        graph(
+            const("a"),
+            const("b"),
+            f'node {{ name: "m" op: "Merge" input: "a:0" input: "b:1" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}',
+        ),
+        [(RULE, "m", 3)],
+        id="const-has-one-output",
+    ),
     pytest.param(graph(vector("a"), UNPACK2, identity("i", "u:2")), [(RULE, "i", 3)], id="past-number-attr-outputs"),
-    pytest.param(graph(const("a"), const("p", "DT_BOOL"), SWITCH, identity("i", "sw:2")), [(RULE, "i", 4)], id="switch-has-two-outputs"),
-    pytest.param(graph('node { name: "n" op: "NoOp" }', identity("i", "n")), [(RULE, "i", 2)], id="no-outputs-read-as-data"),
-    pytest.param(graph(const("a"), 'node { name: "c" op: "fn" input: "a" }', identity("i", "c:2"), FN2), [(RULE, "i", 3)], id="call-by-function-name"),
+    pytest.param(
+        graph(const("a"), const("p", "DT_BOOL"), SWITCH, identity("i", "sw:2")),
+        [(RULE, "i", 4)],
+        id="switch-has-two-outputs",
+    ),
+    pytest.param(
+        graph('node { name: "n" op: "NoOp" }', identity("i", "n")), [(RULE, "i", 2)], id="no-outputs-read-as-data"
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "c" op: "fn" input: "a" }', identity("i", "c:2"), FN2),
+        [(RULE, "i", 3)],
+        id="call-by-function-name",
+    ),
     pytest.param(graph(const("a"), identity("i", "a:4294967295")), [(RULE, "i", 2)], id="wraps-to-minus-one"),
     pytest.param(graph(const("a"), identity("i", "a:2147483648")), [(RULE, "i", 2)], id="wraps-to-int32-min"),
-    pytest.param(graph(const("a"), 'node { name: "n" op: "IdentityN" input: "a" attr { key: "T" value { list { type: DT_FLOAT } } } }', identity("i", "n:1"), identity("j", "n:1")), [(RULE, "i", 3), (RULE, "j", 4)], id="every-bad-reader"),
-    pytest.param(graph('node { name: "d" op: "NoOp" }', const("d"), identity("i", "d")), [(RULE, "i", 3)], id="duplicate-name-first-one-read"),
-    pytest.param(graph(const("d"), 'node { name: "d" op: "NoOp" }', identity("i", "d")), [], id="duplicate-name-first-has-output"),
-    pytest.param(graph('node { name: "n" op: "NoOp" }', 'node { name: "m" op: "NoOp" }', identity("i", "m", "^n"), identity("j", "n", "m")),
-                 [(RULE, "i", 3), (RULE, "j", 4), (RULE, "j", 4)], id="no-outputs-every-reader-in-order"),
-    pytest.param(graph(vector("a"), 'node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 0 } } attr { key: "T" value { type: DT_FLOAT } } }', identity("i", "u")),
-                 [(RULE, "i", 3)], id="number-attr-zero-outputs"),
+    pytest.param(
+        graph(
+            const("a"),
+            'node { name: "n" op: "IdentityN" input: "a" attr { key: "T" value { list { type: DT_FLOAT } } } }',
+            identity("i", "n:1"),
+            identity("j", "n:1"),
+        ),
+        [(RULE, "i", 3), (RULE, "j", 4)],
+        id="every-bad-reader",
+    ),
+    pytest.param(
+        graph('node { name: "d" op: "NoOp" }', const("d"), identity("i", "d")),
+        [(RULE, "i", 3)],
+        id="duplicate-name-first-one-read",
+    ),
+    pytest.param(
+        graph(const("d"), 'node { name: "d" op: "NoOp" }', identity("i", "d")), [], id="duplicate-name-first-has-output"
+    ),
+    pytest.param(
+        graph(
+            'node { name: "n" op: "NoOp" }',
+            'node { name: "m" op: "NoOp" }',
+            identity("i", "m", "^n"),
+            identity("j", "n", "m"),
+        ),
+        [(RULE, "i", 3), (RULE, "j", 4), (RULE, "j", 4)],
+        id="no-outputs-every-reader-in-order",
+    ),
+    pytest.param(
+        graph(
+            vector("a"),
+            'node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 0 } } attr { key: "T" value { type: DT_FLOAT } } }',
+            identity("i", "u"),
+        ),
+        [(RULE, "i", 3)],
+        id="number-attr-zero-outputs",
+    ),
     pytest.param(graph(library(body_identity("i", "x:1"))), [(RULE, "i", 3)], id="body-arg-element"),
-    pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i:out:0"))), [(RULE, "j", 4)], id="body-unknown-output-arg"),
-    pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i:output:1"))), [(RULE, "j", 4)], id="body-output-arg-element"),
-    pytest.param(graph(library(body_identity("i", "x"), body_identity("j", "i"))), [(RULE, "j", 4)], id="body-bare-node-with-outputs"),
+    pytest.param(
+        graph(library(body_identity("i", "x"), body_identity("j", "i:out:0"))),
+        [(RULE, "j", 4)],
+        id="body-unknown-output-arg",
+    ),
+    pytest.param(
+        graph(library(body_identity("i", "x"), body_identity("j", "i:output:1"))),
+        [(RULE, "j", 4)],
+        id="body-output-arg-element",
+    ),
+    pytest.param(
+        graph(library(body_identity("i", "x"), body_identity("j", "i"))),
+        [(RULE, "j", 4)],
+        id="body-bare-node-with-outputs",
+    ),
 ]
 
 
@@ -86,17 +197,32 @@ def test_output_index(pbtxt, expected):
 
 
 def test_message_names_the_count_and_the_op():
-    pbtxt = graph(const("const1"), const("const2"), f'node {{ name: "merge" op: "Merge" input: "const1:0" input: "const2:1" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}')
+    pbtxt = graph(
+        const("const1"),
+        const("const2"),
+        f'node {{ name: "merge" op: "Merge" input: "const1:0" input: "const2:1" attr {{ key: "N" value {{ i: 2 }} }} {T_FLOAT} }}',
+    )
     [finding] = [f for f in lint_text(pbtxt) if f.rule == RULE]
-    assert finding.message == "Node 'merge': input 'const2:1' asks for output 1 of node 'const2', which has 1 output (op Const)"
+    assert (
+        finding.message
+        == "Node 'merge': input 'const2:1' asks for output 1 of node 'const2', which has 1 output (op Const)"
+    )
 
 
 def test_wrapped_index_message():
     [finding] = [f for f in lint_text(graph(const("a"), identity("i", "a:4294967295"))) if f.rule == RULE]
-    assert finding.message == "Node 'i': input 'a:4294967295' asks for output -1 of node 'a': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number"
+    assert (
+        finding.message
+        == "Node 'i': input 'a:4294967295' asks for output -1 of node 'a': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number"
+    )
 
 
 def test_body_message():
-    [finding] = [f for f in lint_text(graph(library(body_identity("i", "x"), body_identity("j", "i:out:0")))) if f.rule == RULE]
+    [finding] = [
+        f for f in lint_text(graph(library(body_identity("i", "x"), body_identity("j", "i:out:0")))) if f.rule == RULE
+    ]
     assert finding.function == "f"
-    assert finding.message == "Node 'j': input 'i:out:0' names no output: node 'i' has no output arg 'out' (op Identity has output args 'output')"
+    assert (
+        finding.message
+        == "Node 'j': input 'i:out:0' names no output: node 'i' has no output arg 'out' (op Identity has output args 'output')"
+    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 RULE = "recursive-function"
@@ -38,16 +37,37 @@ def _library(*functions: str) -> str:
         # Each recursive shape below crashed TensorFlow 2.21 (segfault) at import or first run when called.
         pytest.param(_library(_fn("f", 'node_def { name: "r" op: "f" }')), [(RULE, "r", 2)], id="self-call-by-op"),
         pytest.param(_library(_fn("f", _call("r", "f"))), [(RULE, "r", 2)], id="self-call-by-func-attr"),
-        pytest.param(_library(_fn("f", 'node_def { name: "a" op: "g" }'), _fn("g", 'node_def { name: "b" op: "f" }')), [(RULE, "a", 2), (RULE, "b", 3)], id="mutual"),
         pytest.param(
-            _library(_fn("f", _if("if", "base", "step")), _fn("base"), _fn("step", _call("again", "f", "StatefulPartitionedCall"))),
+            _library(_fn("f", 'node_def { name: "a" op: "g" }'), _fn("g", 'node_def { name: "b" op: "f" }')),
+            [(RULE, "a", 2), (RULE, "b", 3)],
+            id="mutual",
+        ),
+        pytest.param(
+            _library(
+                _fn("f", _if("if", "base", "step")),
+                _fn("base"),
+                _fn("step", _call("again", "f", "StatefulPartitionedCall")),
+            ),
             [(RULE, "if", 2), (RULE, "again", 4)],
             id="conditional-through-if",
         ),
-        pytest.param(_library(_fn("f", 'node_def { name: "a" op: "g" }'), _fn("g", 'node_def { name: "b" op: "h" }'), _fn("h")), [], id="chain"),
+        pytest.param(
+            _library(_fn("f", 'node_def { name: "a" op: "g" }'), _fn("g", 'node_def { name: "b" op: "h" }'), _fn("h")),
+            [],
+            id="chain",
+        ),
         pytest.param(_library(_fn("f", _call("a", "g"), _call("b", "g")), _fn("g")), [], id="diamond-no-cycle"),
-        pytest.param(_library(_fn("f", 'node_def { name: "x" op: "NoOp" }', 'node_def { name: "r" op: "g" }'), _fn("g", 'node_def { name: "s" op: "g" }')), [(RULE, "s", 3)], id="only-cycle-members"),
-        pytest.param('node { name: "f" op: "NoOp" }\n' + _library(_fn("g")), [], id="top-level-node-named-like-function"),
+        pytest.param(
+            _library(
+                _fn("f", 'node_def { name: "x" op: "NoOp" }', 'node_def { name: "r" op: "g" }'),
+                _fn("g", 'node_def { name: "s" op: "g" }'),
+            ),
+            [(RULE, "s", 3)],
+            id="only-cycle-members",
+        ),
+        pytest.param(
+            'node { name: "f" op: "NoOp" }\n' + _library(_fn("g")), [], id="top-level-node-named-like-function"
+        ),
     ],
 )
 def test_call_cycles(pbtxt, expected):
@@ -64,7 +84,11 @@ def test_long_call_chain_needs_no_recursion():
 
 
 def test_messages():
-    text = _library(_fn("f", 'node_def { name: "a" op: "g" }'), _fn("g", _call("b", "f")), _fn("h", 'node_def { name: "me" op: "h" }'))
+    text = _library(
+        _fn("f", 'node_def { name: "a" op: "g" }'),
+        _fn("g", _call("b", "f")),
+        _fn("h", 'node_def { name: "me" op: "h" }'),
+    )
     messages = {f.function: f.message for f in lint_text(text) if f.rule == RULE}
     assert messages == {
         "f": "Function 'f' is recursive: node 'a' calls 'g', which leads back to 'f' (f -> g -> f); TensorFlow does not support recursion",
@@ -93,7 +117,10 @@ def test_gradient_cycles(gradients, count):
 
 
 def test_gradient_cycle_message():
-    text = GRADIENTS.replace("GRADIENTS", 'gradient { function_name: "f" gradient_func: "g" } gradient { function_name: "g" gradient_func: "f" }')
+    text = GRADIENTS.replace(
+        "GRADIENTS",
+        'gradient { function_name: "f" gradient_func: "g" } gradient { function_name: "g" gradient_func: "f" }',
+    )
     (finding,) = [f for f in lint_text(text) if f.rule == RULE]
     assert finding.message == (
         "Every function of the library has a gradient function, so gradients form a cycle (f -> g -> f): "

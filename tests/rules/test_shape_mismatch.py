@@ -18,11 +18,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import lint_bytes, lint_text, pinned
+
 from tflint import protos
 from tflint.rules import shape_mismatch
-from tflint.tf.shapes import broadcast, compatible, merge, ShapeError
+from tflint.tf.shapes import ShapeError, broadcast, compatible, merge
 
 ID = shape_mismatch.ID
 
@@ -37,7 +37,11 @@ def shapes(*entries: str | None) -> str:
     """An `_output_shapes` attr entry for the given shapes (same notation as ph)."""
     body = []
     for dims in entries:
-        body.append("shape { unknown_rank: true }" if dims is None else "shape { " + " ".join(f"dim {{ size: {d} }}" for d in dims.split(",") if d) + " }")
+        body.append(
+            "shape { unknown_rank: true }"
+            if dims is None
+            else "shape { " + " ".join(f"dim {{ size: {d} }}" for d in dims.split(",") if d) + " }"
+        )
     return 'attr { key: "_output_shapes" value { list { ' + " ".join(body) + " } } }"
 
 
@@ -47,11 +51,19 @@ def ints(name: str, values: list[int], dims: str | None = None, dtype: str = "DT
     field = "int_val" if dtype == "DT_INT32" else "int64_val"
     shape = " ".join(f"dim {{ size: {d} }}" for d in dims.split(",") if d)
     vals = " ".join(f"{field}: {v}" for v in values)
-    return (f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }} }} '
-            f'attr {{ key: "value" value {{ tensor {{ dtype: {dtype} tensor_shape {{ {shape} }} {vals} }} }} }} }}\n')
+    return (
+        f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }} }} '
+        f'attr {{ key: "value" value {{ tensor {{ dtype: {dtype} tensor_shape {{ {shape} }} {vals} }} }} }} }}\n'
+    )
 
 
-def op(name: str, op_type: str, inputs: list[str], attrs: str = 'attr { key: "T" value { type: DT_FLOAT } }', extra: str = "") -> str:
+def op(
+    name: str,
+    op_type: str,
+    inputs: list[str],
+    attrs: str = 'attr { key: "T" value { type: DT_FLOAT } }',
+    extra: str = "",
+) -> str:
     ins = " ".join(f'input: "{i}"' for i in inputs)
     return f'node {{ name: "{name}" op: "{op_type}" {ins} {attrs} {extra} }}\n'
 
@@ -70,7 +82,7 @@ PARSE_EXAMPLE = (
     'node { name: "ParseExample/ParseExample" op: "ParseExample" input: "serialized" input: "names" input: "key" input: "default" '
     'attr { key: "Nsparse" value { i: 0 } } attr { key: "Ndense" value { i: 1 } } attr { key: "sparse_types" value { list { } } } '
     'attr { key: "Tdense" value { list { type: DT_FLOAT } } } attr { key: "dense_shapes" value { list { shape { dim { size: 1 } } } } } }\n'
-    'versions { producer: 9 }\n'
+    "versions { producer: 9 }\n"
 )
 
 SCALAR_ADD = (
@@ -88,9 +100,20 @@ def loop(merge_shape: str, weights: str) -> str:
     """
     return (
         ph("x", "2,3")
-        + op("while/Enter", "Enter", ["x"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "frame_name" value { s: "while" } }', shapes("2,3"))
-        + op("while/Merge", "Merge", ["while/Enter", "while/NextIteration"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }',
-             shapes(merge_shape, ""))
+        + op(
+            "while/Enter",
+            "Enter",
+            ["x"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "frame_name" value { s: "while" } }',
+            shapes("2,3"),
+        )
+        + op(
+            "while/Merge",
+            "Merge",
+            ["while/Enter", "while/NextIteration"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }',
+            shapes(merge_shape, ""),
+        )
         + ph("c", "", "DT_BOOL")
         + op("while/LoopCond", "LoopCond", ["c"], "")
         + op("while/Switch", "Switch", ["while/Merge", "while/LoopCond"])
@@ -125,8 +148,14 @@ def call(weights: str) -> str:
     """
     return (
         ph("x", "2,3")
-        + op("call", "PartitionedCall", ["x"], 'attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } '
-             'attr { key: "f" value { func { name: "g" } } }', shapes("2,3"))
+        + op(
+            "call",
+            "PartitionedCall",
+            ["x"],
+            'attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } '
+            'attr { key: "f" value { func { name: "g" } } }',
+            shapes("2,3"),
+        )
         + ph("w", weights)
         + op("mm", "MatMul", ["call", "w"])
         + "library {\n"
@@ -135,84 +164,283 @@ def call(weights: str) -> str:
         '    node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }\n'
         '    ret { key: "y" value: "i:output:0" }\n'
         "  }\n"
-        "}\n"
-        + VERSION
+        "}\n" + VERSION
     )
 
 
 def where(declared: str) -> str:
     """Where has no shape function here: TensorFlow infers [?,2], merged with `_output_shapes`."""
-    return ph("b", "2,3", "DT_BOOL") + op("u", "Where", ["b"], 'attr { key: "T" value { type: DT_BOOL } }', shapes(declared))
+    return ph("b", "2,3", "DT_BOOL") + op(
+        "u", "Where", ["b"], 'attr { key: "T" value { type: DT_BOOL } }', shapes(declared)
+    )
 
 
 # Nodes of one kind (op, attrs, input shapes) that read different Consts get different shapes;
 # the same Const values (a shared attr dict in binary graphs) reuse one result.
-CONSTS_READ = (ph("x", "2,3") + ints("flat", [6, 1]) + ints("s32", [3, 2]) + ints("again", [3, 2])
-               + op("r1", "Reshape", ["x", "flat"]) + op("r2", "Reshape", ["x", "s32"]) + op("r3", "Reshape", ["x", "again"])
-               + ph("w", "2,4") + ph("v", "5,1")
-               + op("m2", "MatMul", ["r2", "w"]) + op("m3", "MatMul", ["r3", "v"]) + op("m1", "Relu", ["r1"], extra=shapes("6,1")) + VERSION)
+CONSTS_READ = (
+    ph("x", "2,3")
+    + ints("flat", [6, 1])
+    + ints("s32", [3, 2])
+    + ints("again", [3, 2])
+    + op("r1", "Reshape", ["x", "flat"])
+    + op("r2", "Reshape", ["x", "s32"])
+    + op("r3", "Reshape", ["x", "again"])
+    + ph("w", "2,4")
+    + ph("v", "5,1")
+    + op("m2", "MatMul", ["r2", "w"])
+    + op("m3", "MatMul", ["r3", "v"])
+    + op("m1", "Relu", ["r1"], extra=shapes("6,1"))
+    + VERSION
+)
 
 
 CASES = [
     # -- legal, and must stay clean -----------------------------------------------------------
     pytest.param(ph("x", "-1,3") + ph("b", "3") + op("y", "AddV2", ["x", "b"]) + VERSION, [], id="broadcast-trailing"),
-    pytest.param(ph("x", "2,1,4") + ph("b", "3,1") + op("y", "Mul", ["x:0", "b:0"], extra=shapes("2,3,4")) + VERSION, [], id="broadcast-ones-and-x:0"),
+    pytest.param(
+        ph("x", "2,1,4") + ph("b", "3,1") + op("y", "Mul", ["x:0", "b:0"], extra=shapes("2,3,4")) + VERSION,
+        [],
+        id="broadcast-ones-and-x:0",
+    ),
     pytest.param(ph("x", None) + ph("b", "7") + op("y", "Sub", ["x", "b"]) + VERSION, [], id="broadcast-unknown-rank"),
-    pytest.param(ph("x", "-1,5") + ph("b", "3,-1") + op("y", "Maximum", ["x", "b"], extra=shapes("3,5")) + VERSION, [], id="broadcast-unknown-dims"),
-    pytest.param(ph("x", "2") + ph("y", "3") + op("e", "Equal", ["x", "y"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "incompatible_shape_error" value { b: false } }')
-                 + VERSION, [], id="equal-without-shape-error"),
-    pytest.param(ph("x", "-1,3") + ph("w", "3,4") + op("m", "MatMul", ["x", "w"], extra=shapes("-1,4")) + VERSION, [], id="matmul-default-attrs-omitted"),
-    pytest.param(ph("x", "4,3") + ph("w", "5,4") + op("m", "MatMul", ["x", "w"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "transpose_a" value { b: true } } '
-                 'attr { key: "transpose_b" value { b: true } }', shapes("3,5")) + VERSION, [], id="matmul-transposed"),
-    pytest.param(ph("x", "2,3") + ints("s", [-1], dtype="DT_INT64") + op("r", "Reshape", ["x", "s"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tshape" value { type: DT_INT64 } }',
-                 shapes("6")) + VERSION, [], id="reshape-int64-infers-dim"),
-    pytest.param(ph("x", "2,3") + ints("axes", [1]) + op("s", "Sum", ["x", "axes"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } }',
-                 shapes("2")) + VERSION, [], id="sum-keep-dims-default"),
+    pytest.param(
+        ph("x", "-1,5") + ph("b", "3,-1") + op("y", "Maximum", ["x", "b"], extra=shapes("3,5")) + VERSION,
+        [],
+        id="broadcast-unknown-dims",
+    ),
+    pytest.param(
+        ph("x", "2")
+        + ph("y", "3")
+        + op(
+            "e",
+            "Equal",
+            ["x", "y"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "incompatible_shape_error" value { b: false } }',
+        )
+        + VERSION,
+        [],
+        id="equal-without-shape-error",
+    ),
+    pytest.param(
+        ph("x", "-1,3") + ph("w", "3,4") + op("m", "MatMul", ["x", "w"], extra=shapes("-1,4")) + VERSION,
+        [],
+        id="matmul-default-attrs-omitted",
+    ),
+    pytest.param(
+        ph("x", "4,3")
+        + ph("w", "5,4")
+        + op(
+            "m",
+            "MatMul",
+            ["x", "w"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "transpose_a" value { b: true } } '
+            'attr { key: "transpose_b" value { b: true } }',
+            shapes("3,5"),
+        )
+        + VERSION,
+        [],
+        id="matmul-transposed",
+    ),
+    pytest.param(
+        ph("x", "2,3")
+        + ints("s", [-1], dtype="DT_INT64")
+        + op(
+            "r",
+            "Reshape",
+            ["x", "s"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tshape" value { type: DT_INT64 } }',
+            shapes("6"),
+        )
+        + VERSION,
+        [],
+        id="reshape-int64-infers-dim",
+    ),
+    pytest.param(
+        ph("x", "2,3")
+        + ints("axes", [1])
+        + op(
+            "s",
+            "Sum",
+            ["x", "axes"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } }',
+            shapes("2"),
+        )
+        + VERSION,
+        [],
+        id="sum-keep-dims-default",
+    ),
     # Graphs up to version 21 accepted axes of any rank, and Placeholder read a scalar shape as unknown.
-    pytest.param(ph("x", "2,3") + ints("axes", [1], "1,1") + op("s", "Sum", ["x", "axes"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } }')
-                 + "versions { producer: 20 }\n", [], id="legacy-axes-rank-2"),
-    pytest.param(ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")) + "versions { producer: 21 }\n", [], id="legacy-scalar-placeholder"),
+    pytest.param(
+        ph("x", "2,3")
+        + ints("axes", [1], "1,1")
+        + op(
+            "s",
+            "Sum",
+            ["x", "axes"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } }',
+        )
+        + "versions { producer: 20 }\n",
+        [],
+        id="legacy-axes-rank-2",
+    ),
+    pytest.param(
+        ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")) + "versions { producer: 21 }\n",
+        [],
+        id="legacy-scalar-placeholder",
+    ),
     pytest.param(ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")), [], id="legacy-no-versions"),
-    pytest.param(ph("x", "2,3") + op("i", "Identity", ["x"], extra=shapes(None, "9,9")) + VERSION, [], id="output-shapes-unknown-rank-and-extra-entry"),
-    pytest.param(where("7,2") + op("i", "Identity", ["u"], 'attr { key: "T" value { type: DT_INT64 } }', shapes("7,2")) + VERSION, [], id="op-without-shape-fn-refined"),
+    pytest.param(
+        ph("x", "2,3") + op("i", "Identity", ["x"], extra=shapes(None, "9,9")) + VERSION,
+        [],
+        id="output-shapes-unknown-rank-and-extra-entry",
+    ),
+    pytest.param(
+        where("7,2")
+        + op("i", "Identity", ["u"], 'attr { key: "T" value { type: DT_INT64 } }', shapes("7,2"))
+        + VERSION,
+        [],
+        id="op-without-shape-fn-refined",
+    ),
     pytest.param(loop("2,3", "3,4"), [], id="loop-merge-back-edge"),
     pytest.param(loop("-1,3", "3,4"), [], id="loop-merge-partial"),
     pytest.param(call("3,5"), [], id="function-call-refined-by-output-shapes"),
-    pytest.param(ph("a-b.c>d", "2,3") + op("e.f-g>h", "Relu", ["a-b.c>d"], extra=shapes("2,3")) + VERSION, [], id="odd-names"),
-    pytest.param(op("late", "MatMul", ["x", "w"]) + ph("x", "2,3") + ph("w", "3,4") + VERSION, [], id="consumer-before-producer"),
-    pytest.param(ph("x", "2,3") + ints("axis", [0], "") + ph("y", "5,3") + op("c", "ConcatV2", ["x", "y", "axis"],
-                 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } attr { key: "Tidx" value { type: DT_INT32 } }', shapes("7,3")) + VERSION,
-                 [], id="concat"),
-    pytest.param('node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } } } } }\n'
-                 + op("r", "ReadVariableOp", ["v"], 'attr { key: "dtype" value { type: DT_FLOAT } }', shapes("3")) + VERSION, [], id="resource-variable"),
+    pytest.param(
+        ph("a-b.c>d", "2,3") + op("e.f-g>h", "Relu", ["a-b.c>d"], extra=shapes("2,3")) + VERSION, [], id="odd-names"
+    ),
+    pytest.param(
+        op("late", "MatMul", ["x", "w"]) + ph("x", "2,3") + ph("w", "3,4") + VERSION, [], id="consumer-before-producer"
+    ),
+    pytest.param(
+        ph("x", "2,3")
+        + ints("axis", [0], "")
+        + ph("y", "5,3")
+        + op(
+            "c",
+            "ConcatV2",
+            ["x", "y", "axis"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } attr { key: "Tidx" value { type: DT_INT32 } }',
+            shapes("7,3"),
+        )
+        + VERSION,
+        [],
+        id="concat",
+    ),
+    pytest.param(
+        'node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } } } } }\n'
+        + op("r", "ReadVariableOp", ["v"], 'attr { key: "dtype" value { type: DT_FLOAT } }', shapes("3"))
+        + VERSION,
+        [],
+        id="resource-variable",
+    ),
     pytest.param(FUNCTION_BODY + VERSION, [], id="function-bodies-not-checked-at-import"),
     # -- errors -------------------------------------------------------------------------------
     pytest.param(PARSE_EXAMPLE, [(ID, "ParseExample/ParseExample", 5)], id="parse-example-serialized-scalar"),
     pytest.param(SCALAR_ADD % shapes("4"), [(ID, "Add", 3)], id="output-shapes-rank"),
-    pytest.param(ph("x", "2,3") + op("r", "Relu", ["x"], extra=shapes("2,4")) + VERSION, [(ID, "r", 2)], id="output-shapes-dim"),
+    pytest.param(
+        ph("x", "2,3") + op("r", "Relu", ["x"], extra=shapes("2,4")) + VERSION, [(ID, "r", 2)], id="output-shapes-dim"
+    ),
     pytest.param(ph("x", "2,3", extra=shapes("3,3")) + VERSION, [(ID, "x", 1)], id="placeholder-own-output-shapes"),
-    pytest.param(ph("x", "2,3") + ph("w", "4,5") + op("m", "MatMul", ["x", "w"]) + VERSION, [(ID, "m", 3)], id="matmul-inner"),
-    pytest.param(ph("x", "3") + ph("w", "3,4") + op("m", "MatMul", ["x", "w"]) + VERSION, [(ID, "m", 3)], id="matmul-rank"),
-    pytest.param(ph("x", "2,3") + ph("y", "4") + op("s", "AddV2", ["x", "y"]) + VERSION, [(ID, "s", 3)], id="broadcast-incompatible"),
-    pytest.param(ph("x", "2,3") + ints("s", [4]) + op("r", "Reshape", ["x", "s"]) + VERSION, [(ID, "r", 3)], id="reshape-element-count"),
-    pytest.param(ph("x", "2,3") + ints("axes", [2]) + op("s", "Sum", ["x", "axes"]) + VERSION, [(ID, "s", 3)], id="reduction-axis-out-of-range"),
-    pytest.param(ph("x", "1,5,5") + ph("f", "3,3,1,4") + op("c", "Conv2D", ["x", "f"], 'attr { key: "T" value { type: DT_FLOAT } } '
-                 'attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: "padding" value { s: "VALID" } }') + VERSION, [(ID, "c", 3)], id="conv2d-rank"),
-    pytest.param(ph("x", "2,3") + ph("y", "2,4") + op("p", "Pack", ["x", "y"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }') + VERSION,
-                 [(ID, "p", 3)], id="pack-mismatch"),
-    pytest.param(ph("x", "2,3") + ph("y", "2,3,1") + ints("axis", [0], "") + op("c", "ConcatV2", ["x", "y", "axis"],
-                 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }') + VERSION, [(ID, "c", 4)], id="concat-rank"),
+    pytest.param(
+        ph("x", "2,3") + ph("w", "4,5") + op("m", "MatMul", ["x", "w"]) + VERSION, [(ID, "m", 3)], id="matmul-inner"
+    ),
+    pytest.param(
+        ph("x", "3") + ph("w", "3,4") + op("m", "MatMul", ["x", "w"]) + VERSION, [(ID, "m", 3)], id="matmul-rank"
+    ),
+    pytest.param(
+        ph("x", "2,3") + ph("y", "4") + op("s", "AddV2", ["x", "y"]) + VERSION,
+        [(ID, "s", 3)],
+        id="broadcast-incompatible",
+    ),
+    pytest.param(
+        ph("x", "2,3") + ints("s", [4]) + op("r", "Reshape", ["x", "s"]) + VERSION,
+        [(ID, "r", 3)],
+        id="reshape-element-count",
+    ),
+    pytest.param(
+        ph("x", "2,3") + ints("axes", [2]) + op("s", "Sum", ["x", "axes"]) + VERSION,
+        [(ID, "s", 3)],
+        id="reduction-axis-out-of-range",
+    ),
+    pytest.param(
+        ph("x", "1,5,5")
+        + ph("f", "3,3,1,4")
+        + op(
+            "c",
+            "Conv2D",
+            ["x", "f"],
+            'attr { key: "T" value { type: DT_FLOAT } } '
+            'attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: "padding" value { s: "VALID" } }',
+        )
+        + VERSION,
+        [(ID, "c", 3)],
+        id="conv2d-rank",
+    ),
+    pytest.param(
+        ph("x", "2,3")
+        + ph("y", "2,4")
+        + op("p", "Pack", ["x", "y"], 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }')
+        + VERSION,
+        [(ID, "p", 3)],
+        id="pack-mismatch",
+    ),
+    pytest.param(
+        ph("x", "2,3")
+        + ph("y", "2,3,1")
+        + ints("axis", [0], "")
+        + op(
+            "c",
+            "ConcatV2",
+            ["x", "y", "axis"],
+            'attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } }',
+        )
+        + VERSION,
+        [(ID, "c", 4)],
+        id="concat-rank",
+    ),
     # Shapes flow through Identity, and through `_output_shapes` of ops without a shape function here.
-    pytest.param(ph("x", "2,3") + op("i", "Identity", ["x"]) + op("j", "Identity", ["i"]) + ph("w", "4,5") + op("m", "MatMul", ["j", "w"]) + VERSION,
-                 [(ID, "m", 5)], id="propagates-through-identity"),
-    pytest.param(where("7,2") + op("f", "Cast", ["u"], 'attr { key: "SrcT" value { type: DT_INT64 } } attr { key: "DstT" value { type: DT_FLOAT } }')
-                 + ph("w", "4,5") + op("m", "MatMul", ["f", "w"]) + VERSION, [(ID, "m", 5)], id="propagates-from-output-shapes"),
-    pytest.param(op("late", "MatMul", ["x", "w"]) + ph("x", "2,3") + ph("w", "4,4") + VERSION, [(ID, "late", 1)], id="consumer-before-producer-error"),
+    pytest.param(
+        ph("x", "2,3")
+        + op("i", "Identity", ["x"])
+        + op("j", "Identity", ["i"])
+        + ph("w", "4,5")
+        + op("m", "MatMul", ["j", "w"])
+        + VERSION,
+        [(ID, "m", 5)],
+        id="propagates-through-identity",
+    ),
+    pytest.param(
+        where("7,2")
+        + op(
+            "f",
+            "Cast",
+            ["u"],
+            'attr { key: "SrcT" value { type: DT_INT64 } } attr { key: "DstT" value { type: DT_FLOAT } }',
+        )
+        + ph("w", "4,5")
+        + op("m", "MatMul", ["f", "w"])
+        + VERSION,
+        [(ID, "m", 5)],
+        id="propagates-from-output-shapes",
+    ),
+    pytest.param(
+        op("late", "MatMul", ["x", "w"]) + ph("x", "2,3") + ph("w", "4,4") + VERSION,
+        [(ID, "late", 1)],
+        id="consumer-before-producer-error",
+    ),
     pytest.param(loop("2,3", "4,4"), [(ID, "out", 11)], id="loop-exit-refined-by-merge-output-shapes"),
     pytest.param(call("4,5"), [(ID, "mm", 4)], id="function-call-output-shapes-used"),
-    pytest.param('node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } } } } }\n'
-                 + op("r", "ReadVariableOp", ["v"], 'attr { key: "dtype" value { type: DT_INT32 } }') + VERSION, [(ID, "r", 2)], id="resource-variable-dtype"),
-    pytest.param(ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")) + "versions { producer: 22 }\n", [(ID, "i", 2)], id="scalar-placeholder-since-22"),
+    pytest.param(
+        'node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } } } } }\n'
+        + op("r", "ReadVariableOp", ["v"], 'attr { key: "dtype" value { type: DT_INT32 } }')
+        + VERSION,
+        [(ID, "r", 2)],
+        id="resource-variable-dtype",
+    ),
+    pytest.param(
+        ph("p", "") + op("i", "Identity", ["p"], extra=shapes("5")) + "versions { producer: 22 }\n",
+        [(ID, "i", 2)],
+        id="scalar-placeholder-since-22",
+    ),
     pytest.param(CONSTS_READ, [(ID, "m3", 11)], id="same-kind-different-consts"),
 ]
 
@@ -258,7 +486,10 @@ def test_message_for_inconsistent_output_shapes():
 def test_message_without_a_single_input():
     graph = ph("x", "2,3") + ph("y", "4") + op("s", "AddV2", ["x", "y"]) + VERSION
     (finding,) = [f for f in lint_text(graph) if f.rule == ID]
-    assert finding.message == "Node 's': Dimensions must be equal, but are 3 and 4 for AddV2 with input shapes [2,3], [4]; TensorFlow rejects the graph at import"
+    assert (
+        finding.message
+        == "Node 's': Dimensions must be equal, but are 3 and 4 for AddV2 with input shapes [2,3], [4]; TensorFlow rejects the graph at import"
+    )
 
 
 def test_too_few_output_shapes_left_to_invalid_shape():
@@ -298,7 +529,12 @@ def test_broadcast_like_tensorflow(x, y, expected):
 def test_merge_and_compatible():
     assert merge((-1, 3), (2, -1)) == (2, 3)
     assert merge(None, (1,)) == (1,)
-    assert compatible((-1, 3), (2, 3)) and compatible(None, (5,)) and not compatible((2,), (3,)) and not compatible((), (1,))
+    assert (
+        compatible((-1, 3), (2, 3))
+        and compatible(None, (5,))
+        and not compatible((2,), (3,))
+        and not compatible((), (1,))
+    )
     with pytest.raises(ShapeError, match="Shapes must be equal rank, but are 1 and 2"):
         merge((1,), (1, 1))
 
@@ -332,11 +568,20 @@ def test_verdicts_match_tensorflow():
     base = CONVOLUTIONAL.read_text()
     table = [(param.id, param.values[0], param.values[1]) for param in CASES]
     table += [(param.id, param.values[0](base), param.values[1]) for param in MUTATIONS]
-    result = subprocess.run([TF_PYTHON, "-c", _TF_SCRIPT], input=json.dumps([text for _, text, _ in table]), capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [TF_PYTHON, "-c", _TF_SCRIPT],
+        input=json.dumps([text for _, text, _ in table]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     verdicts = json.loads(result.stdout.strip().splitlines()[-1])
     for (case, _, expected), verdict in zip(table, verdicts):
         if expected:
-            assert verdict is not None and ("hape" in verdict or "imension" in verdict or "dtype" in verdict), (case, verdict)
+            assert verdict is not None and ("hape" in verdict or "imension" in verdict or "dtype" in verdict), (
+                case,
+                verdict,
+            )
         else:
             assert verdict is None, (case, verdict)
 
@@ -361,12 +606,32 @@ CONVOLUTIONAL = SHAPES_DATA / "tf1_convolutional.pbtxt"
 
 # (id, edit of the text, expected findings). Each edited graph is rejected by TensorFlow at import.
 MUTATIONS = [
-    pytest.param(lambda text: text.replace(r'tensor_content: "\377\377\377\377\210\001\000\000"', r'tensor_content: "\377\377\377\377\207\001\000\000"'),
-                 [(ID, "Reshape", 1481)], id="reshape-to-391-contradicts-output-shapes"),
-    pytest.param(lambda text: text.replace("        i: 1\n        i: 2\n        i: 2\n        i: 1\n", "        i: 1\n        i: 1\n        i: 2\n        i: 1\n", 1),
-                 [(ID, "Conv2D", 521)], id="conv-stride-contradicts-output-shapes"),
-    pytest.param(lambda text: _without_output_shapes(text.replace(r'tensor_content: "\377\377\377\377\210\001\000\000"', r'tensor_content: "\377\377\377\377\207\001\000\000"')),
-                 [(ID, "MatMul", 1263)], id="reshape-to-391-then-matmul"),
+    pytest.param(
+        lambda text: text.replace(
+            r'tensor_content: "\377\377\377\377\210\001\000\000"', r'tensor_content: "\377\377\377\377\207\001\000\000"'
+        ),
+        [(ID, "Reshape", 1481)],
+        id="reshape-to-391-contradicts-output-shapes",
+    ),
+    pytest.param(
+        lambda text: text.replace(
+            "        i: 1\n        i: 2\n        i: 2\n        i: 1\n",
+            "        i: 1\n        i: 1\n        i: 2\n        i: 1\n",
+            1,
+        ),
+        [(ID, "Conv2D", 521)],
+        id="conv-stride-contradicts-output-shapes",
+    ),
+    pytest.param(
+        lambda text: _without_output_shapes(
+            text.replace(
+                r'tensor_content: "\377\377\377\377\210\001\000\000"',
+                r'tensor_content: "\377\377\377\377\207\001\000\000"',
+            )
+        ),
+        [(ID, "MatMul", 1263)],
+        id="reshape-to-391-then-matmul",
+    ),
 ]
 
 

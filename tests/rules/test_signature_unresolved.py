@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import DATA, WILD, lint_text, pinned, require
 from serving_graphs import (
     REAL_DIRS,
@@ -32,6 +31,7 @@ from serving_graphs import (
     tensor,
     two_output_function,
 )
+
 from tflint.api import lint_file
 
 RULE = "signature-unresolved"
@@ -45,7 +45,9 @@ def _case(text: str, *needles: str):
 
 
 def _cases():
-    ok = meta(X, Y, signatures=[signature("serving_default", tensor("inputs", "x", "x:0"), tensor("outputs", "y", "y:0"))])
+    ok = meta(
+        X, Y, signatures=[signature("serving_default", tensor("inputs", "x", "x:0"), tensor("outputs", "y", "y:0"))]
+    )
     yield pytest.param(ok, [], id="resolves")
     plain = meta(X, Y, signatures=[signature("s", tensor("outputs", "y", "y"))])
     yield pytest.param(plain, [], id="name-without-index-is-output-0")
@@ -53,30 +55,59 @@ def _cases():
     yield pytest.param(text, pins, id="missing-node")
     text, pins = _case(meta(X, Y, signatures=[signature("s", tensor("outputs", "y", "y:1"))]), ('"y:1"', "y"))
     yield pytest.param(text, pins, id="index-past-outputs")
-    text, pins = _case(meta(X, node("noop", "NoOp"), signatures=[signature("s", tensor("outputs", "y", "noop:0"))]), ('"noop:0"', "noop"))
+    text, pins = _case(
+        meta(X, node("noop", "NoOp"), signatures=[signature("s", tensor("outputs", "y", "noop:0"))]),
+        ('"noop:0"', "noop"),
+    )
     yield pytest.param(text, pins, id="op-without-outputs")
     text, pins = _case(meta(X, Y, signatures=[signature("s", tensor("outputs", "y", "^y"))]), ('"^y"', "y"))
     yield pytest.param(text, pins, id="control-input-name")
     text, pins = _case(meta(X, Y, signatures=[signature("s", tensor("outputs", "y", ""))]), ('name: ""', None))
     yield pytest.param(text, pins, id="empty-name")
     odd = [placeholder("a>b-c.d"), identity("a>b-c.d/out", "a>b-c.d")]
-    yield pytest.param(meta(*odd, signatures=[signature("s", tensor("outputs", "o", "a>b-c.d/out:0"))]), [], id="names-with-gt-dash-dot")
+    yield pytest.param(
+        meta(*odd, signatures=[signature("s", tensor("outputs", "o", "a>b-c.d/out:0"))]),
+        [],
+        id="names-with-gt-dash-dot",
+    )
     # TF2: outputs of a call node count as the called function's outputs.
     lib = function_library(two_output_function("f"))
     calls = [X, call("StatefulPartitionedCall", "f", "x")]
-    good = meta(*calls, library=lib, signatures=[signature("s", tensor("outputs", "a", "StatefulPartitionedCall:0"), tensor("outputs", "b", "StatefulPartitionedCall:1", "DT_INT32"))])
+    good = meta(
+        *calls,
+        library=lib,
+        signatures=[
+            signature(
+                "s",
+                tensor("outputs", "a", "StatefulPartitionedCall:0"),
+                tensor("outputs", "b", "StatefulPartitionedCall:1", "DT_INT32"),
+            )
+        ],
+    )
     yield pytest.param(good, [], id="tf2-call-outputs")
-    text, pins = _case(meta(*calls, library=lib, signatures=[signature("s", tensor("outputs", "c", "StatefulPartitionedCall:2"))]), ('"StatefulPartitionedCall:2"', "StatefulPartitionedCall"))
+    text, pins = _case(
+        meta(*calls, library=lib, signatures=[signature("s", tensor("outputs", "c", "StatefulPartitionedCall:2"))]),
+        ('"StatefulPartitionedCall:2"', "StatefulPartitionedCall"),
+    )
     yield pytest.param(text, pins, id="tf2-call-index-past-function-outputs")
     # The function's signature decides, not the caller's Tout claim.
     lying = [X, call("StatefulPartitionedCall", "f", "x", tout=("DT_FLOAT", "DT_INT32", "DT_FLOAT"))]
-    text, pins = _case(meta(*lying, library=lib, signatures=[signature("s", tensor("outputs", "c", "StatefulPartitionedCall:2"))]), ('"StatefulPartitionedCall:2"', "StatefulPartitionedCall"))
+    text, pins = _case(
+        meta(*lying, library=lib, signatures=[signature("s", tensor("outputs", "c", "StatefulPartitionedCall:2"))]),
+        ('"StatefulPartitionedCall:2"', "StatefulPartitionedCall"),
+    )
     yield pytest.param(text, pins, id="tf2-function-outputs-win-over-tout")
     # A callee missing from the library: fall back to Tout (the missing function is unknown-function's finding).
     orphan = [X, call("StatefulPartitionedCall", "gone", "x", tout=("DT_FLOAT",))]
-    yield pytest.param(meta(*orphan, signatures=[signature("s", tensor("outputs", "a", "StatefulPartitionedCall:0"))]), [], id="tf2-missing-callee-uses-tout")
+    yield pytest.param(
+        meta(*orphan, signatures=[signature("s", tensor("outputs", "a", "StatefulPartitionedCall:0"))]),
+        [],
+        id="tf2-missing-callee-uses-tout",
+    )
     # Init op signatures name an op to run.
-    init = signature("__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method="")
+    init = signature(
+        "__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method=""
+    )
     yield pytest.param(meta(X, node("init", "NoOp"), signatures=[init]), [], id="init-op-names-op")
     text, pins = _case(meta(X, signatures=[init]), ('name: "init"', None))
     yield pytest.param(text, pins, id="init-op-missing")
@@ -95,7 +126,9 @@ def test_rule(pbtxt, expected):
 
 
 def test_messages_name_signature_node_and_outputs():
-    text = meta(X, Y, signatures=[signature("serving_default", tensor("inputs", "x", "input:0"), tensor("outputs", "y", "y:1"))])
+    text = meta(
+        X, Y, signatures=[signature("serving_default", tensor("inputs", "x", "input:0"), tensor("outputs", "y", "y:1"))]
+    )
     messages = [f.message for f in lint_text(text) if f.rule == RULE]
     assert messages == [
         "Signature 'serving_default' input 'x' names 'input:0', but the graph has no node 'input'",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import DATA, lint_text, pinned, require
 from serving_graphs import SERVING, line_of, meta, node, placeholder, signature, tensor
+
 from tflint.api import lint_file
 from tflint.rules.training_op_in_serving import GRADIENT, OPTIMIZER, kind_of
 
@@ -15,33 +15,90 @@ X = placeholder("x")
 T = 'attr { key: "T" value { type: DT_FLOAT } } '
 
 
-@pytest.mark.parametrize("op, kind", [
-    ("ApplyAdam", OPTIMIZER), ("ResourceApplyGradientDescent", OPTIMIZER), ("SparseApplyFtrl", OPTIMIZER),
-    ("ResourceSparseApplyKerasMomentum", OPTIMIZER), ("AccumulatorApplyGradient", OPTIMIZER),
-    ("ReluGrad", GRADIENT), ("MaxPoolGradGradV2", GRADIENT), ("FusedBatchNormGradV3", GRADIENT), ("_FusedBatchNormGradEx", GRADIENT),
-    ("Conv2DBackpropFilter", GRADIENT), ("BroadcastGradientArgs", GRADIENT), ("SymbolicGradient", GRADIENT),
-    ("CropAndResizeGradImage", GRADIENT), ("FakeQuantWithMinMaxVarsGradient", GRADIENT),
-    ("Conv2DBackpropInput", None), ("Conv3DBackpropInputV2", None), ("StopGradient", None), ("PreventGradient", None),
-    ("Relu", None), ("Apply", None), ("MatMul", None),
-])
+@pytest.mark.parametrize(
+    "op, kind",
+    [
+        ("ApplyAdam", OPTIMIZER),
+        ("ResourceApplyGradientDescent", OPTIMIZER),
+        ("SparseApplyFtrl", OPTIMIZER),
+        ("ResourceSparseApplyKerasMomentum", OPTIMIZER),
+        ("AccumulatorApplyGradient", OPTIMIZER),
+        ("ReluGrad", GRADIENT),
+        ("MaxPoolGradGradV2", GRADIENT),
+        ("FusedBatchNormGradV3", GRADIENT),
+        ("_FusedBatchNormGradEx", GRADIENT),
+        ("Conv2DBackpropFilter", GRADIENT),
+        ("BroadcastGradientArgs", GRADIENT),
+        ("SymbolicGradient", GRADIENT),
+        ("CropAndResizeGradImage", GRADIENT),
+        ("FakeQuantWithMinMaxVarsGradient", GRADIENT),
+        ("Conv2DBackpropInput", None),
+        ("Conv3DBackpropInputV2", None),
+        ("StopGradient", None),
+        ("PreventGradient", None),
+        ("Relu", None),
+        ("Apply", None),
+        ("MatMul", None),
+    ],
+)
 def test_kind_of(op, kind):
     assert kind_of(op) == kind
 
 
 def _cases():
-    grads = X + "\n" + node("y", "Relu", "x", attrs=T) + "\n" + node("dy", "ReluGrad", "x", "y", attrs=T) + "\n" + node("db", "BiasAddGrad", "dy", attrs=T) + "\n"
+    grads = (
+        X
+        + "\n"
+        + node("y", "Relu", "x", attrs=T)
+        + "\n"
+        + node("dy", "ReluGrad", "x", "y", attrs=T)
+        + "\n"
+        + node("db", "BiasAddGrad", "dy", attrs=T)
+        + "\n"
+    )
     yield pytest.param(grads, [(RULE, "dy", 3)], id="graphdef-one-per-kind")
-    deconv = X + "\n" + node("up", "Conv2DBackpropInput", "x", "x", "x", attrs=T) + "\n" + node("s", "StopGradient", "x", attrs=T) + "\n"
+    deconv = (
+        X
+        + "\n"
+        + node("up", "Conv2DBackpropInput", "x", "x", "x", attrs=T)
+        + "\n"
+        + node("s", "StopGradient", "x", attrs=T)
+        + "\n"
+    )
     yield pytest.param(deconv, [], id="transposed-conv-and-stop-gradient")
-    var = node("w", "VariableV2", attrs='attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { } } } ')
-    both = X + "\n" + var + "\n" + node("apply", "ApplyGradientDescent", "w", "x", "x", attrs=T) + "\n" + node("dy", "ReluGrad", "x", "x", attrs=T) + "\n"
+    var = node(
+        "w",
+        "VariableV2",
+        attrs='attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { } } } ',
+    )
+    both = (
+        X
+        + "\n"
+        + var
+        + "\n"
+        + node("apply", "ApplyGradientDescent", "w", "x", "x", attrs=T)
+        + "\n"
+        + node("dy", "ReluGrad", "x", "x", attrs=T)
+        + "\n"
+    )
     yield pytest.param(both, [(RULE, "apply", 3), (RULE, "dy", 4)], id="both-kinds")
-    lib = 'library {\n  function { signature { name: "step" input_arg { name: "g" type: DT_FLOAT } } node_def { name: "dg" op: "TanhGrad" input: "g" input: "g" ' + T + "} }\n}\n"
+    lib = (
+        'library {\n  function { signature { name: "step" input_arg { name: "g" type: DT_FLOAT } } node_def { name: "dg" op: "TanhGrad" input: "g" input: "g" '
+        + T
+        + "} }\n}\n"
+    )
     text = X + "\n" + lib
     yield pytest.param(text, [(RULE, "dg", line_of(text, "TanhGrad"))], id="function-body")
-    served = meta(X, node("y", "Relu", "x", attrs=T), node("dy", "ReluGrad", "x", "y", attrs=T), signatures=[signature("s", tensor("outputs", "y", "y:0"))])
+    served = meta(
+        X,
+        node("y", "Relu", "x", attrs=T),
+        node("dy", "ReluGrad", "x", "y", attrs=T),
+        signatures=[signature("s", tensor("outputs", "y", "y:0"))],
+    )
     yield pytest.param(served, [], id="unreached-by-signature")
-    served = meta(X, node("dy", "ReluGrad", "x", "x", attrs=T), signatures=[signature("s", tensor("outputs", "dy", "dy:0"))])
+    served = meta(
+        X, node("dy", "ReluGrad", "x", "x", attrs=T), signatures=[signature("s", tensor("outputs", "dy", "dy:0"))]
+    )
     yield pytest.param(served, [(RULE, "dy", line_of(served, '"ReluGrad"'))], id="reached-by-signature")
 
 
@@ -51,14 +108,25 @@ def test_rule(pbtxt, expected):
 
 
 def test_message_counts_the_ops():
-    text = X + "\n" + node("dy", "ReluGrad", "x", "x", attrs=T) + "\n" + node("db", "BiasAddGrad", "dy", attrs=T) + "\n" + node("dz", "ReluGrad", "x", "x", attrs=T) + "\n"
+    text = (
+        X
+        + "\n"
+        + node("dy", "ReluGrad", "x", "x", attrs=T)
+        + "\n"
+        + node("db", "BiasAddGrad", "dy", attrs=T)
+        + "\n"
+        + node("dz", "ReluGrad", "x", "x", attrs=T)
+        + "\n"
+    )
     assert [f.message for f in lint_text(text, ON) if f.rule == RULE] == [
         "Node 'dy' runs ReluGrad, a gradient op: inference never needs it (3 gradient ops in the graph: BiasAddGrad, ReluGrad)",
     ]
 
 
 def test_real_training_meta_graph():
-    findings = [f for f in lint_file(require(DATA / "real" / "tf1_resource_vars_grads.meta"), ON).findings if f.rule == RULE]
+    findings = [
+        f for f in lint_file(require(DATA / "real" / "tf1_resource_vars_grads.meta"), ON).findings if f.rule == RULE
+    ]
     # A binary file: findings are ordered by node name.
     assert [f.message.split(":")[0] for f in findings] == [
         "Node 'gradients/Relu_grad/ReluGrad' runs ReluGrad, a gradient op",

@@ -14,7 +14,6 @@ the top-level graph.
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 from signature_graphs import const, graph, library, t, vector
 
@@ -49,51 +48,194 @@ def loop(less_input: str) -> str:
 
 CASES = [
     # -- clean ----------------------------------------------------------------
-    pytest.param(graph(VAR, const("a"), f'node {{ name: "as" op: "Assign" input: "v" input: "a" {t("DT_FLOAT")} }}', f'node {{ name: "r" op: "Identity" input: "v:0" {t("DT_FLOAT")} }}'), [], id="ref-variable-edges"),
+    pytest.param(
+        graph(
+            VAR,
+            const("a"),
+            f'node {{ name: "as" op: "Assign" input: "v" input: "a" {t("DT_FLOAT")} }}',
+            f'node {{ name: "r" op: "Identity" input: "v:0" {t("DT_FLOAT")} }}',
+        ),
+        [],
+        id="ref-variable-edges",
+    ),
     pytest.param(loop("while/Merge"), [], id="control-flow-v1-loop"),
-    pytest.param(graph(vector("a"), const("axis", "DT_INT32"), f'node {{ name: "c" op: "ConcatV2" input: "a" input: "a" input: "axis" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}'), [], id="concat-omitted-default-tidx"),
-    pytest.param(graph(const("a"), const("b", "DT_INT32"), 'node { name: "n" op: "IdentityN" input: "a" input: "b" attr { key: "T" value { list { type: DT_FLOAT type: DT_INT32 } } } }', f'node {{ name: "i" op: "Identity" input: "n:1" {t("DT_INT32")} }}'), [], id="identityn-list"),
-    pytest.param(graph(const("a"), const("b", "DT_INT32"), 'node { name: "c" op: "fn" input: "a" input: "b" }', FN), [], id="call-by-function-name"),
-    pytest.param(graph(const("a"), 'node { name: "c" op: "PartitionedCall" input: "a" attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } attr { key: "f" value { func { name: "g" } } } }', f'node {{ name: "i" op: "Identity" input: "c" {t("DT_FLOAT")} }}'), [], id="partitioned-call"),
-    pytest.param(graph(const("a.b-c>d"), f'node {{ name: "i" op: "Identity" input: "a.b-c>d:0" {t("DT_FLOAT")} attr {{ key: "_class" value {{ list {{ s: "loc:@a.b-c>d" }} }} }} }}'), [], id="odd-names-and-underscore-attr"),
-    pytest.param(graph('node { name: "x" op: "NotAnOp" }', f'node {{ name: "i" op: "Identity" input: "x" {t("DT_FLOAT")} }}'), [], id="unknown-op-producer"),
-    pytest.param(graph(const("a"), 'node { name: "i" op: "Identity" input: "a" attr { key: "T" value { placeholder: "T" } } }'), [], id="placeholder-outside-function-not-guessed"),
-    pytest.param(graph(const("a"), f'node {{ name: "i" op: "Identity" input: "a" input: "a" {t("DT_INT32")} }}'.replace('input: "a" input: "a"', 'input: "a:1"')), [], id="bad-index-left-to-output-index"),
-    pytest.param(graph(library(
-        'node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { placeholder: "T" } } }',
-        'node_def { name: "j" op: "Identity" input: "i:output:0" attr { key: "T" value { type: DT_INT32 } } }',
-        args='input_arg { name: "x" type_attr: "T" } attr { name: "T" type: "type" }',
-    )), [], id="body-types-from-function-attrs-skipped"),
-    pytest.param(graph(library(
-        'node_def { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }',
-        'node_def { name: "as" op: "Assign" input: "v:ref" input: "x" attr { key: "T" value { type: DT_FLOAT } } }',
-        'node_def { name: "i" op: "Identity" input: "as:output_ref:0" attr { key: "T" value { type: DT_FLOAT } } }',
-    )), [], id="body-ref-edges"),
-    pytest.param(graph(library(
-        'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
-        'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
-    )), [], id="body-whole-output-arg"),
+    pytest.param(
+        graph(
+            vector("a"),
+            const("axis", "DT_INT32"),
+            f'node {{ name: "c" op: "ConcatV2" input: "a" input: "a" input: "axis" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}',
+        ),
+        [],
+        id="concat-omitted-default-tidx",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            const("b", "DT_INT32"),
+            'node { name: "n" op: "IdentityN" input: "a" input: "b" attr { key: "T" value { list { type: DT_FLOAT type: DT_INT32 } } } }',
+            f'node {{ name: "i" op: "Identity" input: "n:1" {t("DT_INT32")} }}',
+        ),
+        [],
+        id="identityn-list",
+    ),
+    pytest.param(
+        graph(const("a"), const("b", "DT_INT32"), 'node { name: "c" op: "fn" input: "a" input: "b" }', FN),
+        [],
+        id="call-by-function-name",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            'node { name: "c" op: "PartitionedCall" input: "a" attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } attr { key: "f" value { func { name: "g" } } } }',
+            f'node {{ name: "i" op: "Identity" input: "c" {t("DT_FLOAT")} }}',
+        ),
+        [],
+        id="partitioned-call",
+    ),
+    pytest.param(
+        graph(
+            const("a.b-c>d"),
+            f'node {{ name: "i" op: "Identity" input: "a.b-c>d:0" {t("DT_FLOAT")} attr {{ key: "_class" value {{ list {{ s: "loc:@a.b-c>d" }} }} }} }}',
+        ),
+        [],
+        id="odd-names-and-underscore-attr",
+    ),
+    pytest.param(
+        graph('node { name: "x" op: "NotAnOp" }', f'node {{ name: "i" op: "Identity" input: "x" {t("DT_FLOAT")} }}'),
+        [],
+        id="unknown-op-producer",
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "i" op: "Identity" input: "a" attr { key: "T" value { placeholder: "T" } } }'),
+        [],
+        id="placeholder-outside-function-not-guessed",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            f'node {{ name: "i" op: "Identity" input: "a" input: "a" {t("DT_INT32")} }}'.replace(
+                'input: "a" input: "a"', 'input: "a:1"'
+            ),
+        ),
+        [],
+        id="bad-index-left-to-output-index",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { placeholder: "T" } } }',
+                'node_def { name: "j" op: "Identity" input: "i:output:0" attr { key: "T" value { type: DT_INT32 } } }',
+                args='input_arg { name: "x" type_attr: "T" } attr { name: "T" type: "type" }',
+            )
+        ),
+        [],
+        id="body-types-from-function-attrs-skipped",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }',
+                'node_def { name: "as" op: "Assign" input: "v:ref" input: "x" attr { key: "T" value { type: DT_FLOAT } } }',
+                'node_def { name: "i" op: "Identity" input: "as:output_ref:0" attr { key: "T" value { type: DT_FLOAT } } }',
+            )
+        ),
+        [],
+        id="body-ref-edges",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
+                'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
+            )
+        ),
+        [],
+        id="body-whole-output-arg",
+    ),
     # -- failures -------------------------------------------------------------
-    pytest.param(graph(const("a"), f'node {{ name: "i" op: "Identity" input: "a" {t("DT_INT32")} }}'), [(RULE, "i", 2)], id="identity-wrong-t"),
-    pytest.param(graph(const("a"), f'node {{ name: "as" op: "Assign" input: "a" input: "a" {t("DT_FLOAT")} }}'), [(RULE, "as", 2)], id="ref-input-fed-a-value"),
+    pytest.param(
+        graph(const("a"), f'node {{ name: "i" op: "Identity" input: "a" {t("DT_INT32")} }}'),
+        [(RULE, "i", 2)],
+        id="identity-wrong-t",
+    ),
+    pytest.param(
+        graph(const("a"), f'node {{ name: "as" op: "Assign" input: "a" input: "a" {t("DT_FLOAT")} }}'),
+        [(RULE, "as", 2)],
+        id="ref-input-fed-a-value",
+    ),
     pytest.param(loop("while/Merge_1"), [(RULE, "while/Less", 9)], id="while-less-fed-resource"),
-    pytest.param(graph(const("a"), f'node {{ name: "m" op: "Merge" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}', f'node {{ name: "i" op: "Identity" input: "m:1" {t("DT_FLOAT")} }}'), [(RULE, "i", 3)], id="merge-value-index-is-int32"),
-    pytest.param(graph(vector("a"), f'node {{ name: "c" op: "ConcatV2" input: "a" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}'), [(RULE, "c", 2)], id="concat-float-axis"),
-    pytest.param(graph(const("a"), 'node { name: "n" op: "IdentityN" input: "a" input: "a" attr { key: "T" value { list { type: DT_FLOAT type: DT_INT64 } } } }'), [(RULE, "n", 2)], id="type-list-second-element"),
-    pytest.param(graph(const("a"), const("b", "DT_INT32"), 'node { name: "c" op: "fn" input: "a" input: "a" }', FN), [(RULE, "c", 3)], id="call-by-function-name"),
-    pytest.param(graph(const("b", "DT_INT32"), 'node { name: "c" op: "PartitionedCall" input: "b" input: "b" attr { key: "Tin" value { list { type: DT_FLOAT type: DT_INT32 } } } attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "g" } } } }'), [(RULE, "c", 2)], id="partitioned-call-tin"),
-    pytest.param(graph(library('node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }')), [(RULE, "i", 3)], id="body-arg-type"),
-    pytest.param(graph(library(
-        'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
-        'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_HALF } } }',
-    )), [(RULE, "s", 4), (RULE, "s", 4)], id="body-whole-output-arg-each-element"),
-    pytest.param(graph(library(
-        'node_def { name: "c" op: "Cast" input: "x:0" attr { key: "SrcT" value { type: DT_FLOAT } } attr { key: "DstT" value { type: DT_INT32 } } }',
-        'node_def { name: "a" op: "Add" input: "x" input: "c:y:0" attr { key: "T" value { type: DT_FLOAT } } }',
-    )), [(RULE, "a", 4)], id="body-second-input"),
-    pytest.param(graph(library(
-        'node_def { name: "as" op: "Assign" input: "x" input: "x" attr { key: "T" value { type: DT_FLOAT } } }',
-    )), [(RULE, "as", 3)], id="body-ref-input-fed-a-value"),
+    pytest.param(
+        graph(
+            const("a"),
+            f'node {{ name: "m" op: "Merge" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}',
+            f'node {{ name: "i" op: "Identity" input: "m:1" {t("DT_FLOAT")} }}',
+        ),
+        [(RULE, "i", 3)],
+        id="merge-value-index-is-int32",
+    ),
+    pytest.param(
+        graph(
+            vector("a"),
+            f'node {{ name: "c" op: "ConcatV2" input: "a" input: "a" input: "a" attr {{ key: "N" value {{ i: 2 }} }} {t("DT_FLOAT")} }}',
+        ),
+        [(RULE, "c", 2)],
+        id="concat-float-axis",
+    ),
+    pytest.param(
+        graph(
+            const("a"),
+            'node { name: "n" op: "IdentityN" input: "a" input: "a" attr { key: "T" value { list { type: DT_FLOAT type: DT_INT64 } } } }',
+        ),
+        [(RULE, "n", 2)],
+        id="type-list-second-element",
+    ),
+    pytest.param(
+        graph(const("a"), const("b", "DT_INT32"), 'node { name: "c" op: "fn" input: "a" input: "a" }', FN),
+        [(RULE, "c", 3)],
+        id="call-by-function-name",
+    ),
+    pytest.param(
+        graph(
+            const("b", "DT_INT32"),
+            'node { name: "c" op: "PartitionedCall" input: "b" input: "b" attr { key: "Tin" value { list { type: DT_FLOAT type: DT_INT32 } } } attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "g" } } } }',
+        ),
+        [(RULE, "c", 2)],
+        id="partitioned-call-tin",
+    ),
+    pytest.param(
+        graph(library('node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }')),
+        [(RULE, "i", 3)],
+        id="body-arg-type",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "u" op: "Unpack" input: "x" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }',
+                'node_def { name: "s" op: "AddN" input: "u:output" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_HALF } } }',
+            )
+        ),
+        [(RULE, "s", 4), (RULE, "s", 4)],
+        id="body-whole-output-arg-each-element",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "c" op: "Cast" input: "x:0" attr { key: "SrcT" value { type: DT_FLOAT } } attr { key: "DstT" value { type: DT_INT32 } } }',
+                'node_def { name: "a" op: "Add" input: "x" input: "c:y:0" attr { key: "T" value { type: DT_FLOAT } } }',
+            )
+        ),
+        [(RULE, "a", 4)],
+        id="body-second-input",
+    ),
+    pytest.param(
+        graph(
+            library(
+                'node_def { name: "as" op: "Assign" input: "x" input: "x" attr { key: "T" value { type: DT_FLOAT } } }',
+            )
+        ),
+        [(RULE, "as", 3)],
+        id="body-ref-input-fed-a-value",
+    ),
 ]
 
 
@@ -104,15 +246,38 @@ def test_type_attr_consistency(pbtxt, expected):
 
 def test_message_like_tensorflows_while_less():
     [finding] = [f for f in lint_text(loop("while/Merge_1")) if f.rule == RULE]
-    assert finding.message == "Node 'while/Less' (op Less): input 0 (input arg 'x', type from attr 'T') expects int32 but 'while/Merge_1' from node 'while/Merge_1' (op Merge) is resource"
+    assert (
+        finding.message
+        == "Node 'while/Less' (op Less): input 0 (input arg 'x', type from attr 'T') expects int32 but 'while/Merge_1' from node 'while/Merge_1' (op Merge) is resource"
+    )
 
 
 def test_ref_message_explains_the_reference():
-    [finding] = [f for f in lint_text(graph(const("a"), f'node {{ name: "as" op: "Assign" input: "a" input: "a" {t("DT_FLOAT")} }}')) if f.rule == RULE]
-    assert finding.message == "Node 'as' (op Assign): input 0 (input arg 'ref', type from attr 'T') expects float_ref but 'a' from node 'a' (op Const) is float; a ref input needs a reference, e.g. a TF1 variable's output"
+    [finding] = [
+        f
+        for f in lint_text(
+            graph(const("a"), f'node {{ name: "as" op: "Assign" input: "a" input: "a" {t("DT_FLOAT")} }}')
+        )
+        if f.rule == RULE
+    ]
+    assert (
+        finding.message
+        == "Node 'as' (op Assign): input 0 (input arg 'ref', type from attr 'T') expects float_ref but 'a' from node 'a' (op Const) is float; a ref input needs a reference, e.g. a TF1 variable's output"
+    )
 
 
 def test_body_message_names_the_function_argument():
-    [finding] = [f for f in lint_text(graph(library('node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }'))) if f.rule == RULE]
+    [finding] = [
+        f
+        for f in lint_text(
+            graph(
+                library('node_def { name: "i" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }')
+            )
+        )
+        if f.rule == RULE
+    ]
     assert finding.function == "f"
-    assert finding.message == "Node 'i' (op Identity): input 0 (input arg 'input', type from attr 'T') expects int32 but 'x' (an argument of the function) is float"
+    assert (
+        finding.message
+        == "Node 'i' (op Identity): input 0 (input arg 'input', type from attr 'T') expects int32 but 'x' (an argument of the function) is float"
+    )

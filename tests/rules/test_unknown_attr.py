@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
+
 from tflint.finding import Severity
 
 ID = "unknown-attr"
@@ -36,10 +36,13 @@ node {
 """
 
 # Odd but legal node names, and x:0 vs x, do not matter here.
-ODD_NAMES = CONST + """
+ODD_NAMES = (
+    CONST
+    + """
 node { name: "a>b" op: "Identity" input: "c:0" attr { key: "T" value { type: DT_FLOAT } } }
 node { name: "x-y.z" op: "Identity" input: "a>b" attr { key: "T" value { type: DT_FLOAT } } attr { key: "U" value { type: DT_FLOAT } } }
 """
+)
 
 
 def _library(body_attrs: str, call_attrs: str = "") -> str:
@@ -121,7 +124,9 @@ graph_def {
         pytest.param(_library(""), [], id="function-clean"),
         pytest.param(_library('attr { key: "U" value { i: 1 } }'), [(ID, "i", 6)], id="function-body"),
         pytest.param(_library("", T_FLOAT), [], id="call-sets-signature-attr"),
-        pytest.param(_library("", T_FLOAT + ' attr { key: "Tin" value { list { } } }'), [(ID, "call", 2)], id="call-sets-op-attr"),
+        pytest.param(
+            _library("", T_FLOAT + ' attr { key: "Tin" value { list { } } }'), [(ID, "call", 2)], id="call-sets-op-attr"
+        ),
         pytest.param(STRIPPED, [(ID, "pool", 46)], id="stripped-op-list-either-way"),
         pytest.param('node { name: "u" op: "NoSuchOp" attr { key: "x" value { i: 1 } } }', [], id="unknown-op"),
     ],
@@ -140,5 +145,10 @@ def test_message_suggests_the_close_name_and_is_a_warning():
 
 
 def test_call_message_names_the_function():
-    [finding] = [f for f in lint_text(_library("", T_FLOAT + ' attr { key: "Tin" value { list { } } }')) if f.rule == ID]
-    assert finding.message == "Node 'call' (function f) has attr 'Tin', which function f does not define; TensorFlow ignores it"
+    [finding] = [
+        f for f in lint_text(_library("", T_FLOAT + ' attr { key: "Tin" value { list { } } }')) if f.rule == ID
+    ]
+    assert (
+        finding.message
+        == "Node 'call' (function f) has attr 'Tin', which function f does not define; TensorFlow ignores it"
+    )

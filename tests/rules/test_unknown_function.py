@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text, pinned
 
 RULE = "unknown-function"
@@ -47,14 +46,18 @@ CASE_NODE = (
         pytest.param(LIB_F + IF_NODE.format(then="f", other="f"), [], id="if-branches-ok"),
         pytest.param(LIB_F + CASE_NODE.format(first="f", second="missing"), [(RULE, "case", 3)], id="list-func"),
         # An attr the op does not declare is ignored by TensorFlow, so it is not checked.
-        pytest.param('node { name: "n" op: "NoOp" attr { key: "_f" value { func { name: "missing" } } } }', [], id="undeclared-attr"),
+        pytest.param(
+            'node { name: "n" op: "NoOp" attr { key: "_f" value { func { name: "missing" } } } }',
+            [],
+            id="undeclared-attr",
+        ),
         # A node whose op names nothing is unknown-op's finding, not this rule's.
         pytest.param('node { name: "n" op: "missing_fn" }', [], id="unknown-op-not-reported-here"),
         pytest.param(
             'library { function { signature { name: "outer" }\n'
             '  node_def { name: "inner_call" op: "PartitionedCall" attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { } } }\n'
             '    attr { key: "f" value { func { name: "gone" } } } }\n'
-            '} }',
+            "} }",
             [(RULE, "inner_call", 3)],
             id="inside-function-body",
         ),
@@ -62,15 +65,15 @@ CASE_NODE = (
             'library { function { signature { name: "outer" }\n'
             '  node_def { name: "c" op: "PartitionedCall" attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { } } }\n'
             '    attr { key: "f" value { placeholder: "fn" } } }\n'
-            '} }',
+            "} }",
             [],
             id="placeholder-bound-at-call",
         ),
         pytest.param(
             # A func attr the called function declares is checked too, nested in the NameAttrList.
-            'library {\n'
+            "library {\n"
             '  function { signature { name: "apply" attr { name: "fn" type: "func" } } }\n'
-            '}\n'
+            "}\n"
             'node { name: "c" op: "PartitionedCall" attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { } } }\n'
             '  attr { key: "f" value { func { name: "apply" attr { key: "fn" value { func { name: "gone" } } } } } } }\n',
             [(RULE, "c", 5)],
@@ -78,9 +81,9 @@ CASE_NODE = (
         ),
         pytest.param(
             # A function call node's own func attrs (declared by the signature).
-            'library {\n'
+            "library {\n"
             '  function { signature { name: "apply" attr { name: "fn" type: "func" } } }\n'
-            '}\n'
+            "}\n"
             'node { name: "c" op: "apply" attr { key: "fn" value { func { name: "gone" } } } }\n',
             [(RULE, "c", 4)],
             id="call-node-func-attr",
@@ -91,7 +94,9 @@ def test_func_attrs(pbtxt, expected):
     assert pinned(lint_text(pbtxt), rule=RULE) == expected
 
 
-GRADIENTS = 'library {{ function {{ signature {{ name: "f" }} }} function {{ signature {{ name: "g" }} }} {gradients} }}'
+GRADIENTS = (
+    'library {{ function {{ signature {{ name: "f" }} }} function {{ signature {{ name: "g" }} }} {gradients} }}'
+)
 
 
 @pytest.mark.parametrize(

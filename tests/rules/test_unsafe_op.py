@@ -8,9 +8,22 @@ with key=pyfunc_0 in the registry`).
 from __future__ import annotations
 
 import pytest
-
 from conftest import DATA, lint_text, pinned, require
-from serving_graphs import SERVING, call, copy_model, edit_saved_model, function_library, identity, line_of, meta, node, placeholder, signature, tensor
+from serving_graphs import (
+    SERVING,
+    call,
+    copy_model,
+    edit_saved_model,
+    function_library,
+    identity,
+    line_of,
+    meta,
+    node,
+    placeholder,
+    signature,
+    tensor,
+)
+
 from tflint import protos
 from tflint.api import lint_file
 
@@ -37,34 +50,75 @@ def _string_call(name: str, function: str, *inputs: str) -> str:
 def _cases():
     text = PATH + "\n" + READ + "\n" + node("log", "PrintV2", "contents") + "\n"
     yield pytest.param(text, [(RULE, "contents", 2), (RULE, "log", 3)], id="graphdef-everything")
-    saver = PATH + "\n" + node("save/RestoreV2", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS) + "\n" + node("save_1/SaveV2", "SaveV2", "path", "path", "path", attrs='attr { key: "dtypes" value { list { } } } ') + "\n"
+    saver = (
+        PATH
+        + "\n"
+        + node("save/RestoreV2", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS)
+        + "\n"
+        + node("save_1/SaveV2", "SaveV2", "path", "path", "path", attrs='attr { key: "dtypes" value { list { } } } ')
+        + "\n"
+    )
     yield pytest.param(saver, [], id="graphdef-saver-scope-exempt")
     text = PATH + "\n" + node("restore/RestoreV2", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS) + "\n"
     yield pytest.param(text, [(RULE, "restore/RestoreV2", 2)], id="graphdef-checkpoint-outside-saver")
-    text = PATH + "\n" + node("py", "PyFunc", "path", attrs=STRING_T) + "\n" + node("eager", "EagerPyFunc", "path", attrs=STRING_T) + "\n"
+    text = (
+        PATH
+        + "\n"
+        + node("py", "PyFunc", "path", attrs=STRING_T)
+        + "\n"
+        + node("eager", "EagerPyFunc", "path", attrs=STRING_T)
+        + "\n"
+    )
     yield pytest.param(text, [(RULE, "py", 2), (RULE, "eager", 3)], id="python-callbacks")
     lib = "library {\n  " + _fn("f", "PyFunc") + "\n}\n"
     text = PATH + "\n" + lib
     yield pytest.param(text, [(RULE, "inner", line_of(text, "PyFunc"))], id="graphdef-function-body")
     # A meta graph with signatures: only what they (and init / restore) reach runs.
-    reached = meta(PATH, READ, identity("out", "contents", "DT_STRING"), node("unused", "WriteFile", "path", "path"), signatures=[signature("s", tensor("outputs", "o", "out:0", "DT_STRING"))])
-    yield pytest.param(reached, [(RULE, "contents", line_of(reached, '"ReadFile"'))], id="signature-reaches-readfile-only")
+    reached = meta(
+        PATH,
+        READ,
+        identity("out", "contents", "DT_STRING"),
+        node("unused", "WriteFile", "path", "path"),
+        signatures=[signature("s", tensor("outputs", "o", "out:0", "DT_STRING"))],
+    )
+    yield pytest.param(
+        reached, [(RULE, "contents", line_of(reached, '"ReadFile"'))], id="signature-reaches-readfile-only"
+    )
     functions = function_library(_fn("served_fn", "PyFunc"), _fn("unused_fn", "EagerPyFunc"))
-    text = meta(PATH, _string_call("StatefulPartitionedCall", "served_fn", "path"), _string_call("other", "unused_fn", "path"),
-                library=functions, signatures=[signature("s", tensor("outputs", "o", "StatefulPartitionedCall:0", "DT_STRING"))])
-    yield pytest.param(text, [(RULE, "inner", line_of(text, 'signature { name: "served_fn"'))], id="tf2-called-function-only")
-    init = signature("__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method="")
+    text = meta(
+        PATH,
+        _string_call("StatefulPartitionedCall", "served_fn", "path"),
+        _string_call("other", "unused_fn", "path"),
+        library=functions,
+        signatures=[signature("s", tensor("outputs", "o", "StatefulPartitionedCall:0", "DT_STRING"))],
+    )
+    yield pytest.param(
+        text, [(RULE, "inner", line_of(text, 'signature { name: "served_fn"'))], id="tf2-called-function-only"
+    )
+    init = signature(
+        "__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method=""
+    )
     text = meta(PATH, node("init", "NoOp", "^logged"), node("logged", "PrintV2", "path"), signatures=[init])
     yield pytest.param(text, [(RULE, "logged", line_of(text, '"PrintV2"'))], id="init-op-runs")
     saver_def = 'saver_def { filename_tensor_name: "path:0" save_tensor_name: "written:0" restore_op_name: "restored" }'
-    text = meta(PATH, node("written", "SaveV2", "path", "path", "path", attrs='attr { key: "dtypes" value { list { } } } '),
-                node("restored", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS),
-                node("sneaky", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS),
-                signatures=[signature("s", tensor("outputs", "o", "sneaky:0"))], extra=saver_def)
+    text = meta(
+        PATH,
+        node("written", "SaveV2", "path", "path", "path", attrs='attr { key: "dtypes" value { list { } } } '),
+        node("restored", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS),
+        node("sneaky", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS),
+        signatures=[signature("s", tensor("outputs", "o", "sneaky:0"))],
+        extra=saver_def,
+    )
     yield pytest.param(text, [(RULE, "sneaky", line_of(text, '"sneaky"'))], id="saverdef-subgraph-exempt")
     training_meta = meta(PATH, READ)  # no signature: nothing says what runs, so everything is checked
-    yield pytest.param(training_meta, [(RULE, "contents", line_of(training_meta, "ReadFile"))], id="meta-without-signatures")
-    yield pytest.param(PATH + "\n" + node("table", "InitializeTableFromTextFileV2", "path", "path") + "\n", [], id="table-from-asset-file-ok")
+    yield pytest.param(
+        training_meta, [(RULE, "contents", line_of(training_meta, "ReadFile"))], id="meta-without-signatures"
+    )
+    yield pytest.param(
+        PATH + "\n" + node("table", "InitializeTableFromTextFileV2", "path", "path") + "\n",
+        [],
+        id="table-from-asset-file-ok",
+    )
 
 
 @pytest.mark.parametrize("pbtxt, expected", list(_cases()))
@@ -78,12 +132,26 @@ def test_off_by_default():
 
 def test_options_replace_and_extend_the_list():
     text = PATH + "\n" + READ + "\n" + node("custom", "MyCustomOp", "path") + "\n"
-    assert pinned(lint_text(text, {"rules": {RULE: {"level": "error", "extra-ops": ["MyCustomOp"]}}}), rule=RULE) == [(RULE, "contents", 2), (RULE, "custom", 3)]
-    assert pinned(lint_text(text, {"rules": {RULE: {"level": "error", "ops": ["MyCustomOp"]}}}), rule=RULE) == [(RULE, "custom", 3)]
+    assert pinned(lint_text(text, {"rules": {RULE: {"level": "error", "extra-ops": ["MyCustomOp"]}}}), rule=RULE) == [
+        (RULE, "contents", 2),
+        (RULE, "custom", 3),
+    ]
+    assert pinned(lint_text(text, {"rules": {RULE: {"level": "error", "ops": ["MyCustomOp"]}}}), rule=RULE) == [
+        (RULE, "custom", 3)
+    ]
 
 
 def test_messages():
-    text = PATH + "\n" + READ + "\n" + node("py", "PyFunc", "path", attrs=STRING_T) + "\n" + node("custom", "MyCustomOp", "path") + "\n"
+    text = (
+        PATH
+        + "\n"
+        + READ
+        + "\n"
+        + node("py", "PyFunc", "path", attrs=STRING_T)
+        + "\n"
+        + node("custom", "MyCustomOp", "path")
+        + "\n"
+    )
     config = {"rules": {RULE: {"level": "error", "extra-ops": ["MyCustomOp"]}}}
     assert [f.message for f in lint_text(text, config) if f.rule == RULE] == [
         "Node 'contents' runs ReadFile, which reads files on the server's host",
