@@ -1,0 +1,121 @@
+"""The architecture holds: layers import only downwards (ARCHITECTURE.md), and no module import cycle.
+
+The package's rooms live in three folders (lint/, rules/, protos/) that setuptools maps to one
+`tflint` package, so the checks run on a staged copy laid out as installed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+grimp = pytest.importorskip("grimp")
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("staged")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(REPO / "lint", root / "tflint", ignore=ignore)
+    shutil.copytree(REPO / "rules", root / "tflint" / "rules", ignore=ignore)
+    shutil.copytree(REPO / "protos", root / "tflint" / "protos", ignore=ignore)
+    return root
+
+
+@pytest.fixture(scope="module")
+def graph(staged: Path):
+    sys.path.insert(0, str(staged))
+    saved = {name: module for name, module in sys.modules.items() if name == "tflint" or name.startswith("tflint.")}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        yield grimp.build_graph("tflint", exclude_type_checking_imports=True, cache_dir=None)
+    finally:
+        sys.path.remove(str(staged))
+        for name in [n for n in sys.modules if n == "tflint" or n.startswith("tflint.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+def test_the_layer_contract_holds(staged: Path):
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run(
+        [str(lint_imports), "--config", str(REPO / "pyproject.toml"), "--no-cache"],
+        cwd=staged,
+        env={"PYTHONPATH": str(staged), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "1 kept, 0 broken" in result.stdout
+
+
+def test_no_module_is_part_of_an_import_cycle(graph):
+    cycles = _strongly_connected(graph)
+    assert cycles == []
+
+
+def test_architecture_md_names_every_room_of_the_contract():
+    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    layers = re.search(r"layers = \[(.*?)\]", pyproject, re.S).group(1)
+    rooms = {room.strip() for line in re.findall(r'"([^"]+)"', layers) for room in line.split("|")}
+    for room in rooms:
+        package = REPO / "lint" / room
+        if package.is_dir() or (REPO / "lint" / f"{room}.py").exists():
+            assert f"{room}/" in text or f"{room}.py" in text, room
+    for folder in sorted(p.name for p in (REPO / "lint").iterdir() if p.is_dir() and p.name != "__pycache__"):
+        assert f"{folder}/" in text, f"lint/{folder}/ is not described in ARCHITECTURE.md"
+
+
+def _strongly_connected(graph) -> list[list[str]]:
+    """Tarjan's algorithm, iteratively: the groups of modules that import each other, directly or not."""
+    modules = sorted(graph.modules)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    counter = 0
+    for root in modules:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
+                    break
+                if child in on_stack:
+                    low[module] = min(low[module], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+    return groups
