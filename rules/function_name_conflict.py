@@ -51,6 +51,8 @@ ID = "function-name-conflict"
 CATEGORY = "function"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# TensorFlow makes these checks when it adds the library, called or not: never lowered for an uncalled function.
+LIBRARY_CHECK = True
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

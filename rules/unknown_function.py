@@ -142,8 +142,17 @@ def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:
                     f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names {role} "
                     f"'{_shown(name)}', which is not in the graph's function library "
                     "(tf.import_graph_def: FunctionDefLibrary missing it)",
-                    function=gradient.function_name if gradient.function_name in graph.function_by_name else None,
+                    # About the library, not a body: TensorFlow checks it whether or not the function runs.
+                    position=_function_position(graph, gradient.function_name),
                 )
+
+
+def _function_position(graph: GraphIndex, name: str) -> tuple[int, int] | None:
+    """Where function `name` is defined (text sources), or None."""
+    for scope in graph.function_scopes:
+        if scope.name == name:
+            return graph.function_position(scope.function_ordinal)
+    return None
 
 
 def _shown(name: str) -> str:

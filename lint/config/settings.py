@@ -19,7 +19,17 @@ from tflint.finding import Severity
 _PRESETS = Path(__file__).resolve().parent / "presets"
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
-TOP_LEVEL_KEYS = ("extends", "rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "plugins")
+TOP_LEVEL_KEYS = (
+    "extends",
+    "rules",
+    "fail-on",
+    "op-defs",
+    "baseline",
+    "inline-suppressions",
+    "plugins",
+    "uncalled-functions",
+    "interface",
+)
 RULE_KEYS = ("level", "ignore-nodes")
 INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
 # Seconds a user regex may run against one name before it is reported, not waited on.
@@ -82,6 +92,8 @@ class Config:
     plugins: tuple[str, ...] = ()
     modules: Mapping[str, ModuleType] = field(default_factory=_builtin_rules)
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
+    # The highest level of a finding inside a library function nothing calls (TensorFlow imports it).
+    uncalled_functions: Severity = Severity.WARNING
 
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
@@ -242,6 +254,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         if baseline and not os.path.isabs(baseline):
             baseline = str(base_dir / baseline)
     inline = _inline_suppressions(raw.get("inline-suppressions"), f"{shown}: inline-suppressions")
+    uncalled = Severity.WARNING
+    if "uncalled-functions" in raw:
+        uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
 
     plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
@@ -273,6 +288,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         plugins=plugin_names,
         modules=MappingProxyType(dict(rules)),
         plugin_op_defs=plugin_op_defs,
+        uncalled_functions=uncalled,
     )
 
 

@@ -13,10 +13,14 @@ from typing import Any
 from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.load import Artifact, GraphSource
+from tflint.tf.functions import called_functions
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import OpRegistry
 
 INVALID_GRAPH = "invalid-graph"
+
+# Added to a finding inside a library function that nothing instantiates (see CalledFunctions).
+NEVER_CALLED = "never called: TF does not check it at import; calling it would fail"
 
 
 class RuleCrash(Exception):
@@ -114,7 +118,10 @@ def run_rules(
             issues = list(module.check(index, rule_config.options))
         except Exception as error:  # a rule bug must surface as one clear line, not a traceback
             raise RuleCrash(rule_id, path, error) from error
-        yield from _findings(rule_id, rule_config, issues, index, path, label)
+        # A rule whose checks TensorFlow makes when it adds the library (name conflicts) is not
+        # about a body: its findings keep their level whether the function is called or not.
+        uncalled = None if getattr(module, "LIBRARY_CHECK", False) else config.uncalled_functions
+        yield from _findings(rule_id, rule_config, issues, index, path, label, uncalled)
 
 
 # Below this many nodes a graph's rules take less time than starting a process costs.
@@ -255,8 +262,15 @@ def _run_queued_in_child(
 
 
 def _findings(
-    rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], index: GraphIndex, path: str, label: str | None
+    rule_id: str,
+    rule_config: RuleConfig,
+    issues: Iterable[Issue],
+    index: GraphIndex,
+    path: str,
+    label: str | None,
+    uncalled: Severity | None = None,
 ) -> Iterator[Finding]:
+    """Findings of a rule's issues; those inside a function nothing calls are capped at `uncalled` (if given)."""
     for issue in issues:
         node: Node | None = issue.node
         node_name = node.name if node is not None else None
@@ -266,17 +280,22 @@ def _findings(
         severity = rule_config.severity
         if issue.severity is not None and not rule_config.level_set:
             severity = issue.severity
+        function = node.function if node is not None else issue.function
+        message = issue.message
+        if uncalled is not None and function is not None and function not in called_functions(index):
+            severity = min(severity, uncalled)
+            message = f"{message} ({NEVER_CALLED})"
         if severity == Severity.OFF:
             continue
         yield Finding(
             rule=rule_id,
             severity=severity,
-            message=issue.message,
+            message=message,
             file=path,
             line=line,
             column=column,
             node=node_name,
-            function=node.function if node is not None else issue.function,
+            function=function,
             graph=label,
         )
 

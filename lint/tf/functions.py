@@ -273,3 +273,61 @@ def _canonical_tensor(tensor: Any) -> tuple | None:
     while len(elements) > 1 and elements[-2] == elements[-1]:
         elements.pop()
     return dims, tuple(elements)
+
+
+# -- which functions run -----------------------------------------------------------
+
+
+class CalledFunctions:
+    """The library functions something instantiates: a node, a signature, or another such function.
+
+    TensorFlow checks a function body only when it instantiates the function
+    (at import for a node that calls it, at run time for If/While/Case
+    branches and other function-valued attrs); a function nothing reaches is
+    added to the graph unchecked. Roots are the top-level nodes (a call by op
+    name, or any `func` / `list(func)` attr: PartitionedCall's `f`, If's
+    branches, While's `cond` and `body`, Case's `branches`, a dataset's `f`)
+    and a SavedModel's object graph (its concrete functions, which its
+    signatures and methods call). A reached function's body reaches further
+    the same way. A GradientDef alone reaches nothing: TensorFlow imports a
+    broken gradient function, and only differentiating would run it.
+    """
+
+    def __init__(self, graph: GraphIndex) -> None:
+        library = graph.function_by_name
+        reached: set[str] = set()
+        pending: list[str] = []
+
+        def reach(name: str) -> None:
+            if name in library and name not in reached:
+                reached.add(name)
+                pending.append(name)
+
+        if library:
+            for node in graph.nodes:
+                reach(node.op)
+                if node.attr:
+                    for _, function in func_references(node):
+                        reach(function.name)
+            meta_graph = graph.meta_graph
+            if meta_graph is not None and meta_graph.HasField("object_graph_def"):
+                for name in meta_graph.object_graph_def.concrete_functions:
+                    reach(name)
+            scopes: dict[str | None, Any] = {}
+            for scope in graph.function_scopes:
+                scopes.setdefault(scope.name, scope)  # the first of a name, as function_by_name
+            while pending:
+                for node in scopes[pending.pop()].nodes:
+                    reach(node.op)
+                    if node.attr:
+                        for _, function in func_references(node):
+                            reach(function.name)
+        self.names = frozenset(reached)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+
+def called_functions(graph: GraphIndex) -> CalledFunctions:
+    """The functions of `graph`'s library that something instantiates (computed on first use, then shared)."""
+    return graph.derived(CalledFunctions)
