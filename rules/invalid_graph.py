@@ -8,6 +8,12 @@ be checked. The finding carries the parser's line and column for text files.
 It cannot be switched off or suppressed: a file tflint could not read must
 never pass silently.
 
+An empty file, or one holding only comments, is not such a file: it parses
+as a graph with no nodes, which TensorFlow imports without complaint (see
+`empty-graph`, a warning). The exceptions are a SavedModel file that is
+empty (there is no meta graph to load) and a Git LFS pointer (the graph was
+never fetched).
+
 How to fix: regenerate the file with TensorFlow (`tf.io.write_graph`), or
 correct the syntax at the reported position. Use `--input-type` if the
 content was detected as the wrong kind of message.

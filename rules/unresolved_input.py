@@ -5,7 +5,9 @@ output index and refuses the graph when no node has that name (`Node 'X':
 Unknown input node 'y'`); control inputs (`^y`) are checked the same way.
 Inside a function body an input may also name one of the function's input
 args. Note that TensorFlow reads `^y:0` as a *data* input from a node called
-`^y`, so it is reported here too (and by `input-syntax`).
+`^y`, so it is reported here too (and by `input-syntax`). An input the
+caller's `input_map` replaces (the exact tensor, or `^y` for a control input;
+see `import-contract`) is never looked up, and not reported.
 
 How to fix: correct the input's spelling, add the missing producer node, or
 drop the dependency.
@@ -33,11 +35,17 @@ OPTIONS: dict[str, Any] = {}
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue for each input whose node part names nothing in scope."""
+    # The caller's input_map replaces these tensors: TensorFlow never looks their nodes up.
+    mapped = graph.imports.mapped_keys() if graph.imports is not None else {}
     for scope in graph.scopes():
         known = scope.by_name
         args = scope.arg_names
         unresolved = {
-            item.raw for item in scope.inputs_to_resolve() if item.node not in known and item.node not in args
+            item.raw
+            for item in scope.inputs_to_resolve()
+            if item.node not in known
+            and item.node not in args
+            and not (mapped and scope.function is None and (item.node, item.index) in mapped)
         }
         for node in scope.nodes_reading(unresolved):
             for item in node.inputs:

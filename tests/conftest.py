@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from tflint.api import registry_for
 from tflint.config.settings import config_from_mapping, default_config
 from tflint.engine.run import lint_artifact
 from tflint.read.load import load_bytes
+from tflint.tf import imports
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -19,9 +21,18 @@ CORPUS = SHARED / "corpus"
 WILD = SHARED / "wild"
 
 
-def lint_text(pbtxt: str, config: dict | None = None, *, name: str = "graph.pbtxt", input_type: str | None = None):
-    """Lint inline text (dedented) and return the sorted findings."""
+def lint_text(
+    pbtxt: str,
+    config: dict | None = None,
+    *,
+    name: str = "graph.pbtxt",
+    input_type: str | None = None,
+    import_args: dict | None = None,
+):
+    """Lint inline text (dedented) and return the sorted findings (`import_args`: as tflint.lint_file's)."""
     resolved = config_from_mapping(config) if config is not None else default_config()
+    if import_args is not None:
+        resolved = dataclasses.replace(resolved, import_args=imports.import_args(**import_args))
     artifact = load_bytes(textwrap.dedent(pbtxt).encode("utf-8"), name, input_type)
     return lint_artifact(artifact, resolved, registry_for(resolved))
 

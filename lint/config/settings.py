@@ -94,6 +94,29 @@ class Config:
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
     # The highest level of a finding inside a library function nothing calls (TensorFlow imports it).
     uncalled_functions: Severity = Severity.WARNING
+    # `interface:`: (file glob, tflint.tf.imports.Interface) in order; the first match applies.
+    interfaces: tuple[tuple[str, Any], ...] = ()
+    # How the caller imports every graph it lints (tflint.tf.imports.ImportArgs; the Python API's import_args).
+    import_args: Any = None
+
+    def interface_for(self, path: str) -> Any:
+        """The Interface the first `interface:` glob matching `path` gives, or None.
+
+        Globs are relative to the config file's directory (`*` also crosses `/`); a
+        path outside it is matched as given.
+        """
+        from fnmatch import fnmatchcase
+
+        candidates = [Path(path).as_posix()]
+        if self.source:
+            try:
+                candidates.insert(0, Path(os.path.abspath(path)).relative_to(Path(self.source).resolve().parent).as_posix())
+            except ValueError:
+                pass
+        for pattern, interface in self.interfaces:
+            if any(fnmatchcase(candidate, pattern) for candidate in candidates):
+                return interface
+        return None
 
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
@@ -257,6 +280,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     uncalled = Severity.WARNING
     if "uncalled-functions" in raw:
         uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
+    interfaces = _interfaces(raw.get("interface"), f"{shown}: interface")
 
     plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
@@ -289,6 +313,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         modules=MappingProxyType(dict(rules)),
         plugin_op_defs=plugin_op_defs,
         uncalled_functions=uncalled,
+        interfaces=interfaces,
     )
 
 
@@ -308,6 +333,58 @@ def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
             raise ConfigError(f"{where}.{key}: expected true or false, got {setting!r}")
         settings[key.replace("-", "_")] = setting
     return InlineSuppressions(**settings)
+
+
+def _interfaces(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
+    """`interface:` -- a mapping of file glob to {inputs, outputs}, each a list of names or a mapping of name to spec."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a mapping of file glob to its inputs and outputs")
+    from tflint.tf.imports import Interface
+
+    found = []
+    for pattern, entry in value.items():
+        here = f"{where}.{pattern}"
+        if not isinstance(pattern, str) or not pattern:
+            raise ConfigError(f"{where}: expected file globs as keys, got {pattern!r}")
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{here}: expected a mapping with inputs and/or outputs")
+        for key in entry:
+            if key not in ("inputs", "outputs"):
+                raise ConfigError(f"{here}: unknown key {key!r}{did_you_mean(str(key), ('inputs', 'outputs'))}")
+        found.append(
+            (
+                pattern,
+                Interface(
+                    inputs=_interface_tensors(entry.get("inputs"), f"{here}.inputs"),
+                    outputs=_interface_tensors(entry.get("outputs"), f"{here}.outputs"),
+                ),
+            )
+        )
+    return tuple(found)
+
+
+def _interface_tensors(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
+    from tflint.tf.imports import TensorSpec, tensor_spec
+
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        value = {name: None for name in value}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a list of tensor names, or a mapping of name to {{dtype, shape}}")
+    tensors = []
+    for name, spec in value.items():
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"{where}: expected tensor names such as 'input:0', got {name!r}")
+        if spec is not None and not isinstance(spec, (dict, str)):
+            raise ConfigError(f"{where}.{name}: expected a dtype name or a mapping with dtype and/or shape")
+        try:
+            tensors.append((name, tensor_spec(spec, f"{where}.{name}") if spec is not None else TensorSpec()))
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+    return tuple(tensors)
 
 
 def _plugin_names(value: Any, where: str) -> tuple[str, ...]:

@@ -65,8 +65,9 @@ def lint_artifact(
             )
         ]
     findings: list[Finding] = []
+    interface = config.interface_for(artifact.path) if config.interfaces else None
     for source in artifact.graphs:
-        index = build_index(source, registry, artifact)
+        index = build_index(source, registry, artifact, config.import_args, interface)
         try:
             if workers > 1 and len(index.nodes) >= FORK_MIN_NODES:
                 findings.extend(run_rules_forked(index, config, artifact.path, source.label, workers, progress))
@@ -82,8 +83,14 @@ def lint_artifact(
     return findings
 
 
-def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | None = None) -> GraphIndex:
-    """The GraphIndex of one graph, with its stripped_op_list layered over `registry`."""
+def build_index(
+    source: GraphSource,
+    registry: OpRegistry,
+    artifact: Artifact | None = None,
+    imports: Any = None,
+    interface: Any = None,
+) -> GraphIndex:
+    """The GraphIndex of one graph, with its stripped_op_list layered over `registry` (and how it is imported)."""
     if source.op_list is not None and len(source.op_list.op):
         registry = registry.with_op_list("stripped_op_list", source.op_list)
     return GraphIndex(
@@ -95,6 +102,8 @@ def build_index(source: GraphSource, registry: OpRegistry, artifact: Artifact | 
         positions=source.positions,
         graph_id=source.graph_id,
         artifact=artifact,
+        imports=imports,
+        interface=interface,
     )
 
 

@@ -198,9 +198,8 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = str(target) if saved_model_dir else path
     _split_input_type(input_type)  # a bad --input-type is a usage error whatever the file holds
-    unread = _unreadable_reason(data)
+    unread = _unreadable_reason(data, saved_model_dir is not None or _split_input_type(input_type)[0] == "SavedModel")
     if unread is not None:
-        # Serialized bytes may be empty (an empty GraphDef); a graph *file* never is.
         artifact = Artifact(path=shown, failure=ParseFailure(unread, 1 if data else None, 1 if data else None))
     else:
         artifact = load_bytes(data, shown, input_type, workers=workers)
@@ -238,10 +237,14 @@ def _refuse_device(target: Path, shown: str) -> None:
         raise UsageError(f"{shown}: not a regular file (a device or socket)")
 
 
-def _unreadable_reason(data: bytes) -> str | None:
-    """Why the file content `data` holds no graph at all (empty, a Git LFS pointer), or None."""
-    if not data or data.isspace():
-        return "the file is empty: there is no graph in it"
+def _unreadable_reason(data: bytes, saved_model: bool = False) -> str | None:
+    """Why the file content `data` holds no graph at all (a Git LFS pointer, an empty SavedModel), or None.
+
+    An empty GraphDef or MetaGraphDef file is read: TensorFlow imports it as a graph with no
+    nodes (`empty-graph` warns). An empty SavedModel has no meta graph for a loader to find.
+    """
+    if saved_model and (not data or data.isspace()):
+        return "the file is empty: a SavedModel without meta graphs"
     if _LFS_POINTER.match(data):
         return "a Git LFS pointer, not the graph itself (run 'git lfs pull')"
     return None

@@ -162,8 +162,14 @@ class GraphIndex:
         positions: Any = None,
         graph_id: int = 0,
         artifact: Any = None,
+        imports: Any = None,
+        interface: Any = None,
     ) -> None:
         self.graph = graph
+        # How the caller imports the graph (tflint.tf.imports.ImportArgs), and the tensors its
+        # configuration expects (Interface); None when not given.
+        self.imports = imports
+        self.interface = interface
         self.label = label
         self.meta_graph = meta_graph
         self.artifact = artifact

@@ -1503,6 +1503,7 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "ShapeN": _shape_of,
     "Size": _scalar,
     "Rank": _scalar,
+    "L2Loss": _scalar,
     "ExpandDims": _expand_dims,
     "Squeeze": _squeeze,
     "ArgMax": _arg_reduction,
@@ -1632,6 +1633,10 @@ class ShapeInference:
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
         self._memo: dict[Any, Any] = {}
+        # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
+        self._mapped: dict[tuple[str, int], Shape] = {}
+        if graph.imports is not None:
+            self._mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -1645,6 +1650,8 @@ class ShapeInference:
 
     def input_shape(self, item: Input) -> Shape:
         """The shape of the tensor a data input of a top-level node reads (None when unknown)."""
+        if self._mapped and (item.node, item.index) in self._mapped:
+            return self._mapped[item.node, item.index]
         producer = self._by_name.get(item.node)
         if producer is None:
             return None
@@ -1705,7 +1712,11 @@ class ShapeInference:
         shapes = []
         append = shapes.append
         loop_head = node.op in MERGE_OPS
+        mapped = self._mapped
         for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
+            if mapped and (name, index) in mapped:
+                append(mapped[name, index])
+                continue
             producer = by_name.get(name)
             if producer is None:
                 append(None)
