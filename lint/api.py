@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -183,6 +184,7 @@ def lint_paths(
     prune_baseline: bool = False,
     progress: Any = None,
     jobs: int | None = None,
+    import_args: Any = None,
 ) -> Report:
     """Lint files, SavedModel directories and directories (searched), as the `tflint` command does.
 
@@ -196,10 +198,13 @@ def lint_paths(
     `progress` receives `file(number, total, path)` and `rule(id)` calls.
     `jobs` lints files in that many processes (None: one per core), when
     there are several files and enough bytes to repay starting them; the
-    report is the same whatever the number.
+    report is the same whatever the number. `import_args` says how serving
+    code imports every graph (see `lint_file`).
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
     from tflint.baseline import Baseline
+
+    contract = _import_args(import_args)
 
     files = list(iter_graph_files([os.fspath(path) for path in paths]))
     if sum(1 for path in files if path == "-") > 1:
@@ -211,8 +216,13 @@ def lint_paths(
     configs = _ConfigCache(config)
     registries: dict[int, OpRegistry] = {}
     plan: list[tuple[str, Config, OpRegistry]] = []
+    with_contract: dict[int, Config] = {}
     for path in files:
         resolved = configs.for_path(path)
+        if contract is not None:
+            if id(resolved) not in with_contract:
+                with_contract[id(resolved)] = dataclasses.replace(resolved, import_args=contract)
+            resolved = with_contract[id(resolved)]
         registry = registries.get(id(resolved))
         if registry is None:
             registry = registries[id(resolved)] = registry_for(resolved, op_defs)
@@ -428,24 +438,61 @@ def lint_file(
     *,
     op_defs: Sequence[str] = (),
     input_type: str | None = None,
+    import_args: Any = None,
 ) -> Report:
     """Lint one graph file or SavedModel directory, with its config's baseline if it has one.
 
-    Raises `tflint.ConfigError` for invalid configuration and
-    `tflint.UsageError` for an unreadable path; a file that does not parse
-    is an `invalid-graph` finding in the report.
+    `import_args` are the arguments serving code passes to
+    `tf.graph_util.import_graph_def` for this graph, as a mapping with
+    `input_map` (keys are tensor names; values are None, a dtype name, a
+    mapping with `dtype` and/or `shape`, or a `tf.Tensor` / `tf.TensorSpec`),
+    `return_elements` and `name`: what TensorFlow would refuse of them is an
+    `import-contract` finding. Raises `tflint.ConfigError` for invalid
+    configuration and `tflint.UsageError` for an unreadable path or unusable
+    import arguments; a file that does not parse is an `invalid-graph`
+    finding in the report.
     """
-    return lint_paths([path], config, op_defs=op_defs, input_type=input_type)
+    return lint_paths([path], config, op_defs=op_defs, input_type=input_type, import_args=import_args)
 
 
-def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, name: str = "<graph>") -> Report:
+def _import_args(value: Any) -> Any:
+    """An ImportArgs from the API's `import_args` (a mapping like import_graph_def's keywords), or None."""
+    from tflint.tf.imports import ImportArgs, import_args
+
+    if value is None or isinstance(value, ImportArgs):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"import_args must be a mapping (input_map, return_elements, name), not {type(value).__name__}")
+    unknown = set(value) - {"input_map", "return_elements", "name"}
+    if unknown:
+        raise UsageError(
+            f"import_args: unknown key {sorted(map(str, unknown))[0]!r} (expected input_map, return_elements, name)"
+        )
+    try:
+        return import_args(**value)
+    except ValueError as error:
+        raise UsageError(f"import_args: {error}") from None
+
+
+def lint_graph(
+    graph: Any,
+    *,
+    op_defs: Sequence[Any] = (),
+    config: ConfigLike = None,
+    name: str = "<graph>",
+    import_args: Any = None,
+) -> Report:
     """Lint an in-memory graph.
 
     `graph` is a GraphDef, MetaGraphDef or SavedModel message (tflint's own
     or TensorFlow's), or their serialized bytes. `op_defs` are extra OpList
-    messages or OpList file paths (custom ops).
+    messages or OpList file paths (custom ops). `name` is the name findings
+    show; `import_args` as for `lint_file`.
     """
     resolved = resolve_config(config)
+    contract = _import_args(import_args)
+    if contract is not None:
+        resolved = dataclasses.replace(resolved, import_args=contract)
     registry = registry_for(resolved, op_defs)
     message, kind = coerce_message(graph)
     with process.collector_paused():
@@ -455,7 +502,14 @@ def lint_graph(graph: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = 
 
 
 def validate(
-    graph_or_path: Any, *, op_defs: Sequence[Any] = (), config: ConfigLike = None, serving: bool | None = None
+    graph_or_path: Any,
+    *,
+    op_defs: Sequence[Any] = (),
+    config: ConfigLike = None,
+    serving: bool | None = None,
+    input_map: Mapping[str, Any] | None = None,
+    return_elements: Sequence[str] | None = None,
+    name: str | None = None,
 ) -> Report:
     """Lint a path or an in-memory graph; raise GraphValidationError if it fails.
 
@@ -463,8 +517,13 @@ def validate(
     configured `fail-on` level. `serving` applies the `serving` preset under
     the configuration (rules the configuration sets keep their settings);
     the default, None, applies it to SavedModels (directories, files,
-    messages or bytes) and not to other graphs.
+    messages or bytes) and not to other graphs. `input_map`,
+    `return_elements` and `name` are the arguments serving code passes to
+    `tf.graph_util.import_graph_def` (see `lint_file`'s `import_args`); when
+    any is given, what TensorFlow would refuse of them fails the validation.
     """
+    given = {"input_map": input_map, "return_elements": return_elements, "name": name}
+    import_args = {key: value for key, value in given.items() if value is not None} or None
     from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
 
     if serving is None:
@@ -473,9 +532,9 @@ def validate(
         near = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
         config = with_serving_preset(resolve_config(config, near=near))
     if isinstance(graph_or_path, (str, os.PathLike)):
-        report = lint_file(graph_or_path, config, op_defs=op_defs)
+        report = lint_file(graph_or_path, config, op_defs=op_defs, import_args=import_args)
     else:
-        report = lint_graph(graph_or_path, op_defs=op_defs, config=config)
+        report = lint_graph(graph_or_path, op_defs=op_defs, config=config, import_args=import_args)
     if not report.ok:
         raise GraphValidationError(report)
     return report

@@ -62,7 +62,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.imports import NON_TENSOR_NEEDS_NAME, TensorKey, TensorNameError, input_map_key, parse_tensor_name
+from tflint.tf.imports import (
+    NON_TENSOR_NEEDS_NAME,
+    TensorKey,
+    TensorNameError,
+    input_map_key,
+    parse_tensor_name,
+    shown,
+)
 from tflint.tf.index import GraphIndex
 from tflint.tf.op_signatures import dtype_name, signatures, types_compatible
 from tflint.tf.serving import output_types
@@ -82,13 +89,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         return
     problem = args.name_problem()
     if problem is not None:
-        yield Issue(None, f"name: {problem}")
+        yield Issue(None, f"name: {shown(problem)}")
     mapped: dict[TensorKey, Any] = {}
     for key, spec in args.input_map.items():
         try:
             mapped[input_map_key(key)] = (key, spec)
         except TensorNameError as error:
-            yield Issue(None, f"input_map: {error}")
+            yield Issue(None, f"input_map: {shown(str(error))}")
     if args.name == "" and any(spec.python_value for spec in args.input_map.values()):
         yield Issue(None, f"input_map: {NON_TENSOR_NEEDS_NAME}")
     yield from _return_elements(graph, args.return_elements or (), mapped)
@@ -106,24 +113,24 @@ def _return_elements(graph: GraphIndex, elements: tuple[str, ...], mapped: dict[
         try:
             key = parse_tensor_name(element)
         except TensorNameError as error:
-            yield Issue(None, f"return_elements: {error}")
+            yield Issue(None, f"return_elements: {shown(str(error))}")
             continue
         if key in mapped:
             continue  # TensorFlow returns the replacement
         node = graph.node(key.node)
         if node is None:
-            yield Issue(None, f"return_elements: Requested return tensor '{key}' not found in graph def")
+            yield Issue(None, f"return_elements: Requested return tensor '{shown(str(key))}' not found in graph def")
             continue
         types = output_types(graph, node)
         if types is not None and key.index >= len(types):
             yield Issue(
                 node,
-                f"return_elements: Invalid return output {key.index} of node '{key.node}', "
+                f"return_elements: Invalid return output {key.index} of node '{shown(key.node)}', "
                 f"which has {len(types)} output(s)",
             )
     for element in operations:
         if graph.node(element) is None:
-            yield Issue(None, f"return_elements: Requested return node '{element}' not found in graph def")
+            yield Issue(None, f"return_elements: Requested return node '{shown(element)}' not found in graph def")
 
 
 def _unused_keys(graph: GraphIndex, mapped: dict[TensorKey, Any]) -> Iterator[Issue]:
@@ -144,7 +151,7 @@ def _unused_keys(graph: GraphIndex, mapped: dict[TensorKey, Any]) -> Iterator[Is
             missing.append(key)
     if missing:
         missing.sort(key=lambda key: (key.node.encode("utf-8", "surrogatepass"), key.index))
-        names = ", ".join(str(key) for key in missing)
+        names = ", ".join(shown(str(key)) for key in missing)
         yield Issue(None, f"input_map: Attempted to map inputs that were not found in graph_def: [{names}]")
 
 
@@ -168,7 +175,7 @@ def _replacement_dtypes(graph: GraphIndex, mapped: dict[TensorKey, Any], prefix:
                 if expected is not None and not types_compatible(expected, spec.dtype):
                     yield Issue(
                         node,
-                        f"input_map: Input {slot} of node {prefix}{node.name} was passed {dtype_name(spec.dtype)} "
-                        f"from input_map[{key!r}] incompatible with expected {dtype_name(expected)}.",
+                        f"input_map: Input {slot} of node {shown(prefix + node.name)} was passed {dtype_name(spec.dtype)} "
+                        f"from input_map[{shown(repr(key))}] incompatible with expected {dtype_name(expected)}.",
                     )
             slot += 1

@@ -49,7 +49,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.imports import TensorNameError, input_map_key, parse_tensor_name
+from tflint.tf.imports import TensorNameError, input_map_key, parse_tensor_name, shown
 from tflint.tf.index import GraphIndex
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.serving import base_type, output_types
@@ -69,7 +69,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     if interface is None:
         return
     for kind, name, spec in interface.entries():
-        what = f"Interface {kind} '{name}'"
+        what = f"Interface {kind} '{shown(name)}'"
         try:
             if kind == "input":
                 key = input_map_key(name)
@@ -78,18 +78,18 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             else:
                 key = input_map_key(f"^{name}")  # an operation
         except TensorNameError as error:
-            yield Issue(None, f"{what}: {error}")
+            yield Issue(None, f"{what}: {shown(str(error))}")
             continue
         node = graph.node(key.node)
         if node is None:
-            yield Issue(None, f"{what}: the graph has no node '{key.node}'")
+            yield Issue(None, f"{what}: the graph has no node '{shown(key.node)}'")
             continue
         if key.index < 0:
             continue  # an operation: it exists
         types = output_types(graph, node)
         if types is not None and key.index >= len(types):
             count = len(types)
-            yield Issue(node, f"{what}: node '{node.name}' (op {node.op}) has {count} output{'s' if count != 1 else ''}")
+            yield Issue(node, f"{what}: node '{shown(node.name)}' (op {shown(node.op)}) has {count} output{'s' if count != 1 else ''}")
             continue
         if spec.dtype is not None and types is not None and base_type(types[key.index]) != base_type(spec.dtype):
             yield Issue(

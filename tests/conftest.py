@@ -37,10 +37,10 @@ def lint_text(
     return lint_artifact(artifact, resolved, registry_for(resolved))
 
 
-def lint_bytes(data: bytes, config: dict | None = None, *, name: str = "graph.pb"):
+def lint_bytes(data: bytes, config: dict | None = None, *, name: str = "graph.pb", input_type: str | None = None):
     """Lint serialized bytes and return the sorted findings."""
     resolved = config_from_mapping(config) if config is not None else default_config()
-    return lint_artifact(load_bytes(data, name), resolved, registry_for(resolved))
+    return lint_artifact(load_bytes(data, name, input_type), resolved, registry_for(resolved))
 
 
 def pinned(findings, rule: str | None = None):

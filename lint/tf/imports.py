@@ -155,6 +155,13 @@ class Interface:
             yield "output", name, spec
 
 
+def shown(text: str) -> str:
+    """A name fit for a one-line message: control and non-ASCII characters escaped (printable text as is)."""
+    if text.isprintable() and text.isascii():
+        return text
+    return text.encode("unicode_escape").decode("ascii")
+
+
 # -- building specs from user values ---------------------------------------------------------------
 
 
