@@ -38,7 +38,10 @@ class Issue:
     `node` as None and may give `function` and/or an explicit `position`.
     `severity` lets a rule whose cases differ in gravity (a deprecated op vs a
     removed one) say so; it applies only while the user has not set the rule's
-    level, so configuration always wins.
+    level, so configuration always wins. `library` marks an issue about a
+    function that TensorFlow checks when it adds the function library, called
+    or not (name conflicts, gradients, argument types): the engine lowers the
+    other issues inside a function nothing calls (see `uncalled-functions`).
     """
 
     node: Any
@@ -47,6 +50,7 @@ class Issue:
     function: str | None = None
     position: tuple[int, int] | None = None
     severity: Severity | None = None
+    library: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,8 +51,6 @@ ID = "function-name-conflict"
 CATEGORY = "function"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
-# TensorFlow makes these checks when it adds the library, called or not: never lowered for an uncalled function.
-LIBRARY_CHECK = True
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
@@ -70,6 +68,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     f"Function '{name}' (library entry {scope.function_ordinal + 1}) is defined differently by library entry {ordinal + 1}: "
                     "TensorFlow refuses a second, different function with the same name",
                     function=name,
+                    library=True,
                     position=where,
                 )
             continue
@@ -79,6 +78,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 None,
                 f"Function '{name}' has the name of a registered op: TensorFlow refuses a function that would shadow an op",
                 function=name,
+                library=True,
                 position=where,
             )
     gradients: dict[str, str] = {}
@@ -90,4 +90,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 f"Function '{gradient.function_name}' is given gradient function '{gradient.gradient_func}' "
                 f"but already has gradient function '{assigned}'",
                 function=gradient.function_name,
+                library=True,
             )

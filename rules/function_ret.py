@@ -68,7 +68,18 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     for scope in graph.function_scopes:
         where = graph.function_position(scope.function_ordinal)
         for message in _problems(graph, scope, type_names):
-            yield Issue(None, f"Function '{scope.name}': {message}", function=scope.name, position=where)
+            yield Issue(
+                None,
+                f"Function '{scope.name}': {message}",
+                function=scope.name,
+                position=where,
+                # tf.import_graph_def converts every library function's input types, called or not.
+                library=isinstance(message, _LibraryProblem),
+            )
+
+
+class _LibraryProblem(str):
+    """A problem TensorFlow finds in every function of the library, whether or not it is called."""
 
 
 def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> Iterator[str]:
@@ -82,7 +93,7 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
         if not arg.type:
             attr = arg.type_attr or arg.type_list_attr
             source = f"its type comes from attr '{attr}'" if attr else "it names no type at all"
-            yield (
+            yield _LibraryProblem(
                 f"input arg '{arg.name}' has no fixed type ({source}): tf.import_graph_def "
                 "cannot import a library function with such an input (TypeError: Cannot convert the argument `type_value`: 0 "
                 "to a TensorFlow DType), though C++ loaders can"

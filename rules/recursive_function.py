@@ -181,6 +181,6 @@ def _gradient_cycle(graph: GraphIndex) -> Iterator[Issue]:
         None,
         "Every function of the library has a gradient function, so gradients form a cycle "
         f"({' -> '.join(chain)}): tf.import_graph_def refuses the graph (FunctionDefLibrary contains cyclic gradient functions)",
-        # About the library, not a body: TensorFlow checks it whether or not a function runs.
-        position=graph.function_position(0),
+        function=first,
+        library=True,  # tf.import_graph_def's check of the library, whether or not a function runs
     )

@@ -142,17 +142,9 @@ def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:
                     f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names {role} "
                     f"'{_shown(name)}', which is not in the graph's function library "
                     "(tf.import_graph_def: FunctionDefLibrary missing it)",
-                    # About the library, not a body: TensorFlow checks it whether or not the function runs.
-                    position=_function_position(graph, gradient.function_name),
+                    function=gradient.function_name if gradient.function_name in graph.function_by_name else None,
+                    library=True,  # tf.import_graph_def checks GradientDefs whether or not a function runs
                 )
-
-
-def _function_position(graph: GraphIndex, name: str) -> tuple[int, int] | None:
-    """Where function `name` is defined (text sources), or None."""
-    for scope in graph.function_scopes:
-        if scope.name == name:
-            return graph.function_position(scope.function_ordinal)
-    return None
 
 
 def _shown(name: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import textwrap
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from tflint.tf import imports
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
-SHARED = REPO.parent / "shared"
+# The shared graphs beside the repository; TFLINT_SHARED points elsewhere (a worktree in another folder).
+SHARED = Path(os.environ.get("TFLINT_SHARED") or REPO.parent / "shared")
 CORPUS = SHARED / "corpus"
 WILD = SHARED / "wild"
 

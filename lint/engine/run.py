@@ -127,10 +127,7 @@ def run_rules(
             issues = list(module.check(index, rule_config.options))
         except Exception as error:  # a rule bug must surface as one clear line, not a traceback
             raise RuleCrash(rule_id, path, error) from error
-        # A rule whose checks TensorFlow makes when it adds the library (name conflicts) is not
-        # about a body: its findings keep their level whether the function is called or not.
-        uncalled = None if getattr(module, "LIBRARY_CHECK", False) else config.uncalled_functions
-        yield from _findings(rule_id, rule_config, issues, index, path, label, uncalled)
+        yield from _findings(rule_id, rule_config, issues, index, path, label, config.uncalled_functions)
 
 
 # Below this many nodes a graph's rules take less time than starting a process costs.
@@ -279,7 +276,10 @@ def _findings(
     label: str | None,
     uncalled: Severity | None = None,
 ) -> Iterator[Finding]:
-    """Findings of a rule's issues; those inside a function nothing calls are capped at `uncalled` (if given)."""
+    """Findings of a rule's issues; those inside a function nothing calls are capped at `uncalled` (if given).
+
+    Issues marked `library` (checked by TensorFlow when it adds the library, called or not) keep their level.
+    """
     for issue in issues:
         node: Node | None = issue.node
         node_name = node.name if node is not None else None
@@ -291,7 +291,12 @@ def _findings(
             severity = issue.severity
         function = node.function if node is not None else issue.function
         message = issue.message
-        if uncalled is not None and function is not None and function not in called_functions(index):
+        if (
+            uncalled is not None
+            and function is not None
+            and not issue.library
+            and function not in called_functions(index)
+        ):
             severity = min(severity, uncalled)
             message = f"{message} ({NEVER_CALLED})"
         if severity == Severity.OFF:
