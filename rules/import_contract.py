@@ -175,7 +175,8 @@ def _replacement_dtypes(graph: GraphIndex, mapped: dict[TensorKey, Any], prefix:
                 if expected is not None and not types_compatible(expected, spec.dtype):
                     yield Issue(
                         node,
-                        f"input_map: Input {slot} of node {shown(prefix + node.name)} was passed {dtype_name(spec.dtype)} "
-                        f"from input_map[{shown(repr(key))}] incompatible with expected {dtype_name(expected)}.",
+                        f"input_map: Input {slot} of node {shown(prefix + node.name)} was passed "
+                        f"{dtype_name(spec.dtype)} from input_map[{shown(repr(key))}] incompatible with expected "
+                        f"{dtype_name(expected)}.",
                     )
             slot += 1

@@ -36,10 +36,18 @@ The examples are linted with the interface `inputs: {"x:0": {dtype:
 float32, shape: [null, 3]}}`, `outputs: ["y:0"]`:
 
 Okay:
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+  node {
+    name: "x" op: "Placeholder"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } }
+  }
   node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
 Fail:
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } attr { key: "shape" value { shape { dim { size: 3 } } } } }   # interface-mismatch, interface-mismatch
+  node {
+    name: "x" op: "Placeholder"   # interface-mismatch, interface-mismatch
+    attr { key: "dtype" value { type: DT_INT32 } }
+    attr { key: "shape" value { shape { dim { size: 3 } } } }
+  }
   node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }
 """
 
@@ -89,7 +97,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         types = output_types(graph, node)
         if types is not None and key.index >= len(types):
             count = len(types)
-            yield Issue(node, f"{what}: node '{shown(node.name)}' (op {shown(node.op)}) has {count} output{'s' if count != 1 else ''}")
+            plural = "s" if count != 1 else ""
+            yield Issue(node, f"{what}: node '{shown(node.name)}' (op {shown(node.op)}) has {count} output{plural}")
             continue
         if spec.dtype is not None and types is not None and base_type(types[key.index]) != base_type(spec.dtype):
             yield Issue(

@@ -154,14 +154,16 @@ DEEP_TEXT = (
 
 # (file name, content, exit code, text expected in stdout (findings) or stderr).
 FILE_CASES = [
+    # TensorFlow imports an empty file as a graph with no nodes: a warning, never an error.
     pytest.param(
         "g.pb",
         b"",
-        1,
-        "g.pb: error: cannot read graph: the file is empty: there is no graph in it [invalid-graph]",
+        0,
+        "g.pb:1:1: warning: The graph is empty (no nodes, no functions): TensorFlow imports it, but it computes "
+        "nothing [empty-graph]",
         id="empty-pb",
     ),
-    pytest.param("g.pbtxt", b"\n  \n", 1, "g.pbtxt:1:1: error: cannot read graph: the file is empty", id="blank-pbtxt"),
+    pytest.param("g.pbtxt", b"\n  \n", 0, "g.pbtxt:1:1: warning: The graph is empty", id="blank-pbtxt"),
     pytest.param(
         "g.pb",
         _random_bytes(),
@@ -323,8 +325,16 @@ def test_forced_input_type_of_the_wrong_message_is_not_read(capsys, tmp_path, mo
 
 
 def test_empty_serialized_graph_is_still_an_empty_graph():
-    # Only a *file* with nothing in it is suspicious; b"" is what an empty GraphDef serializes to.
-    assert list(tflint.lint_graph(b"")) == []
+    # b"" is what an empty GraphDef serializes to: TensorFlow imports it, empty-graph warns.
+    assert [(f.rule, str(f.severity)) for f in tflint.lint_graph(b"")] == [("empty-graph", "warning")]
+
+
+def test_empty_saved_model_file_is_unreadable(tmp_path):
+    # A SavedModel without meta graphs has nothing a loader could find.
+    (tmp_path / "saved_model.pb").write_bytes(b"")
+    [finding] = tflint.lint_file(tmp_path)
+    assert (finding.rule, str(finding.severity)) == ("invalid-graph", "error")
+    assert "a SavedModel without meta graphs" in finding.message
 
 
 def test_symlink_loop_in_a_directory_is_walked_once(capsys, tmp_path, monkeypatch):

@@ -26,4 +26,8 @@ def _real_graphs():
 def test_real_graph_has_no_error_or_warning(path):
     report = lint_file(path)
     noisy = [f for f in report.findings if str(f.severity) in ("error", "warning")]
+    if path.rsplit("/", 1)[-1].startswith("tf1_empty_graph."):
+        # TensorFlow wrote a graph with no nodes: it imports, and empty-graph says it computes nothing.
+        assert [(f.rule, str(f.severity)) for f in noisy] == [("empty-graph", "warning")]
+        return
     assert noisy == [], "\n".join(f"{f.location()} {f.rule}: {f.message}" for f in noisy)

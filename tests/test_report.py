@@ -412,6 +412,7 @@ def repo(tmp_path, monkeypatch):
     library = graph.library.function.add()
     library.signature.name = "fn"
     library.node_def.add(name="inner", op="AlsoMissing")
+    graph.node.add(name="call", op="fn")  # fn runs: the problem inside it is an error
     (models / "f.pb").write_bytes(graph.SerializeToString())
     monkeypatch.chdir(tmp_path)
     return tmp_path

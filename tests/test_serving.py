@@ -45,6 +45,8 @@ SERVING_RULES = {
     "hardcoded-device",
     "large-constant",
     "non-finite-constant",
+    "import-contract",
+    "interface-mismatch",
 }
 GOOD = [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", SERVING / "tf2_keras_export"] + sorted(
     REAL_DIRS.glob("*")
@@ -74,6 +76,8 @@ def test_preset_is_shipped_and_turns_on_the_policy_rules():
         "non-finite-constant": "warning",
         "dead-node": "info",
         "large-constant": "info",
+        "import-contract": "error",
+        "interface-mismatch": "error",
     }
     # signature-dtype keeps its per-finding levels (outputs are warnings) under the preset.
     assert not preset.rules["signature-dtype"].level_set

@@ -113,7 +113,9 @@ def lint_case(case: dict):
         input_map = None
         if args.get("input_map") is not None:
             input_map = {
-                key: spec["python_value"] if "python_value" in spec else {"dtype": spec["dtype"], "shape": spec["shape"]}
+                key: spec["python_value"]
+                if "python_value" in spec
+                else {"dtype": spec["dtype"], "shape": spec["shape"]}
                 for key, spec in args["input_map"].items()
             }
         name = args.get("name")
@@ -168,15 +170,18 @@ def test_uncalled_bodies_are_warnings_that_say_so():
     # TensorFlow imports these; the problem inside is still shown, as a warning.
     for case in CASES:
         # (tflint does not shape-check function bodies: fn_uncalled_body_shape_error has nothing to show.)
-        if not case["id"].startswith("fn_uncalled_") or case["id"] in ("fn_uncalled_valid", "fn_uncalled_body_shape_error"):
+        if not case["id"].startswith("fn_uncalled_") or case["id"] in (
+            "fn_uncalled_valid",
+            "fn_uncalled_body_shape_error",
+        ):
             continue
         inside = [f for f in lint_case(case) if f.function == "f"]
         assert inside, case["id"]
         for finding in inside:
             assert finding.severity == Severity.WARNING, (case["id"], finding)
-            assert finding.message.endswith(
-                "(never called: TF does not check it at import; calling it would fail)"
-            ), finding.message
+            assert finding.message.endswith("(never called: TF does not check it at import; calling it would fail)"), (
+                finding.message
+            )
 
 
 def test_uncalled_functions_config_raises_them_back_to_errors():

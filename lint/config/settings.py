@@ -110,7 +110,9 @@ class Config:
         candidates = [Path(path).as_posix()]
         if self.source:
             try:
-                candidates.insert(0, Path(os.path.abspath(path)).relative_to(Path(self.source).resolve().parent).as_posix())
+                candidates.insert(
+                    0, Path(os.path.abspath(path)).relative_to(Path(self.source).resolve().parent).as_posix()
+                )
             except ValueError:
                 pass
         for pattern, interface in self.interfaces:
@@ -336,7 +338,7 @@ def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
 
 
 def _interfaces(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
-    """`interface:` -- a mapping of file glob to {inputs, outputs}, each a list of names or a mapping of name to spec."""
+    """`interface:` -- file glob -> {inputs, outputs}, each a list of names or a mapping of name to {dtype, shape}."""
     if value is None:
         return ()
     if not isinstance(value, dict):

@@ -12,6 +12,7 @@ import pytest
 from conftest import lint_bytes, lint_text, pinned
 
 from tflint import protos
+from tflint.engine.run import NEVER_CALLED
 
 ID = "cycle"
 
@@ -209,7 +210,9 @@ def test_cycle_message_shows_the_cycle_in_data_flow_order():
 
 def test_function_message():
     [finding] = [f for f in lint_text(FUNCTION_CASES[0].values[0]) if f.rule == ID]
-    assert finding.message.endswith("and rejects the function when it instantiates it ('nodes in a cycle')")
+    assert finding.message.endswith(
+        f"and rejects the function when it instantiates it ('nodes in a cycle') ({NEVER_CALLED})"
+    )
 
 
 def test_self_loop_message():

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from conftest import lint_text, pinned
 
+from tflint.engine.run import NEVER_CALLED
+
 ID = "empty-op"
 
 FUNCTION = """\
@@ -47,5 +49,5 @@ def test_unknown_op_leaves_empty_ops_alone():
 
 def test_message_and_function():
     [finding] = [f for f in lint_text(FUNCTION) if f.rule == ID]
-    assert finding.message == "Node 'value' does not specify an operation (its 'op' is empty)"
+    assert finding.message == f"Node 'value' does not specify an operation (its 'op' is empty) ({NEVER_CALLED})"
     assert finding.function == "f"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import lint_text, pinned
 
+from tflint.engine.run import NEVER_CALLED
+
 RULE = "function-ret"
 
 BODY = 'node_def { name: "n" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } } node_def { name: "m" op: "NoOp" }'
@@ -177,6 +179,7 @@ library {
     assert [(f.function, f.line) for f in findings] == [("f", 4)]
     assert findings[0].message == (
         "Function 'f': 'ret' maps output arg 'z' to \"call:output:0\", which is not an output of node 'call'; output arg names of g: out"
+        f" ({NEVER_CALLED})"
     )
 
 
@@ -187,14 +190,17 @@ def test_messages():
         if f.rule == RULE
     ]
     assert findings == [
-        "Function 'f': 'ret' maps output arg 'y' to \"n:0\", which is not an output of node 'n'; output arg names of Identity: output",
-        "Function 'f': control output 'co' has no 'control_ret' entry",
+        "Function 'f': 'ret' maps output arg 'y' to \"n:0\", which is not an output of node 'n'; output arg names of Identity: output"
+        f" ({NEVER_CALLED})",
+        f"Function 'f': control output 'co' has no 'control_ret' entry ({NEVER_CALLED})",
     ]
     (missing,) = [f.message for f in lint_text(_library(rets="")) if f.rule == RULE]
-    assert missing == "Function 'f': output arg 'y' has no 'ret' entry (TensorFlow: Return y missing)"
+    assert missing == f"Function 'f': output arg 'y' has no 'ret' entry (TensorFlow: Return y missing) ({NEVER_CALLED})"
     (typed,) = [
         f.message
         for f in lint_text(_library(body=BODY + " " + CONST_INT, rets='ret { key: "y" value: "k:output:0" }'))
         if f.rule == RULE
     ]
-    assert typed == "Function 'f': output arg 'y' is float but its 'ret' value \"k:output:0\" is int32"
+    assert (
+        typed == f"Function 'f': output arg 'y' is float but its 'ret' value \"k:output:0\" is int32 ({NEVER_CALLED})"
+    )

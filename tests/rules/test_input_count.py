@@ -13,6 +13,8 @@ import pytest
 from conftest import lint_text, pinned
 from signature_graphs import T_FLOAT, const, graph, library, vector
 
+from tflint.engine.run import NEVER_CALLED
+
 RULE = "input-count"
 FN2 = 'library { function { signature { name: "fn" input_arg { name: "a" type: DT_FLOAT } input_arg { name: "b" type: DT_FLOAT } output_arg { name: "s" type: DT_FLOAT } } ret { key: "s" value: "a" } } }'
 
@@ -300,4 +302,5 @@ def test_function_body_message_names_the_leftover_input():
     assert (
         finding.message
         == "Node 's' (op Identity): its data inputs supply 2 values but its signature expects 1 (float); 'x' and later data inputs are left over"
+        f" ({NEVER_CALLED})"
     )

@@ -143,7 +143,7 @@ SPLIT = (
             id="no-outputs-bad-entry",
         ),
         pytest.param(
-            'node { name: "top" op: "NoOp" }\n'
+            'node { name: "top" op: "f" }\n'
             "library {\n"
             "  function {\n"
             '    signature { name: "f" output_arg { name: "o" type: DT_FLOAT } }\n'

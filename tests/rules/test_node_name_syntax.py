@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import lint_text, pinned
 
+from tflint.engine.run import NEVER_CALLED
 from tflint.rules.node_name_syntax import explain
 
 ID = "node-name-syntax"
@@ -149,4 +150,5 @@ def test_arg_message():
     assert finding.message == (
         "Function 'f': output arg 'o b' makes an invalid node name 'o b_RetVal' when TensorFlow instantiates the "
         "function: character ' ' at position 1 is not allowed (only ASCII letters, digits and _ . / - >)"
+        f" ({NEVER_CALLED})"
     )

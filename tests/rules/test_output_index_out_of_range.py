@@ -15,6 +15,8 @@ import pytest
 from conftest import lint_text, pinned
 from signature_graphs import T_FLOAT, const, graph, library, vector
 
+from tflint.engine.run import NEVER_CALLED
+
 RULE = "output-index-out-of-range"
 
 
@@ -225,4 +227,5 @@ def test_body_message():
     assert (
         finding.message
         == "Node 'j': input 'i:out:0' names no output: node 'i' has no output arg 'out' (op Identity has output args 'output')"
+        f" ({NEVER_CALLED})"
     )

@@ -212,7 +212,7 @@ def graded(findings):
             id="image-summary-bad-color-scalar",
         ),
         pytest.param(
-            'node { name: "top" op: "NoOp" }\n'
+            'node { name: "top" op: "f" }\n'
             "library {\n"
             "  function {\n"
             '    signature { name: "f" output_arg { name: "o" type: DT_FLOAT } }\n'

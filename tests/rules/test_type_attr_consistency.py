@@ -17,6 +17,8 @@ import pytest
 from conftest import lint_text, pinned
 from signature_graphs import const, graph, library, t, vector
 
+from tflint.engine.run import NEVER_CALLED
+
 RULE = "type-attr-consistency"
 VAR = 'node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }'
 FN = 'library { function { signature { name: "fn" input_arg { name: "a" type: DT_FLOAT } input_arg { name: "b" type: DT_INT32 } output_arg { name: "s" type: DT_FLOAT } } ret { key: "s" value: "a" } } }'
@@ -280,4 +282,5 @@ def test_body_message_names_the_function_argument():
     assert (
         finding.message
         == "Node 'i' (op Identity): input 0 (input arg 'input', type from attr 'T') expects int32 but 'x' (an argument of the function) is float"
+        f" ({NEVER_CALLED})"
     )
