@@ -81,9 +81,7 @@ F, G, H = fn("f"), fn("g"), fn("h")
         ),
         pytest.param(graph(functions=(F, fn("g", node("inner", "f", body=True)))), set(), id="transitively-uncalled"),
         pytest.param(
-            graph(
-                node("call", "f"), 'library { gradient { function_name: "f" gradient_func: "g" } }', functions=(F, G)
-            ),
+            graph(node("call", "f"), functions=(F, G, 'gradient { function_name: "f" gradient_func: "g" }')),
             {"f"},
             id="gradient-is-not-a-call",
         ),
