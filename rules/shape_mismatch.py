@@ -17,7 +17,10 @@ elementwise ops, the broadcasting binary ops (Add, AddV2, Sub, Mul, RealDiv,
 Maximum, comparisons, ...), AddN, Select, MatMul and BatchMatMul, BiasAdd,
 Conv2D, MaxPool, AvgPool, FusedBatchNorm, Reshape, Fill, Tile, Transpose,
 ExpandDims, Squeeze, Slice, Split, ConcatV2, Pack, Unpack, Gather, Shape,
-Size, Rank, Range, the reductions and ArgMax/ArgMin, control flow v1 (Switch,
+Size, Rank, Range, the reductions and ArgMax/ArgMin, the ops whose output is
+always a scalar whatever their inputs (L2Loss, the summary ops, ReadFile,
+StringFormat: a stale `_output_shapes` on them is rejected even when the
+input shapes are unknown), control flow v1 (Switch,
 Merge, Enter, Exit, NextIteration, LoopCond) and the ParseExample family.
 Constant inputs (shapes, axes, permutations) are read from `Const` nodes.
 Every other op, and every function call, has unknown output shapes, refined

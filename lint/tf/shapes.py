@@ -1469,6 +1469,17 @@ _BROADCAST_OPS = (
     "LeftShift",
     "RightShift",
 )
+_SCALAR_OPS = (
+    "L2Loss",
+    "ScalarSummary",
+    "HistogramSummary",
+    "ImageSummary",
+    "AudioSummaryV2",
+    "TensorSummaryV2",
+    "MergeSummary",
+    "ReadFile",
+    "StringFormat",
+)
 _REDUCTION_OPS = ("Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm")
 
 SHAPE_FNS: dict[str, ShapeFn] = {
@@ -1503,7 +1514,8 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "ShapeN": _shape_of,
     "Size": _scalar,
     "Rank": _scalar,
-    "L2Loss": _scalar,
+    # Always one scalar, whatever the inputs (checked with TensorFlow 2.21 on inputs of unknown shape).
+    **{op: _scalar for op in _SCALAR_OPS},
     "ExpandDims": _expand_dims,
     "Squeeze": _squeeze,
     "ArgMax": _arg_reduction,

@@ -641,3 +641,29 @@ def test_mutation_of_a_tensorflow_written_graph(edit, expected):
     edited = edit(text)
     assert edited != text
     assert pinned(lint_text(edited), rule=ID) == expected
+
+
+SCALAR_OUTPUT = (
+    'node {{ name: "t" op: "Placeholder" attr {{ key: "dtype" value {{ type: DT_STRING }} }} }}\n'
+    'node {{ name: "v" op: "Placeholder" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} }}\n'
+    'node {{ name: "s" op: "{op}" input: {inputs} attr {{ key: "T" value {{ type: DT_FLOAT }} }} '
+    'attr {{ key: "_output_shapes" value {{ list {{ shape {{ {dims} }} }} }} }} }}\n'
+)
+
+
+@pytest.mark.parametrize(
+    "op, inputs, dims, bad",
+    [
+        # TensorFlow 2.21: the output is a scalar even though no input shape is known.
+        pytest.param("L2Loss", '"v"', "dim { size: 43 }", True, id="l2loss-stale"),
+        pytest.param("L2Loss", '"v"', "dim { size: -1 }", True, id="l2loss-rank-1-unknown-size"),
+        pytest.param("L2Loss", '"v"', "", False, id="l2loss-scalar"),
+        pytest.param("L2Loss", '"v"', "unknown_rank: true", False, id="l2loss-unknown-rank"),
+        pytest.param("ScalarSummary", '"t" input: "v"', "dim { size: 1 }", True, id="scalar-summary-stale"),
+        pytest.param("HistogramSummary", '"t" input: "v"', "dim { size: 1 }", True, id="histogram-stale"),
+        pytest.param("HistogramSummary", '"t" input: "v"', "", False, id="histogram-scalar"),
+    ],
+)
+def test_scalar_output_ops(op, inputs, dims, bad):
+    text = SCALAR_OUTPUT.format(op=op, inputs=inputs, dims=dims)
+    assert pinned(lint_text(text), rule=ID) == ([(ID, "s", 3)] if bad else [])
