@@ -1646,9 +1646,10 @@ class ShapeInference:
         # the nodes keep their attr dicts (and ids) alive.
         self._memo: dict[Any, Any] = {}
         # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
-        self._mapped: dict[tuple[str, int], Shape] = {}
+        self._mapped: dict[tuple[str, int], Shape] | None = None
         if graph.imports is not None:
-            self._mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
+            mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
+            self._mapped = mapped or None
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -1662,7 +1663,7 @@ class ShapeInference:
 
     def input_shape(self, item: Input) -> Shape:
         """The shape of the tensor a data input of a top-level node reads (None when unknown)."""
-        if self._mapped and (item.node, item.index) in self._mapped:
+        if self._mapped is not None and (item.node, item.index) in self._mapped:
             return self._mapped[item.node, item.index]
         producer = self._by_name.get(item.node)
         if producer is None:
@@ -1724,11 +1725,7 @@ class ShapeInference:
         shapes = []
         append = shapes.append
         loop_head = node.op in MERGE_OPS
-        mapped = self._mapped
         for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
-            if mapped and (name, index) in mapped:
-                append(mapped[name, index])
-                continue
             producer = by_name.get(name)
             if producer is None:
                 append(None)
@@ -1747,6 +1744,10 @@ class ShapeInference:
             elif outputs is _VISITING:
                 outputs = None  # a cycle
             append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+        if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
+            for position, item in enumerate(inputs):
+                if (item.node, item.index) in self._mapped:
+                    shapes[position] = self._mapped[item.node, item.index]
         # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
         # same result; when the shape function read Const inputs, the same Consts too.
         kind_key = (node.op, id(node.attr), tuple(shapes))
