@@ -18,10 +18,12 @@ TensorFlow's:
   Tensor (a Python list or number) is refused;
 - tensor names: `x` is `x:0`; `x:a` and `x:0:1` are refused (`Cannot
   convert 'x:a' to a tensor name ...`); an `input_map` key `^x` remaps x's
-  control output;
+  control output, and `x:-1` (a control output written as a tensor) is
+  refused (`input_map entry ^x->... between control edge and non-control
+  edge`);
 - `return_elements`: a name with `:` is a tensor (`Requested return tensor
   'nope:0' not found in graph def`, `Invalid return output 5 of node 'x',
-  which has 1 output(s)`; `x:-1` is accepted), a name without is an
+  which has 1 output(s)`; `x:-1` is accepted, `x:-2` is not), a name without is an
   operation (`Requested return node 'nope' not found in graph def`; `^x`
   is not a name TensorFlow finds). A tensor the `input_map` replaces is
   returned as its replacement, so it need not exist;
@@ -93,9 +95,19 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     mapped: dict[TensorKey, Any] = {}
     for key, spec in args.input_map.items():
         try:
-            mapped[input_map_key(key)] = (key, spec)
+            parsed = input_map_key(key)
         except TensorNameError as error:
             yield Issue(None, f"input_map: {shown(str(error))}")
+            continue
+        if parsed.index == -1 and not key.startswith("^"):
+            # `x:-1` names x's control output as a tensor key (ValidateInputMapAndControlDependencies).
+            yield Issue(
+                None,
+                f"input_map: input_map entry {shown(str(parsed))}->input_map[{shown(repr(key))}] between control "
+                "edge and non-control edge",
+            )
+            continue
+        mapped[parsed] = (key, spec)
     if args.name == "" and any(spec.python_value for spec in args.input_map.values()):
         yield Issue(None, f"input_map: {NON_TENSOR_NEEDS_NAME}")
     yield from _return_elements(graph, args.return_elements or (), mapped)
@@ -122,11 +134,12 @@ def _return_elements(graph: GraphIndex, elements: tuple[str, ...], mapped: dict[
             yield Issue(None, f"return_elements: Requested return tensor '{shown(str(key))}' not found in graph def")
             continue
         types = output_types(graph, node)
-        if types is not None and key.index >= len(types):
+        if key.index < -1 or (types is not None and key.index >= len(types)):
+            count = len(types) if types is not None else "?"
             yield Issue(
                 node,
                 f"return_elements: Invalid return output {key.index} of node '{shown(key.node)}', "
-                f"which has {len(types)} output(s)",
+                f"which has {count} output(s)",
             )
     for element in operations:
         if graph.node(element) is None:

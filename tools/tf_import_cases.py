@@ -949,6 +949,27 @@ case(
     A(input_map={"nope:0": F32}),
 )
 case(
+    "im_control_remap_covers_missing_control_input",
+    "input_map",
+    "y has control input '^nope' (no such node); input_map remaps '^nope' -> not looked up",
+    J(X, node("y", "Identity", ["x", "^nope"], [attr_type("T", "DT_FLOAT")])),
+    A(input_map={"^nope": F32}, return_elements=["y"]),
+)
+case(
+    "im_data_key_index_minus_one",
+    "input_map",
+    "input_map key 'x:-1' (index -1 written as a data key: a control edge mapped to a tensor)",
+    BASE,
+    A(input_map={"x:-1": F32}),
+)
+case(
+    "im_data_key_index_minus_two",
+    "input_map",
+    "input_map key 'x:-2' (below -1; x exists, nothing reads it)",
+    BASE,
+    A(input_map={"x:-2": F32}),
+)
+case(
     "re_tensor_and_op",
     "return_elements",
     "return ['z:0', 'y'] -> Tensor, Operation",
@@ -983,6 +1004,8 @@ case(
     BASE,
     A(input_map={"zz:0": F32}, return_elements=["nope"]),
 )
+case("re_index_minus_two", "return_elements", "return ['x:-2']", BASE, A(return_elements=["x:-2"]))
+case("re_missing_minus_one", "return_elements", "return ['nope:-1']", BASE, A(return_elements=["nope:-1"]))
 case("name_default", "name", "name=None -> prefix 'import'", BASE, A(return_elements=["z:0"]))
 case("name_empty", "name", "name='' -> no prefix", BASE, A(return_elements=["z:0"], name=""))
 case(

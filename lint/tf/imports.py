@@ -112,13 +112,19 @@ class ImportArgs:
         return f"{self.name}/"
 
     def mapped_keys(self) -> dict[TensorKey, TensorSpec]:
-        """The parseable `input_map` keys as TensorKeys (a later key of the same tensor wins, as in a dict)."""
+        """The usable `input_map` keys as TensorKeys (a later key of the same tensor wins, as in a dict).
+
+        Keys TensorFlow refuses (bad syntax, `x:-1`) are left out.
+        """
         keys: dict[TensorKey, TensorSpec] = {}
         for key, spec in self.input_map.items():
             try:
-                keys[input_map_key(key)] = spec
+                parsed = input_map_key(key)
             except TensorNameError:
                 continue
+            if parsed.index == -1 and not key.startswith("^"):
+                continue
+            keys[parsed] = spec
         return keys
 
     def name_problem(self) -> str | None:

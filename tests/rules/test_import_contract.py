@@ -35,12 +35,16 @@ F32 = {"dtype": "float32"}
         pytest.param({"input_map": {"^nope": None}}, [(ID, None, None)], id="control-missing"),
         pytest.param({"input_map": {"x:a": F32}}, [(ID, None, None)], id="key-syntax"),
         pytest.param({"input_map": {"x:0": {"dtype": "int32"}}}, [(ID, "y", 2)], id="replacement-dtype"),
+        pytest.param({"input_map": {"x:-1": F32}}, [(ID, None, None)], id="control-output-as-tensor-key"),
+        pytest.param({"input_map": {"x:-2": F32}}, [], id="key-below-minus-one-unread"),
         pytest.param({"input_map": {"z:0": {"dtype": "int32"}}}, [], id="replacement-dtype-unconsumed"),
         pytest.param({"return_elements": ["x:-1", "y", "y", "y:0"]}, [], id="returns-accepted"),
         pytest.param({"return_elements": ["nope"]}, [(ID, None, None)], id="return-missing-op"),
         pytest.param({"return_elements": ["^x"]}, [(ID, None, None)], id="return-control-syntax"),
         pytest.param({"return_elements": ["nope:0"]}, [(ID, None, None)], id="return-missing-tensor"),
         pytest.param({"return_elements": ["x:5"]}, [(ID, "x", 1)], id="return-index-out-of-range"),
+        pytest.param({"return_elements": ["x:-2"]}, [(ID, "x", 1)], id="return-index-below-minus-one"),
+        pytest.param({"return_elements": ["nope:-1"]}, [(ID, None, None)], id="return-missing-control-output"),
         pytest.param({"return_elements": ["y:0:1"]}, [(ID, None, None)], id="return-syntax"),
         pytest.param({"input_map": {"nope:0": F32}, "return_elements": ["nope:0"]}, [(ID, None, None)], id="mapped"),
         pytest.param({"name": ""}, [], id="no-prefix"),
@@ -71,6 +75,12 @@ def test_mapped_inputs_are_not_looked_up():
     ]
     findings = lint_text(graph, import_args={"input_map": {"nope:0": F32}})
     assert [(f.rule, f.node) for f in findings] == [("unresolved-input", "w")]
+
+
+def test_control_remap_covers_a_dangling_control_input():
+    graph = GRAPH + 'node { name: "w" op: "NoOp" input: "^nope" }\n'
+    assert pinned(lint_text(graph), rule="unresolved-input") == [("unresolved-input", "w", 4)]
+    assert lint_text(graph, import_args={"input_map": {"^nope": None}}) == []
 
 
 def test_replacement_shape_flows_into_shape_inference():
