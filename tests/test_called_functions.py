@@ -1,4 +1,4 @@
-"""Which library functions something instantiates (tflint.tf.functions.CalledFunctions), and what the engine does with the rest.
+"""Which library functions something instantiates (CalledFunctions), and what the engine does with the rest.
 
 TensorFlow 2.21 checks a body only when it instantiates the function
 (tests/data/tf_import_cases.jsonl, category `functions`): at import for a
@@ -142,7 +142,8 @@ def test_library_checks_keep_their_level_in_uncalled_functions():
     assert [(f.rule, f.severity) for f in lint_text(clash)] == [("function-name-conflict", Severity.ERROR)]
     polymorphic = graph(
         functions=(
-            'function { signature { name: "f" input_arg { name: "x" type_attr: "T" } attr { name: "T" type: "type" } } }',
+            'function { signature { name: "f" input_arg { name: "x" type_attr: "T" } '
+            'attr { name: "T" type: "type" } } }',
         )
     )
     assert [(f.rule, f.severity) for f in lint_text(polymorphic)] == [("function-ret", Severity.ERROR)]
