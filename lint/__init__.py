@@ -25,6 +25,7 @@ _LAZY = {
     "Severity": "tflint.finding",
     "Report": "tflint.api",
     "GraphValidationError": "tflint.api",
+    "compat": "tflint.api",
     "lint_file": "tflint.api",
     "lint_graph": "tflint.api",
     "lint_paths": "tflint.api",
@@ -41,6 +42,7 @@ __all__ = [
     "Severity",
     "UsageError",
     "__version__",
+    "compat",
     "lint_file",
     "lint_graph",
     "lint_paths",
@@ -51,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tflint.api import (
         GraphValidationError,
         Report,
+        compat,
         lint_file,
         lint_graph,
         lint_paths,

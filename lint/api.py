@@ -245,13 +245,14 @@ def lint_paths(
                 "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
             )
     hidden = stale = 0
+    linting = _not_compat(modules)
     for loaded, members in baselines.values():
         if not members:
             continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
-        findings, applied = _apply_baseline(loaded, members, findings, config_of, modules, prune_baseline)
+        findings, applied = _apply_baseline(loaded, members, findings, config_of, modules, prune_baseline, linting)
         hidden += applied.hidden
         if prune_baseline:
-            loaded.pruned(applied.matched, members).write()
+            loaded.pruned(applied.matched, members, linting).write()
             stale += applied.stale
 
     file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in linted}
@@ -266,8 +267,9 @@ def _apply_baseline(
     config_of: Mapping[str, Config],
     modules: Mapping[str, Any],
     pruning: bool,
+    judged: Any = None,
 ) -> tuple[list[Finding], Any]:
-    """`findings` with `baseline` applied to those of the files in `members`."""
+    """`findings` with `baseline` applied to those of the files in `members` (`judged`: see Baseline.apply)."""
     member_set = set(members)
     fallback = config_of[members[0]]
 
@@ -279,9 +281,16 @@ def _apply_baseline(
         )  # None (a file that is gone): the fallback
         return rule.severity if rule is not None else Severity.OFF
 
-    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level)
+    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level, judged)
     outside = [f for f in findings if f.file not in member_set]
     return sorted(outside + applied.findings, key=Finding.sort_key), applied
+
+
+def _not_compat(modules: Mapping[str, Any]) -> Any:
+    """The rules a lint runs: all but the compat rules (those compare two versions: `compat`)."""
+    from tflint.engine.compat import is_compat_rule
+
+    return lambda rule_id: not is_compat_rule(rule_id, modules)
 
 
 # Below this many bytes in all, starting worker processes costs more than it saves.
@@ -501,6 +510,103 @@ def lint_graph(
     return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
 
 
+def compat(
+    old: str | os.PathLike[str],
+    new: str | os.PathLike[str] | None = None,
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+    fail_on: Severity | str | None = None,
+    baseline: str | os.PathLike[str] | bool | None = None,
+    write_baseline: str | os.PathLike[str] | None = None,
+) -> Report:
+    """Compare a new version of a model with the old one its clients were written against, as `tflint compat` does.
+
+    `old` and `new` are SavedModel directories, saved_model.pb(txt) files or
+    MetaGraphDef files (text or binary), of the same kind. With `new`
+    None, `old` is a model base directory (TensorFlow Serving's layout,
+    `models/resnet/{1,2,...}`) and its two highest numeric versions are
+    compared. Findings are those of the `compat` rules, located in the new
+    version's file; `config`, `fail_on`, `baseline` and `write_baseline`
+    work as in `lint_paths` (the config is discovered next to the new
+    version). Raises UsageError for a missing version, a directory without
+    a SavedModel, a plain GraphDef, or versions of different kinds.
+    """
+    from tflint.read.interface import latest_versions
+
+    if new is None:
+        pair = latest_versions(os.fspath(old))
+    else:
+        pair = (os.fspath(old), os.fspath(new))
+    return compat_pairs(
+        [pair],
+        config,
+        op_defs=op_defs,
+        input_type=input_type,
+        fail_on=fail_on,
+        baseline=baseline,
+        write_baseline=write_baseline,
+    )
+
+
+def compat_pairs(
+    pairs: Iterable[tuple[str, str]],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+    fail_on: Severity | str | None = None,
+    baseline: str | os.PathLike[str] | bool | None = None,
+    write_baseline: str | os.PathLike[str] | None = None,
+) -> Report:
+    """`compat` for several (old, new) pairs, in one report (the pre-commit hook's changed versions)."""
+    from tflint.baseline import Baseline
+    from tflint.engine.compat import compare_versions, is_compat_rule
+    from tflint.read.interface import read_version
+
+    override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
+    explicit = (
+        Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
+    )  # fail before the work
+    configs = _ConfigCache(config)
+    compared: list[tuple[str, Config, list[Finding]]] = []
+    for old_path, new_path in pairs:
+        resolved = configs.for_path(new_path)
+        registry = registry_for(resolved, op_defs)
+        with process.collector_paused():
+            old_version = read_version(old_path, input_type)
+            new_version = read_version(new_path, input_type)
+            kinds = (old_version.artifact.message_type, new_version.artifact.message_type)
+            if None not in kinds and kinds[0] != kinds[1]:
+                raise UsageError(
+                    f"{old_path} is a {kinds[0]} and {new_path} a {kinds[1]}: compare two versions of the same kind"
+                )
+            findings = compare_versions(old_version, new_version, resolved, registry)
+        compared.append((new_version.artifact.path, resolved, findings))
+
+    config_of = {shown: resolved for shown, resolved, _ in compared}
+    shown_files = [shown for shown, _, _ in compared]
+    findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
+    modules = _rule_registry(config_of.values())
+    if write_baseline is not None:
+        written = Baseline.from_findings(write_baseline, findings, modules)
+        written.write()
+        baselines = {os.fspath(write_baseline): (written, shown_files)}
+    else:
+        groups = _baseline_groups(compared, baseline)
+        baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
+    hidden = 0
+    for loaded, members in baselines.values():
+        findings, applied = _apply_baseline(
+            loaded, members, findings, config_of, modules, False, lambda rule_id: is_compat_rule(rule_id, modules)
+        )
+        hidden += applied.hidden
+    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in compared}
+    default_fail_on = override or (compared[0][1].fail_on if compared else Severity.ERROR)
+    return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules)
+
+
 def validate(
     graph_or_path: Any,
     *,
@@ -545,6 +651,7 @@ __all__ = [
     "GraphValidationError",
     "Report",
     "UsageError",
+    "compat",
     "lint_file",
     "lint_graph",
     "lint_paths",

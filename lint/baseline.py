@@ -108,12 +108,16 @@ class Baseline:
         linted: Iterable[str],
         modules: Mapping[str, Any],
         stale_level: Callable[[str | None], Severity],
+        judged: Callable[[str], bool] | None = None,
     ) -> Applied:
         """Hide the recorded findings; report entries that matched nothing.
 
         `linted` are the files of this run (as findings name them): only
         their entries, and entries of files that no longer exist, can be
         stale, since a run over some files says nothing of the others.
+        Likewise `judged(rule)` says which rules the run ran (linting does
+        not run the compat rules, `tflint compat` runs only them): entries
+        of other rules are never stale.
         `stale_level(file)` is the unused-suppression level for a linted
         file (None: for a file that no longer exists); OFF reports nothing.
         """
@@ -137,6 +141,8 @@ class Baseline:
         for (file, rule, key), count in sorted(remaining.items()):
             if count <= 0 or (file not in shown_names and self._exists(file)):
                 continue  # all matched, or a file not linted in this run: nothing is known of it
+            if judged is not None and not judged(rule):
+                continue  # a rule this run did not run: nothing is known of it either
             stale += 1
             level = stale_level(shown_names.get(file))
             if level > Severity.OFF:
@@ -144,9 +150,14 @@ class Baseline:
         kept.sort(key=Finding.sort_key)
         return Applied(kept, sum(matched.values()), matched, stale)
 
-    def pruned(self, matched: Mapping[tuple[str, str, str], int], linted: Iterable[str]) -> Baseline:
+    def pruned(
+        self,
+        matched: Mapping[tuple[str, str, str], int],
+        linted: Iterable[str],
+        judged: Callable[[str], bool] | None = None,
+    ) -> Baseline:
         """This baseline without its stale entries: never more than `apply` matched for linted
-        files, nothing for files that no longer exist, and never anything new."""
+        files (and rules the run `judged`), nothing for files that no longer exist, and never anything new."""
         linted_files = {repo_path(path, self.root) for path in linted}
         counts: Counts = {}
         for file, rules in self.counts.items():
@@ -154,7 +165,10 @@ class Baseline:
                 continue
             for rule, subjects in rules.items():
                 for key, count in subjects.items():
-                    kept = min(count, matched.get((file, rule, key), 0)) if file in linted_files else count
+                    if file in linted_files and (judged is None or judged(rule)):
+                        kept = min(count, matched.get((file, rule, key), 0))
+                    else:
+                        kept = count
                     if kept:
                         counts.setdefault(file, {}).setdefault(rule, {})[key] = kept
         return Baseline(self.path, counts)

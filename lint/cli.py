@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tflint.runtime import process
 
@@ -178,6 +178,8 @@ def _fail(message: str, prefix: str = "error") -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if argv and argv[0] == "compat":
+        return _compat(argv[1:])
     if argv and argv[0] == "rules":
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
@@ -205,11 +207,7 @@ def version_text() -> str:
 
 def _lint(args: argparse.Namespace) -> int:
     from tflint.api import lint_paths
-    from tflint.finding import Severity
-    from tflint.report import resolve_format
-    from tflint.report.output import write_atomically
     from tflint.report.progress import Progress
-    from tflint.report.summary import statistics
 
     if args.prune_baseline and args.write_baseline:
         raise _UsageExit("argument --prune-baseline: not allowed with argument --write-baseline")
@@ -249,6 +247,16 @@ def _lint(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
 
+    return _emit(report, args)
+
+
+def _emit(report: Any, args: argparse.Namespace) -> int:
+    """Render the report as the options say, write it, and return the exit code."""
+    from tflint.finding import Severity
+    from tflint.report import resolve_format
+    from tflint.report.output import write_atomically
+    from tflint.report.summary import statistics
+
     fmt = resolve_format(args.format)
     color = fmt == "text" and _use_color(args.color, None if args.output else sys.stdout)
     output = report.render(fmt, color=color, statistics=args.statistics)
@@ -273,6 +281,78 @@ def _lint(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _compat_parser() -> argparse.ArgumentParser:
+    from tflint.report import CHOICES
+
+    parser = _Parser(
+        prog="tflint compat",
+        description="Report what a new version of a model breaks for clients of the old one "
+        "(signatures, inputs, outputs, dtypes, shapes, tag sets, assets, TensorFlow needed).",
+        epilog="'tflint rules' lists the compat rules (category compat); findings land in NEW's file.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="OLD NEW (SavedModel directories, saved_model.pb(txt) or MetaGraphDef files), or a model base "
+        "directory whose two highest numeric versions are compared",
+    )
+    parser.add_argument(
+        "--changed",
+        action="store_true",
+        help="the paths are changed files (pre-commit): compare each version directory holding one with the "
+        "version before it",
+    )
+    parser.add_argument("--format", choices=CHOICES, default="text", help="output format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    parser.add_argument("--statistics", action="store_true", help="show how many findings each rule produced")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
+    parser.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the run fail (default: error)")
+    parser.add_argument("--max-warnings", type=_count, metavar="N", help="also fail on more than N warnings")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail the run")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE")
+    which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE")
+    parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
+    parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
+    parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
+    return parser
+
+
+def _compat(argv: list[str]) -> int:
+    """`tflint compat OLD NEW`, `tflint compat MODEL_BASE_DIR`, `tflint compat --changed FILE...`."""
+    from tflint.api import compat_pairs
+    from tflint.read.interface import changed_pairs, latest_versions
+
+    args = _compat_parser().parse_args(argv)
+    if args.config and not os.path.isfile(args.config):
+        from tflint.errors import UsageError
+
+        raise UsageError(f"{args.config}: config file not found")
+    if args.changed:
+        pairs = changed_pairs(args.paths)
+    elif len(args.paths) == 1:
+        pairs = [latest_versions(args.paths[0])]
+    elif len(args.paths) == 2:
+        pairs = [(args.paths[0], args.paths[1])]
+    else:
+        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths")
+    report = compat_pairs(
+        pairs,
+        args.config,
+        op_defs=args.op_defs,
+        input_type=args.input_type,
+        fail_on=args.fail_on,
+        baseline=args.baseline,
+        write_baseline=args.write_baseline,
+    )
+    if args.write_baseline:
+        recorded = "finding" if report.baselined == 1 else "findings"
+        print(f"tflint: wrote {args.write_baseline}: {report.baselined} {recorded} recorded", file=sys.stderr)
+    return _emit(report, args)
 
 
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:

@@ -42,6 +42,10 @@ class Issue:
     function that TensorFlow checks when it adds the function library, called
     or not (name conflicts, gradients, argument types): the engine lowers the
     other issues inside a function nothing calls (see `uncalled-functions`).
+    `where` is for rules comparing two versions of a model (`compat`), which
+    have no graph index: the element of the new version the issue is about (a
+    `tflint.tf.compat.Where`), which the engine turns into the meta graph and
+    the position.
     """
 
     node: Any
@@ -51,6 +55,7 @@ class Issue:
     position: tuple[int, int] | None = None
     severity: Severity | None = None
     library: bool = False
+    where: Any = None
 
 
 @dataclass(frozen=True, slots=True)

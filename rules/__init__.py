@@ -1,7 +1,9 @@
 """The rule registry: every built-in rule module, by id.
 
 A rule is a module with `ID`, `CATEGORY`, `DEFAULT_SEVERITY`, `OPTIONS` and
-`check(graph, options)`; its docstring is its documentation. Registration is
+`check(graph, options)`; its docstring is its documentation. Rules of
+category `compat` take `check(pair, options)` instead: they compare two
+versions of a model (a `tflint.tf.compat.VersionPair`) in `tflint compat`. Registration is
 explicit so that `tflint rules` and the docs list exactly what runs.
 """
 
@@ -12,6 +14,9 @@ from types import ModuleType
 
 from tflint.rules import (
     allowed_values,
+    api_added,
+    api_keys_removed,
+    asset_renamed,
     attr_minimum,
     attr_type_mismatch,
     colocation_unresolved,
@@ -20,6 +25,7 @@ from tflint.rules import (
     dead_node,
     deprecated_op,
     device_spec_syntax,
+    dtype_changed,
     duplicate_node_name,
     empty_graph,
     empty_op,
@@ -29,26 +35,34 @@ from tflint.rules import (
     hardcoded_device,
     import_contract,
     input_count,
+    input_removed,
     input_syntax,
     interface_mismatch,
     invalid_graph,
     invalid_shape,
     invalid_suppression,
     large_constant,
+    method_name_changed,
     missing_asset,
     missing_attr,
     missing_serving_tags,
     missing_variables,
+    newer_tensorflow,
     node_name_pattern,
     node_name_syntax,
     non_finite_constant,
     opdef_wellformed,
     output_index_out_of_range,
+    output_removed,
     recursive_function,
+    required_input_added,
+    shape_changed,
     shape_mismatch,
     signature_dtype,
+    signature_removed,
     signature_shape,
     signature_unresolved,
+    tag_set_removed,
     tensor_content,
     training_op_in_serving,
     type_attr_consistency,
@@ -110,6 +124,19 @@ RULES: dict[str, ModuleType] = {
         hardcoded_device,
         large_constant,
         non_finite_constant,
+        # compat: compare two versions of a model (`tflint compat`), never run on one graph
+        tag_set_removed,
+        signature_removed,
+        method_name_changed,
+        input_removed,
+        required_input_added,
+        dtype_changed,
+        shape_changed,
+        output_removed,
+        api_keys_removed,
+        asset_renamed,
+        newer_tensorflow,
+        api_added,
     )
 }
 

@@ -45,6 +45,19 @@ def lint_bytes(data: bytes, config: dict | None = None, *, name: str = "graph.pb
     return lint_artifact(load_bytes(data, name, input_type), resolved, registry_for(resolved))
 
 
+def compat_text(old: str, new: str, config: dict | None = None):
+    """Compare two inline MetaGraphDef/SavedModel texts (dedented) as versions 1 and 2; the sorted findings."""
+    from tflint.engine.compat import compare_versions
+    from tflint.read.interface import ModelVersion
+
+    resolved = config_from_mapping(config) if config is not None else default_config()
+    versions = [
+        ModelVersion(name, f"version {number}", load_bytes(textwrap.dedent(text).encode("utf-8"), name))
+        for number, (name, text) in enumerate((("1.pbtxt", old), ("2.pbtxt", new)), start=1)
+    ]
+    return compare_versions(versions[0], versions[1], resolved, registry_for(resolved))
+
+
 def pinned(findings, rule: str | None = None):
     """Findings as (rule, node, line) triples, optionally of one rule only."""
     return [(f.rule, f.node, f.line) for f in findings if rule is None or f.rule == rule]

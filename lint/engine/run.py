@@ -18,6 +18,8 @@ from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import OpRegistry
 
 INVALID_GRAPH = "invalid-graph"
+# The category of the rules that compare two versions of a model instead of checking one graph.
+COMPAT = "compat"
 
 # Added to a finding inside a library function that nothing instantiates (see CalledFunctions).
 NEVER_CALLED = "never called: TF does not check it at import; calling it would fail"
@@ -79,8 +81,16 @@ def lint_artifact(
     if artifact.text is not None:
         from tflint.engine.suppress import apply_inline
 
-        findings = apply_inline(findings, artifact.text, artifact.path, config)
+        findings = apply_inline(findings, artifact.text, artifact.path, config, _linting(config))
     return findings
+
+
+def _linting(config: Config) -> Callable[[str], bool] | None:
+    """The rules a lint runs, for judging suppressions: all but the compat rules (None when there are none)."""
+    modules = config.modules
+    if not any(getattr(module, "CATEGORY", None) == COMPAT for module in modules.values()):
+        return None
+    return lambda rule_id: rule_id not in modules or getattr(modules[rule_id], "CATEGORY", None) != COMPAT
 
 
 def build_index(
@@ -121,6 +131,8 @@ def run_rules(
         if only is not None and rule_id not in only:
             continue
         module = rules[rule_id]
+        if module.CATEGORY == COMPAT:
+            continue  # compares two versions: `tflint compat` runs it (tflint.engine.compat)
         if progress is not None:
             progress(rule_id)
         try:

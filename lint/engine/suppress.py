@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,11 +92,26 @@ class Problem:
     message: str
 
 
-def apply_inline(findings: Sequence[Finding], text: str, path: str, config: Config) -> list[Finding]:
-    """`findings` without those the file's directives suppress, plus the meta findings."""
+def apply_inline(
+    findings: Sequence[Finding],
+    text: str,
+    path: str,
+    config: Config,
+    judged: Callable[[str], bool] | None = None,
+    report_problems: bool = True,
+) -> list[Finding]:
+    """`findings` without those the file's directives suppress, plus the meta findings.
+
+    `judged(rule)` says which rules this run ran (linting does not run the
+    compat rules, `tflint compat` runs only them): a directive naming another
+    rule is never unused. Malformed directives are reported unless
+    `report_problems` is false (`tflint compat`: linting the file reports them).
+    """
     if _MARKER not in text:
         return list(findings)
     directives, problems = parse_directives(text, config.modules, config.inline_suppressions)
+    if not report_problems:
+        problems = []
     by_rule: dict[str, _Reach] = {}
     for directive in directives:
         for rule_id in directive.rules:
@@ -110,7 +125,7 @@ def apply_inline(findings: Sequence[Finding], text: str, path: str, config: Conf
             continue
         for directive in covering:
             directive.used[finding.rule] = directive.used.get(finding.rule, 0) + 1
-    kept.extend(_meta_findings(directives, problems, path, config))
+    kept.extend(_meta_findings(directives, problems, path, config, judged))
     kept.sort(key=Finding.sort_key)
     return kept
 
@@ -306,7 +321,11 @@ def _next_statement(text: str, line_end: int, line: int) -> tuple[int | None, in
 
 
 def _meta_findings(
-    directives: Iterable[Directive], problems: Iterable[Problem], path: str, config: Config
+    directives: Iterable[Directive],
+    problems: Iterable[Problem],
+    path: str,
+    config: Config,
+    judged: Callable[[str], bool] | None = None,
 ) -> list[Finding]:
     found = []
     invalid = config.rules.get(INVALID)
@@ -326,7 +345,7 @@ def _meta_findings(
     if unused is not None and unused.severity > Severity.OFF:
         for directive in directives:
             for rule_id in directive.rules:
-                if directive.used.get(rule_id):
+                if directive.used.get(rule_id) or (judged is not None and not judged(rule_id)):
                     continue
                 message = f"Suppression of '{rule_id}' is unused: {_why_unused(directive, rule_id, config)}"
                 found.append(

@@ -1,0 +1,120 @@
+"""Comparing two versions of a model: the `compat` rules run over their interfaces, Findings land in the new one.
+
+The rules of category `compat` compare an old and a new version of a model
+(a `tflint.tf.compat.VersionPair`) instead of checking one graph; they run
+only here, and the other rules never run here. Their issues become
+Findings exactly as the other rules' do (the rule's configured level, its
+`ignore-nodes`, the new version's inline suppressions), located in the new
+version's file: at the signature entry, dtype or shape they are about when
+the file is text, else at the file with the meta graph named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from tflint.config.settings import Config, RuleConfig
+from tflint.engine.run import COMPAT, RuleCrash, lint_artifact
+from tflint.finding import Finding, Issue, Severity
+from tflint.read.interface import ModelVersion
+from tflint.read.meta_positions import Locator
+from tflint.tf.compat import Interface, VersionPair, Where, meta_interface
+from tflint.tf.registry import OpRegistry
+
+
+def is_compat_rule(rule_id: str, modules: Mapping[str, Any]) -> bool:
+    """Whether the rule compares two versions (runs in `tflint compat`) rather than checking one graph."""
+    module = modules.get(rule_id)
+    return module is not None and getattr(module, "CATEGORY", None) == COMPAT
+
+
+def interface_of(version: ModelVersion) -> Interface:
+    """The interface of a version that was read: its meta graphs by tag set.
+
+    Of two meta graphs with the same tag set the first counts, as TensorFlow's
+    loader takes the first that matches.
+    """
+    metas = {}
+    for source in version.artifact.graphs:
+        if source.meta_graph is None:
+            continue
+        nodes = {node.name: node for node in source.node_list()}
+        meta = meta_interface(source.meta_graph, source.graph_id, source.label, nodes.get)
+        metas.setdefault(meta.tags, meta)
+    return Interface(version.name, metas)
+
+
+def compare_versions(old: ModelVersion, new: ModelVersion, config: Config, registry: OpRegistry) -> list[Finding]:
+    """Every finding of the enabled compat rules for `new` against `old`, sorted, after `new`'s suppressions.
+
+    A version that does not parse is an `invalid-graph` finding in its own file, and nothing is compared.
+    """
+    unreadable = [version for version in (old, new) if version.artifact.failure is not None]
+    if unreadable:
+        return sorted(
+            (finding for version in unreadable for finding in lint_artifact(version.artifact, config, registry)),
+            key=Finding.sort_key,
+        )
+    pair = VersionPair(interface_of(old), interface_of(new), registry)
+    path = new.artifact.path
+    locator = None
+    if new.artifact.text is not None and new.artifact.message_type in ("MetaGraphDef", "SavedModel"):
+        locator = Locator(new.artifact.text, new.artifact.message_type)
+    findings: list[Finding] = []
+    for rule_id, rule_config in config.enabled():
+        if not is_compat_rule(rule_id, config.modules):
+            continue
+        try:
+            issues = list(config.modules[rule_id].check(pair, rule_config.options))
+        except Exception as error:  # a rule bug must surface as one clear line, not a traceback
+            raise RuleCrash(rule_id, path, error) from error
+        findings.extend(_findings(rule_id, rule_config, issues, path, locator))
+    findings.sort(key=Finding.sort_key)
+    if new.artifact.text is not None:
+        from tflint.engine.suppress import apply_inline
+
+        findings = apply_inline(
+            findings,
+            new.artifact.text,
+            path,
+            config,
+            judged=lambda rule: is_compat_rule(rule, config.modules),
+            report_problems=False,
+        )
+    return findings
+
+
+def _findings(
+    rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], path: str, locator: Locator | None
+) -> Iterator[Finding]:
+    for issue in issues:
+        node_name = issue.node.name if issue.node is not None else None
+        if rule_config.ignores(node_name):
+            continue
+        severity = rule_config.severity
+        if issue.severity is not None and not rule_config.level_set:
+            severity = issue.severity
+        if severity == Severity.OFF:
+            continue
+        where: Where | None = issue.where
+        label = where.label if where is not None else None
+        line = column = None
+        if where is not None and where.meta is not None:
+            label = label or where.meta.label
+            if locator is not None:
+                for key in (*where.keys, ("tags",), ("meta",)):
+                    found = locator.get(where.meta.ordinal, *key)
+                    if found is not None:
+                        line, column = found
+                        break
+        yield Finding(
+            rule=rule_id,
+            severity=severity,
+            message=issue.message,
+            file=path,
+            line=line,
+            column=column,
+            node=node_name,
+            graph=label,
+        )
