@@ -582,6 +582,8 @@ def compat_pairs(
                 raise UsageError(
                     f"{old_path} is a {kinds[0]} and {new_path} a {kinds[1]}: compare two versions of the same kind"
                 )
+            if old_version.name == new_version.name:  # models/a/1 against models/b/1: the paths tell them apart
+                old_version.name, new_version.name = old_path, new_path
             findings = compare_versions(old_version, new_version, resolved, registry)
         compared.append((new_version.artifact.path, resolved, findings))
 

@@ -103,9 +103,16 @@ def test_readme_sections():
 
 def test_pre_commit_hook_manifest():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    assert [hook["id"] for hook in hooks] == ["tflint"]
+    assert [hook["id"] for hook in hooks] == ["tflint", "tflint-compat"]
     readme_ids = re.findall(r"- id: (\S+)", README.split("## pre-commit", 1)[1].split("\n## ", 1)[0])
-    assert readme_ids == ["tflint"]
+    assert readme_ids == ["tflint", "tflint-compat"]
+    compat_hook = hooks[1]
+    assert (compat_hook["entry"], compat_hook["require_serial"]) == ("tflint compat --changed", True)
+    versioned = re.compile(compat_hook["files"])
+    for path in ("models/resnet/3/saved_model.pb", "3/variables/variables.index", "m/12/assets/vocab.txt"):
+        assert versioned.search(path), path
+    for path in ("models/resnet/saved_model.pb", "v3/saved_model.pb", "graph.pb"):
+        assert not versioned.search(path), path
     hook = hooks[0]
     assert (hook["entry"], hook["language"], hook["require_serial"]) == ("tflint", "python", True)
     pattern = re.compile(hook["files"])

@@ -125,3 +125,44 @@ def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tm
     assert accepted.returncode == 0, output
     assert "tflint (TensorFlow graphs)" in output and "Passed" in output
     assert _git(project, env, "rev-list", "--count", "HEAD") == "2"
+
+
+def test_compat_hook_blocks_a_version_that_breaks_clients_of_the_previous_one(tmp_path, env):
+    rev = _hook_repository(tmp_path / "hook", env)
+    project = tmp_path / "project"
+    project.mkdir()
+    _git(project, env, "init", "-q")
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {tmp_path / 'hook'}\n  rev: {rev}\n  hooks:\n  - id: tflint-compat\n"
+    )
+    pairs = REPO / "tests" / "data" / "compat" / "batch_fixed"
+    shutil.copytree(pairs / "1", project / "models" / "resnet" / "1")
+    _git(project, env, "add", "-A")
+    _git(project, env, "commit", "-q", "--no-verify", "-m", "version 1")
+    pre_commit = [sys.executable, "-m", "pre_commit"]
+    installed = _run(pre_commit + ["install"], project, env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    hooks = _run(pre_commit + ["install-hooks"], project, env)
+    if hooks.returncode != 0:
+        log = hooks.stdout + hooks.stderr
+        if any(sign in log for sign in OFFLINE_SIGNS):
+            pytest.skip("pre-commit could not install the hook: PyPI is not reachable")
+        pytest.fail(f"pre-commit install-hooks failed:\n{log}")
+
+    shutil.copytree(pairs / "2", project / "models" / "resnet" / "2")  # the batch dimension pinned at 1
+    _git(project, env, "add", "-A")
+    rejected = _run(["git", "commit", "-m", "version 2"], project, env)
+    output = rejected.stdout + rejected.stderr
+    assert rejected.returncode != 0, output
+    assert "tflint compat (model versions)" in output and "Failed" in output
+    assert (
+        "models/resnet/2/saved_model.pb: error: serving_default input 'image': shape [-1,8,8,3] in version 1" in output
+    )
+
+    shutil.rmtree(project / "models" / "resnet" / "2")
+    shutil.copytree(pairs / "1", project / "models" / "resnet" / "2")  # the same interface again
+    _git(project, env, "add", "-A")
+    accepted = _run(["git", "commit", "-m", "version 2, compatible"], project, env)
+    output = accepted.stdout + accepted.stderr
+    assert accepted.returncode == 0, output
+    assert "tflint compat (model versions)" in output and "Passed" in output

@@ -9,10 +9,10 @@ fed by `PlaceholderWithDefault`). Variables are a few floats.
 TensorFlow's verdict is recorded too, in `verdicts.json`: for every signature
 of version 1, a client of it calls version 2 the way TensorFlow Serving runs
 a request (`tf.compat.v1.saved_model.load`, then `Session.run` feeding version
-1's input keys with a batch of 2 and fetching its output keys; where
-version 2 has no input version 1 lacks, also calling TF2's signature
-function, which checks dtypes as a server's Session::Run does, while
-Python's Session.run converts them), and the verdict says whether that still
+1's input keys with a batch of 2 of the declared dtypes and fetching its
+output keys, through a session callable, which like a server's Session::Run
+feeds tensors as they are, where Python's Session.run would convert them to
+the placeholders' dtypes), and the verdict says whether that still
 works, with dtypes, shapes and method names (classify, regress) as version 1
 declared them; a tag set version 2 no longer has is a load failure. For
 `newer_tf` the verdict is TensorFlow 2.15's, the TensorFlow that served
@@ -252,7 +252,7 @@ def verdicts(base: Path) -> dict[str, Any]:
     """TensorFlow's answer to: does every client of version 1 still work against version 2?"""
     tf = _tf()
     v1 = tf.compat.v1
-    from tensorflow.core.protobuf import saved_model_pb2
+    from tensorflow.core.protobuf import config_pb2, saved_model_pb2
 
     old = saved_model_pb2.SavedModel.FromString((base / "1" / "saved_model.pb").read_bytes())
     result: dict[str, Any] = {}
@@ -283,22 +283,20 @@ def verdicts(base: Path) -> dict[str, Any]:
                 if missing:
                     result[where] = f"rejected: no input or output {missing}"
                     continue
-                if set(new.inputs) <= set(signature.inputs):
-                    # Python's Session.run converts a fed value to the placeholder's dtype; a server's
-                    # Session::Run does not. TF2's signature function checks the dtype as a server does.
-                    function = tf.saved_model.load(str(base / "2"), tags=tags).signatures[key]
-                    try:
-                        function(**{name: tf.constant(_feed(tf, info)) for name, info in signature.inputs.items()})
-                    except Exception as error:
-                        result[where] = f"rejected: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
-                        continue
-                feeds = {new.inputs[name].name: _feed(tf, info) for name, info in signature.inputs.items()}
-                fetches = {name: new.outputs[name].name for name in signature.outputs}
+                # Session::Run as a server calls it: the fed tensors keep the client's dtype (Python's
+                # Session.run would convert them to the placeholder's; a callable does not).
+                options = config_pb2.CallableOptions()
+                names = sorted(signature.inputs)
+                options.feed.extend(new.inputs[name].name for name in names)
+                fetched = sorted(signature.outputs)
+                options.fetch.extend(new.outputs[name].name for name in fetched)
                 try:
-                    values = session.run(fetches, feeds)
+                    run = session._make_callable_from_options(options)
+                    results = run(*[_feed(tf, signature.inputs[name]) for name in names])
                 except Exception as error:
                     result[where] = f"rejected: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
                     continue
+                values = dict(zip(fetched, results))
                 wrong = [
                     name
                     for name, info in signature.outputs.items()

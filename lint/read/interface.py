@@ -14,6 +14,7 @@ positions are needed for findings), which is still less than linting.
 
 from __future__ import annotations
 
+import mmap
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -117,7 +118,8 @@ def changed_pairs(paths: list[str]) -> list[tuple[str, str]]:
         directory = Path(path).resolve().parent if not Path(path).is_dir() else Path(path).resolve()
         for candidate in (directory, *directory.parents):
             if candidate.name.isdigit() and saved_model_file(str(candidate)) is not None:
-                shown = os.path.relpath(candidate) if not os.path.relpath(candidate).startswith("..") else str(candidate)
+                relative = os.path.relpath(candidate)
+                shown = str(candidate) if relative.startswith(os.pardir) else relative
                 if shown not in pairs:
                     previous = previous_version(shown)
                     if previous is not None:
@@ -155,15 +157,35 @@ def _read_binary_interface(target: str, path: str, input_type: str | None) -> Ar
     None when the file is text, or its bytes do not walk as the expected
     message (the full reader then says what is wrong with it).
     """
-    from tflint import protos
-    from tflint.read.load import _refuse_device, artifact_from_message
+    from tflint.read.load import _refuse_device
 
     try:
         _refuse_device(Path(target), path)
-        data = Path(target).read_bytes()
+        with open(target, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                return None  # the full reader says it is empty
+            try:
+                # Mapped, not read: the graph's bytes are skipped, never copied (500 MB stay in the page cache).
+                data: Any = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # a pipe, or a file system that cannot map
+                data = handle.read()
     except OSError as error:
         raise UsageError(f"{path}: {error.strerror or error}") from None
-    if not data or looks_like_text(data):
+    try:
+        return _reduced_artifact(data, target, path, input_type)
+    finally:
+        if isinstance(data, mmap.mmap):
+            try:
+                data.close()
+            except BufferError:  # a view of it is still alive somewhere: the collector closes it
+                pass
+
+
+def _reduced_artifact(data: Any, target: str, path: str, input_type: str | None) -> Artifact | None:
+    from tflint import protos
+    from tflint.read.load import artifact_from_message
+
+    if looks_like_text(bytes(data[: 1 << 16])):
         return None
     kind = _binary_kind(data, target, input_type)
     try:
@@ -190,7 +212,7 @@ def _binary_kind(data: bytes, target: str, input_type: str | None) -> str:
     if input_type and input_type.startswith("savedmodel"):
         return "SavedModel"
     base = os.path.basename(target)
-    if base.startswith("saved_model") or data[:1] == b"\x08":
+    if base.startswith("saved_model") or bytes(data[:1]) == b"\x08":
         return "SavedModel"
     return "MetaGraphDef"
 
