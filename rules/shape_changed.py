@@ -1,11 +1,17 @@
 """An input or output of a signature changed its declared shape in a way its clients notice.
 
-TensorFlow Serving checks a request's tensors against the signature's
-shapes: the rank, when known, and every known dimension must match. An
-input that pins a dimension the old version left open (`[-1,224,224,3]` to
-`[1,224,224,3]`: the batch fixed at 1), changes a known size or its rank
-rejects requests old clients send. For outputs it is the other way round:
-old clients read what the old shape promised.
+A signature's shapes are part of its contract. TF2's signature functions
+(`tf.saved_model.load(path).signatures[key]`) refuse a request whose tensor
+does not fit them ("Can not cast TensorSpec(shape=(2, 8, 8, 3)) to
+TensorSpec(shape=(1, 8, 8, 3))"), clients and tools build requests from them
+(TensorFlow Serving's model metadata, `saved_model_cli`), and a graph traced
+for a pinned size (reshapes, XLA or TPU compilation) fails on any other.
+(TensorFlow Serving's `Session::Run` feeds whatever arrives, so a graph that
+happens to work on other sizes keeps serving them there.) An input that pins
+a dimension the old version left open (`[-1,224,224,3]` to `[1,224,224,3]`:
+the batch fixed at 1), changes a known size or its rank no longer accepts
+what old clients send. For outputs it is the other way round: old clients
+read what the old shape promised.
 
 Reported as an **error** when requests of old clients are rejected (an
 input's rank, a known size, an open dimension pinned) or outputs no longer

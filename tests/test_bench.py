@@ -173,3 +173,15 @@ def test_report_of_graphs_written_by_tensorflow(tmp_path):
     assert two[1:4] == ["binary", "100k", "TF-written:"] and two[-4:] == ["0.50", "<=", "0.5", "ok"]
     assert any(line.startswith("1a-tf ") for line in shown.stdout.splitlines())
     assert not any(line.startswith("1b-tf ") for line in shown.stdout.splitlines())  # text_format is not timed on them
+
+
+def test_compat_pair_builds_two_versions_with_one_breaking_change(tmp_path):
+    spec = importlib.util.spec_from_file_location("compat_pair", BENCH / "compat_pair.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build_pair(tmp_path, 300, 1)
+    import tflint
+
+    report = tflint.compat(tmp_path, config={})
+    assert [(f.rule, str(f.severity)) for f in report.findings] == [("shape-changed", "error")]
+    assert (tmp_path / "2" / "saved_model.pb").stat().st_size >= 1_000_000

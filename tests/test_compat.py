@@ -240,6 +240,17 @@ def test_a_graphdef_has_no_interface(capsys, tmp_path):
     )
 
 
+def test_a_binary_graphdef_is_not_taken_for_a_meta_graph(capsys, tmp_path):
+    graph = protos.GraphDef()
+    graph.node.add(name="a", op="NoOp")
+    (tmp_path / "g.pb").write_bytes(graph.SerializeToString())
+    _one_line_error(
+        capsys,
+        [str(tmp_path / "g.pb"), str(tmp_path / "g.pb")],
+        f"{tmp_path / 'g.pb'}: a GraphDef has no signatures to compare; give SavedModels or MetaGraphDefs (OLD NEW)",
+    )
+
+
 def test_three_paths_is_a_usage_error(capsys):
     assert main(["compat", "a", "b", "c"]) == 2
     assert "expected OLD NEW or one model base directory, got 3 paths" in capsys.readouterr().err

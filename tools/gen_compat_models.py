@@ -7,16 +7,21 @@ can express the case: several tag sets, classify/regress signatures, an input
 fed by `PlaceholderWithDefault`). Variables are a few floats.
 
 TensorFlow's verdict is recorded too, in `verdicts.json`: for every signature
-of version 1, a client of it calls version 2 the way TensorFlow Serving runs
-a request (`tf.compat.v1.saved_model.load`, then `Session.run` feeding version
-1's input keys with a batch of 2 of the declared dtypes and fetching its
-output keys, through a session callable, which like a server's Session::Run
-feeds tensors as they are, where Python's Session.run would convert them to
-the placeholders' dtypes), and the verdict says whether that still
-works, with dtypes, shapes and method names (classify, regress) as version 1
-declared them; a tag set version 2 no longer has is a load failure. For
-`newer_tf` the verdict is TensorFlow 2.15's, the TensorFlow that served
-version 1.
+of version 1, a client of it calls version 2 the two ways TensorFlow serves:
+
+- as TensorFlow Serving runs a request: `tf.compat.v1.saved_model.load`, then
+  a session callable feeding version 1's input keys (a batch of 2 of the
+  declared dtypes) and fetching its output keys; like a server's
+  Session::Run, a callable feeds tensors as they are (Python's Session.run
+  would convert them to the placeholders' dtypes);
+- where version 2 has no input version 1 lacks, as `tf.saved_model.load`
+  clients do: calling the signature function, which checks the request
+  against the signature's TensorSpecs.
+
+The verdict says whether both still work, with dtypes, shapes and method
+names (classify, regress) as version 1 declared them; a tag set version 2 no
+longer has is a load failure. For `newer_tf` the verdict is TensorFlow
+2.15's, the TensorFlow that served version 1.
 The tests compare tflint's errors with these verdicts.
 
     $TF_PYTHON tools/gen_compat_models.py [--out DIR]
@@ -297,6 +302,16 @@ def verdicts(base: Path) -> dict[str, Any]:
                     result[where] = f"rejected: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
                     continue
                 values = dict(zip(fetched, results))
+                if set(new.inputs) <= set(signature.inputs):
+                    # The TF2 loader's signature function (`tf.saved_model.load(...).signatures[key]`) checks
+                    # a request against the signature's TensorSpecs, where Session::Run feeds what it is given.
+                    function = tf.saved_model.load(str(base / "2"), tags=tags).signatures[key]
+                    try:
+                        function(**{name: tf.constant(_feed(tf, info)) for name, info in signature.inputs.items()})
+                    except Exception as error:
+                        reason = str(error).splitlines()[0][:200]
+                        result[where] = f"rejected by the TF2 signature function: {type(error).__name__}: {reason}"
+                        continue
                 wrong = [
                     name
                     for name, info in signature.outputs.items()

@@ -11,22 +11,15 @@ the file is text, else at the file with the meta graph named.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from tflint.config.settings import Config, RuleConfig
-from tflint.engine.run import COMPAT, RuleCrash, lint_artifact
+from tflint.engine.run import RuleCrash, is_compat_rule, lint_artifact
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.interface import ModelVersion
 from tflint.read.meta_positions import Locator
 from tflint.tf.compat import Interface, VersionPair, Where, meta_interface
 from tflint.tf.registry import OpRegistry
-
-
-def is_compat_rule(rule_id: str, modules: Mapping[str, Any]) -> bool:
-    """Whether the rule compares two versions (runs in `tflint compat`) rather than checking one graph."""
-    module = modules.get(rule_id)
-    return module is not None and getattr(module, "CATEGORY", None) == COMPAT
 
 
 def interface_of(version: ModelVersion) -> Interface:

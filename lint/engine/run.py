@@ -7,7 +7,7 @@ deterministic whatever order rules run in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from tflint.config.settings import Config, RuleConfig
@@ -85,12 +85,16 @@ def lint_artifact(
     return findings
 
 
-def _linting(config: Config) -> Callable[[str], bool] | None:
-    """The rules a lint runs, for judging suppressions: all but the compat rules (None when there are none)."""
+def is_compat_rule(rule_id: str, modules: Mapping[str, Any]) -> bool:
+    """Whether the rule compares two versions of a model (runs in `tflint compat`) rather than checking one graph."""
+    module = modules.get(rule_id)
+    return module is not None and getattr(module, "CATEGORY", None) == COMPAT
+
+
+def _linting(config: Config) -> Callable[[str], bool]:
+    """The rules a lint runs, for judging suppressions: all but the compat rules."""
     modules = config.modules
-    if not any(getattr(module, "CATEGORY", None) == COMPAT for module in modules.values()):
-        return None
-    return lambda rule_id: rule_id not in modules or getattr(modules[rule_id], "CATEGORY", None) != COMPAT
+    return lambda rule_id: not is_compat_rule(rule_id, modules)
 
 
 def build_index(

@@ -183,7 +183,7 @@ def _read_binary_interface(target: str, path: str, input_type: str | None) -> Ar
 
 def _reduced_artifact(data: Any, target: str, path: str, input_type: str | None) -> Artifact | None:
     from tflint import protos
-    from tflint.read.load import artifact_from_message
+    from tflint.read.load import _plausible, artifact_from_message
 
     if looks_like_text(bytes(data[: 1 << 16])):
         return None
@@ -201,6 +201,8 @@ def _reduced_artifact(data: Any, target: str, path: str, input_type: str | None)
         message = getattr(protos, kind).FromString(reduced)
     except Exception:  # not this message after all: the full reader reports it
         return None
+    if not _plausible(message, kind):
+        return None  # bytes of another message (a GraphDef parses as a MetaGraphDef too): the full reader decides
     artifact = artifact_from_message(message, kind, target if os.path.isdir(path) else path)
     artifact.saved_model_dir = path if os.path.isdir(path) else None
     return artifact

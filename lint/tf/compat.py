@@ -7,9 +7,9 @@ the tensor names of the SignatureDef (`Session::Run`). Clients are written
 against that interface, not against the graph: node names, function names
 and the order of nodes, which TensorFlow changes each time it saves a model,
 are not part of it. This module reduces a MetaGraphDef to that interface
-(`meta_interface`) and compares dimensions the way TensorFlow Serving does
-(a request's tensor must match every known dimension of the signature's
-shape), for the `compat` rules. No I/O: the caller reads the files.
+(`meta_interface`) and compares shapes as a signature promises them (TF2's
+signature functions accept a tensor that has the declared rank and every
+known dimension), for the `compat` rules. No I/O: the caller reads the files.
 """
 
 from __future__ import annotations
@@ -263,8 +263,8 @@ def _dimension(index: int) -> str:
 def input_shape_change(old: tuple[int, ...] | None, new: tuple[int, ...] | None) -> ShapeChange | None:
     """How an input's shape changed for clients: a request valid for `old` may be refused by `new`.
 
-    A request's tensor must have the signature's rank (when known) and its
-    size in every known dimension; an unknown one accepts any size.
+    A request's tensor fits the signature when it has its rank (when known)
+    and its size in every known dimension; an unknown one accepts any size.
     """
     if old == new:
         return None
