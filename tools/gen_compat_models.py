@@ -350,7 +350,6 @@ def main(argv: list[str] | None = None) -> int:
                 build(args.only, version, export, Path(work))
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
-    record = {}
     for case in CASES:  # one process per model: TF1 graph mode and TF2 do not share a process well
         for version in (1, 2):
             python = sys.executable

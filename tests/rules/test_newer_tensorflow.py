@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from compat_models import model, pins
+from compat_models import pins
 
 RULE = "newer-tensorflow"
 
