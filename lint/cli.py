@@ -340,6 +340,7 @@ def _compat(argv: list[str]) -> int:
         pairs = [(args.paths[0], args.paths[1])]
     else:
         raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths")
+    _refuse_overwriting_versions(args, pairs)
     report = compat_pairs(
         pairs,
         args.config,
@@ -353,6 +354,20 @@ def _compat(argv: list[str]) -> int:
         recorded = "finding" if report.baselined == 1 else "findings"
         print(f"tflint: wrote {args.write_baseline}: {report.baselined} {recorded} recorded", file=sys.stderr)
     return _emit(report, args)
+
+
+def _refuse_overwriting_versions(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
+    """`tflint compat -o` never writes over a version it compares (as linting never overwrites its input)."""
+    from tflint.errors import UsageError
+    from tflint.read.interface import saved_model_file
+
+    for flag, path in (("--output", args.output), ("--write-baseline", args.write_baseline)):
+        if not path or not os.path.isfile(path):
+            continue
+        for version in (version for pair in pairs for version in pair):
+            target = saved_model_file(version) if os.path.isdir(version) else version
+            if target and os.path.exists(target) and os.path.samefile(path, target):
+                raise UsageError(f"{flag} {path}: that is a file being compared; tflint never overwrites its input")
 
 
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:

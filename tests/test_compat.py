@@ -251,6 +251,18 @@ def test_a_binary_graphdef_is_not_taken_for_a_meta_graph(capsys, tmp_path):
     )
 
 
+def test_the_report_never_overwrites_a_version(capsys, tmp_path):
+    shutil.copytree(PAIRS / "batch_fixed", tmp_path / "m")
+    target = tmp_path / "m" / "2" / "saved_model.pb"
+    before = target.read_bytes()
+    _one_line_error(
+        capsys,
+        [str(tmp_path / "m"), "-o", str(target)],
+        f"--output {target}: that is a file being compared; tflint never overwrites its input",
+    )
+    assert target.read_bytes() == before
+
+
 def test_three_paths_is_a_usage_error(capsys):
     assert main(["compat", "a", "b", "c"]) == 2
     assert "expected OLD NEW or one model base directory, got 3 paths" in capsys.readouterr().err
