@@ -231,6 +231,15 @@ def test_different_kinds(capsys, tmp_path):
     )
 
 
+def test_binary_meta_graph_files(tmp_path):
+    for version in ("1", "2"):
+        saved = protos.SavedModel.FromString((PAIRS / "batch_fixed" / version / "saved_model.pb").read_bytes())
+        (tmp_path / f"v{version}.meta").write_bytes(saved.meta_graphs[0].SerializeToString())
+    report = tflint.compat(tmp_path / "v1.meta", tmp_path / "v2.meta", config={})
+    assert _counts(report) == EXPECTED["batch_fixed"]
+    assert any(f"in {tmp_path / 'v1.meta'} → [1,8,8,3] in {tmp_path / 'v2.meta'}" in f.message for f in report)
+
+
 def test_a_graphdef_has_no_interface(capsys, tmp_path):
     (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
     _one_line_error(
