@@ -7,6 +7,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from tflint.config.plugins import OP_DEFS_GROUP
@@ -24,6 +25,7 @@ from tflint.read.load import (
     artifact_from_message,
     coerce_message,
     iter_graph_files,
+    load_bytes,
     load_path,
     parse_op_list,
 )
@@ -85,11 +87,12 @@ class Report:
 
     def to_json(self, indent: int | None = 2) -> str:
         """The findings as a JSON array (same keys as `--format json`)."""
+        from tflint.report import escaped
         from tflint.report.json import records
         from tflint.report.summary import Summary
 
         summary = Summary(files=len(self.files), paths=self.files, root=project_root(), rules=self.rules)
-        return json.dumps(records(self.findings, summary), indent=indent)
+        return json.dumps(records(escaped(self.findings), summary.escaped()), indent=indent)
 
     def to_sarif(self) -> str:
         """The report as a SARIF 2.1.0 log (same as `--format sarif`)."""
@@ -107,7 +110,8 @@ class GraphValidationError(Exception):
 
     def __init__(self, report: Report) -> None:
         failing = [finding for finding in report.findings if finding.severity >= report.fail_on]
-        lines = [f"{f.location()}: {f.severity}: {f.message} [{f.rule}]" for f in failing[:20]]
+        shown = [finding.escaped() for finding in failing[:20]]
+        lines = [f"{f.location()}: {f.severity}: {f.message} [{f.rule}]" for f in shown]
         more = f"\n... and {len(failing) - 20} more" if len(failing) > 20 else ""
         super().__init__(f"{len(failing)} finding(s) at or above {report.fail_on}:\n" + "\n".join(lines) + more)
         self.report = report
@@ -140,12 +144,9 @@ def registry_for(config: Config, extra_op_defs: Iterable[str | Any] = ()) -> OpR
 
 
 def _read_op_list(path: str | os.PathLike[str]) -> Any:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise UsageError(f"{path}: cannot read op definitions: {error.strerror or error}") from None
-    return parse_op_list(data, str(path))
+    from tflint.read.guarded import MAX_OP_DEFS_BYTES, read_bytes
+
+    return parse_op_list(read_bytes(path, "op definitions", MAX_OP_DEFS_BYTES), str(path))
 
 
 def _plugin_op_list(label: str, value: Any) -> Any:
@@ -360,16 +361,33 @@ def _lint_planned(
 
     _PLAN = {path: (resolved, registry) for path, resolved, registry in plan}
     _PLAN_OPTIONS = (input_type, stdin_name)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=process.ignore_interrupts
+    )
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = []
-            for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
-                if progress is not None:
-                    progress.file(number, len(plan), result[0])
-                results.append(result)
+        results = []
+        for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
+            if progress is not None:
+                progress.file(number, len(plan), result[0])
+            results.append(result)
+    except BaseException:
+        _terminate(pool)  # Ctrl-C or an error: the workers end now, none is left behind
+        raise
+    else:
+        pool.shutdown()
     finally:
         _PLAN, _PLAN_OPTIONS = {}, (None, "<stdin>")
     return [(shown, resolved, findings) for (shown, findings), (_, resolved, _) in zip(results, plan)]
+
+
+def _terminate(pool: Any) -> None:
+    """End a process pool's workers at once (shutdown() would wait for every queued file)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    for worker in workers:
+        worker.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.join(1)
 
 
 def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
@@ -494,7 +512,9 @@ def lint_graph(
     """Lint an in-memory graph.
 
     `graph` is a GraphDef, MetaGraphDef or SavedModel message (tflint's own
-    or TensorFlow's), or their serialized bytes. `op_defs` are extra OpList
+    or TensorFlow's), or serialized bytes: text or binary, told apart as for
+    a file. Bytes that do not parse are an `invalid-graph` finding; b"" is
+    an empty GraphDef (what one serializes to). `op_defs` are extra OpList
     messages or OpList file paths (custom ops). `name` is the name findings
     show; `import_args` as for `lint_file`.
     """
@@ -503,9 +523,12 @@ def lint_graph(
     if contract is not None:
         resolved = dataclasses.replace(resolved, import_args=contract)
     registry = registry_for(resolved, op_defs)
-    message, kind = coerce_message(graph)
     with process.collector_paused():
-        artifact = artifact_from_message(message, kind, name)
+        if isinstance(graph, (bytes, bytearray, memoryview)):
+            artifact = load_bytes(bytes(graph), name)
+        else:
+            message, kind = coerce_message(graph)
+            artifact = artifact_from_message(message, kind, name)
         findings = tuple(lint_artifact(artifact, resolved, registry))
     return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
 
@@ -618,6 +641,7 @@ def validate(
     input_map: Mapping[str, Any] | None = None,
     return_elements: Sequence[str] | None = None,
     name: str | None = None,
+    trust_model_config: bool = False,
 ) -> Report:
     """Lint a path or an in-memory graph; raise GraphValidationError if it fails.
 
@@ -629,23 +653,52 @@ def validate(
     `return_elements` and `name` are the arguments serving code passes to
     `tf.graph_util.import_graph_def` (see `lint_file`'s `import_args`); when
     any is given, what TensorFlow would refuse of them fails the validation.
+
+    validate is a security boundary: the model cannot switch off its own
+    checks. It runs with `config` (or the built-in defaults) only: never a
+    `.tflint.yaml` found in or above the model, never the model's inline
+    suppressions (each is reported as disabled), unless `trust_model_config`
+    is True (then both apply, as for `lint_file`). Input that holds no graph
+    fails: junk is `invalid-graph`, and an empty graph (an empty file, b"")
+    is an `empty-graph` error here, unless `config` sets that rule's level.
     """
-    given = {"input_map": input_map, "return_elements": return_elements, "name": name}
-    import_args = {key: value for key, value in given.items() if value is not None} or None
     from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
 
+    given = {"input_map": input_map, "return_elements": return_elements, "name": name}
+    import_args = {key: value for key, value in given.items() if value is not None} or None
+    is_path = isinstance(graph_or_path, (str, os.PathLike))
+    near = os.fspath(graph_or_path) if is_path and trust_model_config else None
+    resolved = _validation_config(resolve_config(config, near=near), trust_model_config)
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)
     if serving:
-        near = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
-        config = with_serving_preset(resolve_config(config, near=near))
-    if isinstance(graph_or_path, (str, os.PathLike)):
-        report = lint_file(graph_or_path, config, op_defs=op_defs, import_args=import_args)
+        resolved = with_serving_preset(resolved)
+    if is_path:
+        report = lint_paths([graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args)
     else:
-        report = lint_graph(graph_or_path, op_defs=op_defs, config=config, import_args=import_args)
+        report = lint_graph(graph_or_path, op_defs=op_defs, config=resolved, import_args=import_args)
     if not report.ok:
         raise GraphValidationError(report)
     return report
+
+
+# The rule whose warning (an empty graph: TensorFlow imports it) fails a validation.
+_EMPTY_GRAPH = "empty-graph"
+
+
+def _validation_config(config: Config, trust_model_config: bool) -> Config:
+    """`config` as validate applies it: an empty graph fails; the model's inline suppressions are off unless trusted."""
+    from tflint.config.settings import InlineSuppressions
+
+    changes: dict[str, Any] = {}
+    if not trust_model_config:
+        changes["inline_suppressions"] = InlineSuppressions(allowed=False)
+    empty = config.rules.get(_EMPTY_GRAPH)
+    if empty is not None and not empty.level_set:
+        rules = dict(config.rules)
+        rules[_EMPTY_GRAPH] = dataclasses.replace(empty, severity=Severity.ERROR, level_set=True)
+        changes["rules"] = MappingProxyType(rules)
+    return dataclasses.replace(config, **changes) if changes else config
 
 
 __all__ = [

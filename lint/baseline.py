@@ -25,6 +25,7 @@ from typing import Any
 
 from tflint.engine.suppress import UNUSED, suppressible
 from tflint.errors import UsageError
+from tflint.escape import quote
 from tflint.finding import Finding, Severity
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
@@ -69,18 +70,23 @@ class Baseline:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Baseline:
         """Read and validate a baseline file; UsageError (exit 2) names the problem."""
+        import errno
+
+        from tflint.read.guarded import MAX_BASELINE_BYTES, UnreadableFile, read_bytes
+
         shown = os.fspath(path)
         try:
-            with open(shown, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except FileNotFoundError:
-            raise UsageError(
-                f"{shown}: baseline not found (create it with: tflint --write-baseline {shown} PATH...)"
-            ) from None
-        except OSError as error:
-            raise UsageError(f"{shown}: cannot read baseline: {error.strerror or error}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise UsageError(f"{shown}: not a tflint baseline: invalid JSON ({error})") from None
+            data = json.loads(read_bytes(shown, "baseline", MAX_BASELINE_BYTES).decode("utf-8"))
+        except UnreadableFile as error:
+            if error.errno == errno.ENOENT:
+                raise UsageError(
+                    f"{shown}: baseline not found (create it with: tflint --write-baseline {shown} PATH...)"
+                ) from None
+            raise
+        except (ValueError, UnicodeDecodeError) as error:  # JSONDecodeError, an integer of 5,000 digits
+            raise UsageError(f"{shown}: not a tflint baseline: invalid JSON ({quote(str(error), 200)})") from None
+        except RecursionError:
+            raise UsageError(f"{shown}: not a tflint baseline: nested too deeply") from None
         return cls(shown, _validated(data, shown))
 
     def total(self) -> int:
@@ -194,17 +200,30 @@ def _display(path: str) -> str:
     return path if relative.startswith(os.pardir) else relative
 
 
+def _key(text: str) -> str:
+    """A key of the baseline file in a message: escaped, at most 80 characters."""
+    return quote(text)[1:-1] if isinstance(text, str) else quote(text)
+
+
+# The largest count a baseline entry may record (far more findings than one file can have).
+MAX_COUNT = 1 << 31
+
+
 def _validated(data: Any, shown: str) -> Counts:
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):
         raise UsageError(f'{shown}: not a tflint baseline (expected {{"version": {VERSION}, "files": {{...}}}})')
     counts: Counts = {}
     for file, rules in data["files"].items():
         if not isinstance(rules, dict):
-            raise UsageError(f"{shown}: files.{file}: expected a mapping of rule to subjects")
+            raise UsageError(f"{shown}: files.{_key(file)}: expected a mapping of rule to subjects")
         for rule, subjects in rules.items():
             if not isinstance(subjects, dict) or not all(
-                isinstance(count, int) and not isinstance(count, bool) and count > 0 for count in subjects.values()
+                isinstance(count, int) and not isinstance(count, bool) and 0 < count <= MAX_COUNT
+                for count in subjects.values()
             ):
-                raise UsageError(f"{shown}: files.{file}.{rule}: expected a mapping of subject to a positive count")
+                raise UsageError(
+                    f"{shown}: files.{_key(file)}.{_key(rule)}: expected a mapping of subject to a positive count"
+                    f" (at most {MAX_COUNT:,})"
+                )
             counts.setdefault(file, {})[rule] = dict(subjects)
     return counts

@@ -173,7 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str, prefix: str = "error") -> int:
-    print(f"tflint: {prefix}: {message}", file=sys.stderr)
+    from tflint.escape import escape  # a message may quote a path, a config value or a node name
+
+    print(f"tflint: {prefix}: {escape(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -211,7 +213,7 @@ def _lint(args: argparse.Namespace) -> int:
 
     if args.prune_baseline and args.write_baseline:
         raise _UsageExit("argument --prune-baseline: not allowed with argument --write-baseline")
-    if args.config and not os.path.isfile(args.config):
+    if args.config and not os.path.lexists(args.config):
         from tflint.errors import UsageError
 
         raise UsageError(f"{args.config}: config file not found")
@@ -237,8 +239,10 @@ def _lint(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if args.write_baseline:
+        from tflint.escape import escape
+
         print(
-            f"tflint: wrote {args.write_baseline}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded",
+            f"tflint: wrote {escape(args.write_baseline)}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded",
             file=sys.stderr,
         )
     if args.prune_baseline:

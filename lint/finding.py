@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -90,6 +90,17 @@ class Finding:
         if self.line is not None:
             return f"{self.file}:{self.line}:{self.column or 1}"
         return self.file
+
+    def escaped(self) -> Finding:
+        """This finding with every text field escaped for output (itself when nothing needs it)."""
+        from tflint.escape import escape
+
+        changes = {}
+        for name in ("rule", "message", "file", "node", "function", "graph"):
+            value = getattr(self, name)
+            if value is not None and (shown := escape(value)) is not value:
+                changes[name] = shown
+        return replace(self, **changes) if changes else self
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping with stable keys."""

@@ -21,7 +21,9 @@ The same rule reports nodes whose signature cannot be computed at all, the way
 `InOutTypesForNode` fails: a `number_attr` or `type_list_attr` (or the type of
 a repeated arg) of the wrong kind, a negative length (`Value for
 number_attr() -1 < 0`) or one that does not fit an int32 (`Number of outputs is
-too big`). Those findings point at the attr. A value of the wrong kind or
+too big`). Those findings point at the attr. A length beyond 65,536 is
+not spelled out (a few bytes of attr would otherwise cost gigabytes): the node
+is reported as a warning, its inputs and outputs not checked. A value of the wrong kind or
 below the attr's minimum is also a finding of `attr-type-mismatch` or
 `attr-minimum` (about the value); this one says what it costs (no input or
 output count at all). An attr that is simply absent is left to
@@ -82,11 +84,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             if isinstance(result, SignatureProblem):
                 if result.kind == "missing" and result.declared:
                     continue  # missing-attr reports the absent attr
+                # Beyond tflint's bound TensorFlow may still accept the node: a warning, not an error.
+                severity = Severity.WARNING if result.kind == "beyond-bound" else None
                 for node in group:
                     yield Issue(
                         node,
                         f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}",
                         field=result.attr,
+                        severity=severity,
                     )
                 continue
             if result.input_types is None:

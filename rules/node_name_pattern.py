@@ -43,7 +43,9 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tflint.escape import quote
 from tflint.finding import Issue, Severity
+from tflint.runtime import user_regex
 from tflint.tf.index import GraphIndex
 
 ID = "node-name-pattern"
@@ -76,7 +78,9 @@ def validate_options(options: Mapping[str, Any]) -> str | None:
     op_patterns = options.get("op-patterns") or {}
     for op, pattern in op_patterns.items():
         if not isinstance(op, str) or not isinstance(pattern, str):
-            return f"op-patterns: expected a mapping of op name to regular expression, got {op!r}: {pattern!r}"
+            return (
+                f"op-patterns: expected a mapping of op name to regular expression, got {quote(op)}: {quote(pattern)}"
+            )
     try:
         _compile_options(options)
     except _InvalidPattern as error:
@@ -103,12 +107,10 @@ def _compile(pattern: str | None, op_patterns: tuple[tuple[str, str], ...], forb
 
 
 def _compile_one(text: str, where: str) -> Any:
-    import regex
-
     try:
-        return regex.compile(text)
-    except regex.error as error:
-        raise _InvalidPattern(f"{where}: invalid regular expression {text!r}: {error}") from None
+        return user_regex.compile(text)
+    except ValueError as error:
+        raise _InvalidPattern(f"{where}: invalid regular expression {quote(text)}: {error}") from None
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
@@ -158,7 +160,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
 def _search(pattern: Any, name: str, node: Any, timed_out: set[Any]) -> Any:
     """The match (or None), or an Issue when the pattern ran out of time on this name."""
     try:
-        return pattern.search(name, timeout=TIMEOUT_SECONDS)
+        return user_regex.search(pattern, name, TIMEOUT_SECONDS)
+    except user_regex.BudgetSpent:
+        timed_out.add(pattern)
+        return Issue(
+            node,
+            f"Node '{node.name}': pattern {pattern.pattern!r} ran out of the time for user patterns on this file "
+            "(catastrophic backtracking?); it is not applied to the remaining nodes",
+        )
     except TimeoutError:
         timed_out.add(pattern)
         return Issue(

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tflint.errors import Suggestions
 from tflint.finding import Issue, Severity
 from tflint.tf.functions import registered_op
 from tflint.tf.index import GraphIndex, Node
@@ -127,10 +128,13 @@ def _problem(graph: GraphIndex, name: str) -> str:
     message = f"names function '{_shown(name)}', which is not in the graph's function library"
     if registered_op(graph, name) is not None:
         return f"{message} ('{_shown(name)}' is an op, and TensorFlow runs only library functions here)"
-    import difflib  # only for an unknown function
+    close = graph.derived(_suggestions).closest(name)
+    return f"{message} (did you mean '{_shown(close)}'?)" if close is not None else message
 
-    close = difflib.get_close_matches(name, list(graph.function_by_name), n=1, cutoff=0.8)
-    return f"{message} (did you mean '{_shown(close[0])}'?)" if close else message
+
+def _suggestions(graph: GraphIndex) -> Suggestions:
+    """Close spellings among the library's functions, computed once a graph and bounded (errors.Suggestions)."""
+    return Suggestions(graph.function_by_name, cutoff=0.8)
 
 
 def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tflint.errors import Suggestions
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
 
@@ -43,13 +44,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
 
 
 def _suggest(op: str, graph: GraphIndex) -> str:
-    """A did-you-mean hint: a case-insensitive match first, then close spellings."""
-    names = list(graph.registry.names()) + list(graph.function_by_name)
-    public = [name for name in names if not name.startswith("_")] if not op.startswith("_") else names
-    folded = {name.lower(): name for name in public}
-    if op.lower() in folded:
-        return f" (did you mean '{folded[op.lower()]}'?)"
-    import difflib  # only for an unknown op
+    """A did-you-mean hint: a case-insensitive match first, then close spellings (bounded: errors.Suggestions)."""
+    public, everything = graph.derived(_suggestions)
+    return (everything if op.startswith("_") else public).hint(op)
 
-    close = difflib.get_close_matches(op, public, n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+
+def _suggestions(graph: GraphIndex) -> tuple[Suggestions, Suggestions]:
+    """Suggestions among the op and function names not starting with `_`, and among all of them (once a graph)."""
+    names = list(graph.registry.names()) + list(graph.function_by_name)
+    public = Suggestions([name for name in names if not name.startswith("_")], cutoff=0.75)
+    return public, Suggestions(names, cutoff=0.75)

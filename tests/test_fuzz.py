@@ -173,3 +173,109 @@ def test_unmutated_corpus_is_read():
 def test_saved_crashers_keep_the_contract(crasher):
     # tools/fuzz.py saves each input that broke the contract as <hash>.<original extension>.
     assert_contract(crasher.read_bytes(), "input" + "".join(crasher.suffixes[-1:]))
+
+
+# Sizes read from the input: length attrs, repeated fields. Whatever they claim, findings stay few
+# (a claim beyond tflint's bound is a finding, not work) and every rule's findings per node are capped.
+LENGTH_OPS = [
+    ("Unpack", "num"),
+    ("Split", "num_split"),
+    ("SplitV", "num_split"),
+    ("AddN", "N"),
+    ("ConcatV2", "N"),
+    ("Pack", "N"),
+    ("DynamicPartition", "num_partitions"),
+    ("Merge", "N"),
+]
+
+
+@settings(SETTINGS, max_examples=150)
+@given(st.sampled_from(LENGTH_OPS), st.integers(-(2**63), 2**63 - 1), st.integers(0, 4))
+def test_length_attrs_keep_the_contract(op_and_attr, count, inputs):
+    op, attr = op_and_attr
+    listed = "".join(' input: "x"' for _ in range(inputs))
+    text = (
+        'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }\n'
+        f'node {{ name: "n" op: "{op}"{listed} attr {{ key: "T" value {{ type: DT_FLOAT }} }} '
+        f'attr {{ key: "{attr}" value {{ i: {count} }} }} }}\n'
+    )
+    findings = assert_contract(text.encode(), "g.pbtxt")
+    assert len(findings) <= 12
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.integers(0, 3000), st.sampled_from(["^x", "x", "x:0", "missing", "^missing", "x:9"]), st.integers(0, 2000))
+def test_repeated_fields_keep_the_contract(times, item, list_items):
+    from tflint import protos
+    from tflint.engine.run import MAX_PER_NODE
+
+    graph = protos.GraphDef()
+    placeholder = graph.node.add(name="x", op="Placeholder")
+    placeholder.attr["dtype"].type = 1
+    node = graph.node.add(name="n", op="IdentityN", input=[item] * times)
+    node.attr["T"].list.type.extend([1] * list_items)
+    node.attr["junk"].list.i.extend([2**40] * list_items)
+    findings = assert_contract(graph.SerializeToString(), "g.pb")
+    per_rule: dict[str, int] = {}
+    for finding in findings:
+        if finding.node == "n":
+            per_rule[finding.rule] = per_rule.get(finding.rule, 0) + 1
+    assert all(count <= MAX_PER_NODE + 1 for count in per_rule.values()), per_rule
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**80), 2**80),
+    st.floats(allow_nan=True),
+    st.sampled_from(
+        [
+            "",
+            "off",
+            "error",
+            "warnung",
+            "(a|aa)+$",
+            "(?:(?:a{1000}){1000}){1000}",
+            "[",
+            "\x1b[2J\u202e",
+            "x" * 5000,
+            "a" * 1001,
+        ]
+    ),
+    st.text(max_size=20),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["level", "ignore-nodes", "pattern", "forbid", "ops", "extra-ops", "x"]), inner, max_size=3
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["rules", "fail-on", "inline-suppressions", "extends", "bogus", "op-defs", "baseline", "plugins"]
+        ),
+        _VALUES,
+        max_size=4,
+    ),
+    st.dictionaries(st.sampled_from(sorted(CONFIG.modules) + ["no-such-rule"]), _VALUES, max_size=3),
+)
+def test_configs_keep_the_contract(top, rules):
+    from tflint.errors import ConfigError
+
+    raw = dict(top)
+    if rules:
+        raw["rules"] = rules
+    try:
+        config_from_mapping(raw)
+    except (ConfigError, UsageError) as error:
+        message = str(error)
+        assert message and "\n" not in message and len(message) < 600, message[:1000]
+        assert not any(ord(char) < 0x20 for char in message)

@@ -361,7 +361,7 @@ def test_symlink_to_a_device_is_refused(capsys, tmp_path, monkeypatch):
     (tmp_path / "g.pb").symlink_to("/dev/zero")
     code, out, err = _lint(capsys, "g.pb")
     assert (code, out) == (2, "")
-    assert err == "tflint: error: g.pb: not a regular file (a device or socket)\n"
+    assert err == "tflint: error: g.pb: not a regular file (a device)\n"
 
 
 def test_fifo_in_a_directory_is_not_read(capsys, tmp_path, monkeypatch):

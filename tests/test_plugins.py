@@ -60,9 +60,8 @@ def make_plugin(site, name="acme", *, rules=RULE_MODULE, op_defs=None, module_ex
 
 
 @pytest.fixture
-def site(tmp_path, monkeypatch):
-    site = tmp_path / "site"
-    site.mkdir()
+def site(tmp_path_factory, monkeypatch):
+    site = tmp_path_factory.mktemp("site")  # installed outside the linted repository (tmp_path)
     monkeypatch.syspath_prepend(str(site))
     yield site
     for module in [m for m in sys.modules if m.endswith("_plugin") or "_plugin." in m]:
@@ -219,8 +218,23 @@ def test_plugins_are_never_taken_from_the_current_directory(tmp_path):
     assert result.returncode == 2
     assert "plugin 'evil' is not installed" in result.stderr
     assert not (tmp_path / "pwned").exists()
-    # the same package, installed elsewhere on the path, is found
+    # nor with the checkout on PYTHONPATH and tflint run from elsewhere
     env["PYTHONPATH"] = str(work)
+    result = subprocess.run(
+        [sys.executable, "-m", "tflint", str(work / "g.pbtxt")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert result.returncode == 2 and "plugin 'evil' is not installed" in result.stderr
+    assert not (tmp_path / "pwned").exists()
+    # the same package, installed elsewhere on the path, is found
+    installed = tmp_path / "installed"
+    installed.mkdir()
+    make_plugin(installed, "evil")
+    env["PYTHONPATH"] = str(installed)
     result = subprocess.run(
         [sys.executable, "-m", "tflint", "rules"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
     )

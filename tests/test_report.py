@@ -336,7 +336,7 @@ def test_github_escapes_and_tells_of_its_annotation_limit(summary):
     output = renderer("github")([odd] * 11, summary).splitlines()
     assert (
         output[0]
-        == "::notice file=models/a%2Cb%3Ac.pbtxt,line=1,col=1,title=tflint (unknown-op)::100%25 wrong%0Asecond line [unknown-op]"
+        == "::notice file=models/a%2Cb%3Ac.pbtxt,line=1,col=1,title=tflint (unknown-op)::100%25 wrong\\nsecond line [unknown-op]"
     )
     assert output[-1] == (
         "::notice title=tflint::Found 11 infos in 0 of 3 files. GitHub shows only 10 annotations of each kind per step: "
@@ -350,15 +350,15 @@ def test_junit(summary):
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="tflint" tests="4" failures="3" errors="0">
           <testsuite name="models/f.pb" tests="1" failures="1" errors="0" skipped="0">
-            <testcase classname="models/f.pb" name="unknown-op (c)" file="models/f.pb">
+            <testcase classname="models/f.pb" name="unknown-op (c)">
               <failure type="error" message="Node 'c' uses op 'Foo', which is not registered">models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]</failure>
             </testcase>
           </testsuite>
           <testsuite name="models/g.pbtxt" tests="2" failures="2" errors="0" skipped="0">
-            <testcase classname="models/g.pbtxt" name="unknown-op (b)" file="models/g.pbtxt" line="6">
+            <testcase classname="models/g.pbtxt" name="unknown-op (b)">
               <failure type="error" message="Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)">models/g.pbtxt:6:3: error: Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]</failure>
             </testcase>
-            <testcase classname="models/g.pbtxt" name="unknown-attr (b)" file="models/g.pbtxt" line="8">
+            <testcase classname="models/g.pbtxt" name="unknown-attr (b)">
               <failure type="warning" message="Node 'b' has attr 'colour', which op 'Idenity' does not define">models/g.pbtxt:8:5: warning: Node 'b' has attr 'colour', which op 'Idenity' does not define [unknown-attr]</failure>
             </testcase>
           </testsuite>
@@ -619,15 +619,15 @@ Found 3 errors in 2 of 2 files.
 <?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="tflint" tests="3" failures="3" errors="0">
   <testsuite name="models/f.pb" tests="2" failures="2" errors="0" skipped="0">
-    <testcase classname="models/f.pb" name="unknown-op (x)" file="models/f.pb">
+    <testcase classname="models/f.pb" name="unknown-op (x)">
       <failure type="error" message="{X}">models/f.pb: error: {X} (in node 'x') [unknown-op]</failure>
     </testcase>
-    <testcase classname="models/f.pb" name="unknown-op (inner)" file="models/f.pb">
+    <testcase classname="models/f.pb" name="unknown-op (inner)">
       <failure type="error" message="{INNER}">models/f.pb: error: {INNER} (in function 'fn', node 'inner') [unknown-op]</failure>
     </testcase>
   </testsuite>
   <testsuite name="models/g.pbtxt" tests="1" failures="1" errors="0" skipped="0">
-    <testcase classname="models/g.pbtxt" name="unknown-op (b)" file="models/g.pbtxt" line="6">
+    <testcase classname="models/g.pbtxt" name="unknown-op (b)">
       <failure type="error" message="{B}">models/g.pbtxt:6:3: error: {B} [unknown-op]</failure>
     </testcase>
   </testsuite>

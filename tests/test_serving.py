@@ -155,7 +155,9 @@ def test_configuration_wins_over_the_preset(tmp_path):
     assert tflint.validate(model, config={"rules": {"missing-serving-tags": {"tags": ["serve", "gpu"]}}}).ok
     assert tflint.validate(model, config={"rules": {"missing-serving-tags": "off"}}).ok
     (tmp_path / ".tflint.yaml").write_text("rules:\n  missing-serving-tags: warning\n")
-    report = tflint.validate(model)
+    with pytest.raises(tflint.GraphValidationError):  # a config found beside the model is not trusted
+        tflint.validate(model)
+    report = tflint.validate(model, trust_model_config=True)
     assert [(f.rule, str(f.severity)) for f in report.findings] == [("missing-serving-tags", "warning")]
 
 

@@ -7,7 +7,10 @@ Each input is a seed graph (binary or text) with a few random mutations:
 bit flips, truncation, insertion and deletion of bytes; deletion,
 duplication and swapping of lines and stray tokens in text; or, so that
 the rules see graphs that still parse, odd inputs, ops, attr values,
-shapes, tensors and names set on the parsed graph. It is linted
+shapes, tensors and names set on the parsed graph, hostile length attrs
+(`Unpack` with `num: 2147483647`) and fields repeated thousands of times.
+One input in twenty is a random configuration instead (values of every
+shape under the known keys), which must give a Config or one short line. It is linted
 in-process with every rule on. An input breaks the contract when linting
 raises anything (a rule crash included), takes longer than `--hang-seconds`,
 or returns findings beside the invalid-graph finding of an unread file.
@@ -128,6 +131,19 @@ def mutate_text(data: bytes, rng: random.Random) -> bytes:
     return "".join(lines).encode("utf-8", "surrogatepass")
 
 
+# Ints that drive allocations when believed: lengths, counts, dims.
+HOSTILE_INTS = [-1, 0, 65_536, 65_537, 200_000_000, 2**31 - 1, 2**31, 2**63 - 1, -(2**63)]
+# Ops whose output or input count is an int attr (number_attr).
+LENGTH_OPS = [
+    ("Unpack", "num"),
+    ("Split", "num_split"),
+    ("SplitV", "num_split"),
+    ("AddN", "N"),
+    ("ConcatV2", "N"),
+    ("Pack", "N"),
+    ("DynamicPartition", "num_partitions"),
+    ("Merge", "N"),
+]
 ODD_INPUTS = [
     "",
     "^",
@@ -201,6 +217,8 @@ def mutate_graph(data: bytes, name: str, rng: random.Random) -> bytes | None:
                 "attr-del",
                 "attr-shape",
                 "attr-list",
+                "length",
+                "repeat",
                 "dup",
                 "drop",
                 "self",
@@ -237,7 +255,7 @@ def mutate_graph(data: bytes, name: str, rng: random.Random) -> bytes | None:
             if kind == "attr-type":
                 value.type = rng.choice([0, 1, 20, 21, 101, 150, 1000, 2**31 - 1])
             elif kind == "attr-int":
-                value.i = rng.choice([-1, 0, 2**31, 2**63 - 1, -(2**63)])
+                value.i = rng.choice(HOSTILE_INTS)
             elif kind == "attr-shape":
                 value.shape.Clear()
                 for _ in range(rng.randint(0, 4)):
@@ -252,6 +270,18 @@ def mutate_graph(data: bytes, name: str, rng: random.Random) -> bytes | None:
                 for _ in range(rng.randint(0, 3)):
                     value.tensor.tensor_shape.dim.add(size=rng.choice([-1, 0, 2, 2**40]))
                 value.tensor.tensor_content = bytes(rng.randrange(256) for _ in range(rng.choice([0, 3, 8, 17])))
+        elif kind == "length":
+            # What a length attr claims, on an op that has one: a few bytes asking for gigabytes.
+            node.op, key = rng.choice(LENGTH_OPS)
+            node.attr[key].i = rng.choice(HOSTILE_INTS)
+        elif kind == "repeat":
+            # One repeated field many times: findings must stay capped, memory must follow the bytes.
+            times = rng.choice([100, 1000, 20_000])
+            if rng.random() < 0.5:
+                node.input.extend([rng.choice(node.input or ["^" + other.name])] * times)
+            else:
+                value = node.attr[rng.choice(list(node.attr) or ["T"])]
+                value.list.i.extend([rng.choice(HOSTILE_INTS)] * times)
         elif kind == "dup":
             nodes.add().CopyFrom(node)
         elif kind == "drop" and len(nodes) > 1:
@@ -283,6 +313,74 @@ def build_checker():
         if unread:
             return "invalid-graph"
         return "findings" if findings else "clean"
+
+    return check
+
+
+def random_config(rng: random.Random, depth: int = 0) -> object:
+    """A random configuration value: the known keys with values of any shape, and junk keys."""
+    from tflint.rules import all_rules
+
+    def value(level: int) -> object:
+        roll = rng.random()
+        if level > 3 or roll < 0.4:
+            return rng.choice(
+                [
+                    None,
+                    True,
+                    False,
+                    0,
+                    -1,
+                    2**70,
+                    1.5,
+                    "",
+                    "off",
+                    "error",
+                    "warnung",
+                    "x" * 5000,
+                    "(a|aa)+$",
+                    "(?:(?:a{1000}){1000}){1000}",
+                    "[",
+                    "\x1b[2J\u202e",
+                    "a" * 1001,
+                ]
+            )
+        if roll < 0.7:
+            return [value(level + 1) for _ in range(rng.randint(0, 4))]
+        return {
+            rng.choice(["level", "ignore-nodes", "pattern", "forbid", "ops", "x"]): value(level + 1)
+            for _ in range(rng.randint(0, 3))
+        }
+
+    rules = sorted(all_rules())
+    config: dict[object, object] = {}
+    for _ in range(rng.randint(1, 4)):
+        key = rng.choice(
+            ["rules", "fail-on", "op-defs", "baseline", "inline-suppressions", "extends", "plugins", "bogus"]
+        )
+        if key == "rules":
+            config[key] = {rng.choice(rules + ["no-such-rule"]): value(1) for _ in range(rng.randint(0, 3))}
+        else:
+            config[key] = value(1)
+    return config
+
+
+def build_config_checker():
+    """A function checking one random config: a Config, or a ConfigError of one short line."""
+    from tflint.config.settings import config_from_mapping
+    from tflint.errors import ConfigError, UsageError
+
+    def check(config: object) -> str:
+        try:
+            config_from_mapping(config)  # type: ignore[arg-type]
+        except (ConfigError, UsageError) as error:
+            message = str(error)
+            if "\n" in message or len(message) > 600:
+                raise AssertionError(
+                    f"config error of {len(message)} characters over {message.count(chr(10)) + 1} lines"
+                )
+            return "config-error"
+        return "config"
 
     return check
 
@@ -332,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         print("fuzz: no seed graphs found", file=sys.stderr)
         return 2
     check = build_checker()
+    check_config = build_config_checker()
     signal.signal(signal.SIGALRM, _alarm)
 
     outcomes: collections.Counter[str] = collections.Counter()
@@ -342,14 +441,19 @@ def main(argv: list[str] | None = None) -> int:
     while time.monotonic() - started < budget_seconds:
         data, name = rng.choice(seeds)
         roll = rng.random()
+        config = random_config(rng) if roll >= 0.95 else None
         mutant = mutate_graph(data, name, rng) if roll < 0.5 else None
         if mutant is None:
             mutant = mutate_text(data, rng) if is_text(data) and roll < 0.8 else mutate_bytes(data, rng)
+        if config is not None:
+            import json
+
+            mutant, name = json.dumps(config, default=str).encode(), "config.json"  # kept as a JSON crasher
         tried += 1
         problem = None
         signal.alarm(args.hang_seconds)
         try:
-            outcomes[check(mutant, name)] += 1
+            outcomes[check_config(config) if config is not None else check(mutant, name)] += 1
         except Hang:
             problem = f"hang: more than {args.hang_seconds} s"
         except Exception as error:  # noqa: BLE001 - every exception breaks the contract

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tflint.errors import ConfigError, did_you_mean
+from tflint.escape import quote
 from tflint.finding import Severity
 
 RULES_GROUP = "tflint.rules"
@@ -43,12 +44,19 @@ class Plugins:
     op_defs: tuple[tuple[str, Any], ...]
 
 
-def load_plugins(names: Iterable[str], where: str, reserved: Mapping[str, Any] = MappingProxyType({})) -> Plugins:
+def load_plugins(
+    names: Iterable[str],
+    where: str,
+    reserved: Mapping[str, Any] = MappingProxyType({}),
+    untrusted: Iterable[str] = (),
+) -> Plugins:
     """Import the plugins `names` and validate their rules; ConfigError (exit 2) on any problem.
 
-    `reserved` holds the ids already taken (the built-in rules).
+    `reserved` holds the ids already taken (the built-in rules); nothing is found or imported
+    from the current directory or the directories `untrusted` (the repository of the config).
     """
-    available = installed_plugins()
+    untrusted = tuple(untrusted)
+    available = installed_plugins(untrusted)
     rules: dict[str, Any] = {}
     op_defs: list[tuple[str, Any]] = []
     for name in names:
@@ -56,47 +64,69 @@ def load_plugins(names: Iterable[str], where: str, reserved: Mapping[str, Any] =
         if not groups:
             known = ", ".join(sorted(available)) or "none"
             raise ConfigError(
-                f"{where}: plugin {name!r} is not installed{did_you_mean(name, available)} (installed plugins: {known})"
+                f"{where}: plugin {quote(name)} is not installed{did_you_mean(name, available)} (installed plugins: {known})"
             )
         if RULES_GROUP in groups:
-            loaded = _load(groups[RULES_GROUP], name, where)
+            loaded = _load(groups[RULES_GROUP], name, where, untrusted)
             for module in _rule_modules(loaded, name, where):
                 rule_id = _check_rule(module, name, where)
                 if rule_id in rules or rule_id in reserved:
-                    raise ConfigError(f"{where}: plugin {name!r} defines rule {rule_id!r} twice")
+                    raise ConfigError(f"{where}: plugin {quote(name)} defines rule {quote(rule_id)} twice")
                 rules[rule_id] = module
         if OP_DEFS_GROUP in groups:
-            op_defs.append((f"plugin {name}", _load(groups[OP_DEFS_GROUP], name, where)))
+            op_defs.append((f"plugin {name}", _load(groups[OP_DEFS_GROUP], name, where, untrusted)))
     return Plugins(MappingProxyType(rules), tuple(op_defs))
 
 
-def installed_plugins() -> dict[str, dict[str, Any]]:
-    """Plugin name -> {group: entry point}, from installed distributions outside the current directory."""
+def installed_plugins(untrusted: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """Plugin name -> {group: entry point}, from installed distributions outside the current directory
+    and the directories `untrusted` (the linted repository)."""
     from importlib import metadata
 
     found: dict[str, dict[str, Any]] = {}
-    for distribution in metadata.distributions(path=_trusted_path()):
+    for distribution in metadata.distributions(path=_trusted_path(untrusted)):
         for entry_point in distribution.entry_points:
             if entry_point.group in GROUPS:
                 found.setdefault(entry_point.name, {}).setdefault(entry_point.group, entry_point)
     return found
 
 
-def _trusted_path() -> list[str]:
-    """sys.path without the current directory (`''`, `.` or its absolute form, as `python -m` adds)."""
+def _trusted_path(untrusted: Iterable[str] = ()) -> list[str]:
+    """sys.path without the current directory, nor the linted repository (`untrusted`) or anything below it.
+
+    `''`, `.` or the absolute current directory (as `python -m` adds), and a `PYTHONPATH=.`
+    of a CI job, point into the checkout a pull request controls. The interpreter's own
+    directories (under sys.prefix, and any `site-packages`) stay: a virtualenv created
+    inside the checkout holds the installed plugins.
+    """
     cwd = os.path.realpath(os.getcwd())
-    return [entry for entry in sys.path if entry and os.path.realpath(entry) != cwd]
+    roots = [os.path.realpath(root).rstrip(os.sep) + os.sep for root in untrusted]
+    interpreter = {os.path.realpath(prefix).rstrip(os.sep) + os.sep for prefix in (sys.prefix, sys.base_prefix)}
+
+    def trusted(entry: str) -> bool:
+        if not entry:
+            return False
+        real = os.path.realpath(entry)
+        if real == cwd:
+            return False
+        if os.path.basename(real) in ("site-packages", "dist-packages"):
+            return True
+        if any((real + os.sep).startswith(prefix) for prefix in interpreter):
+            return True
+        return not any((real + os.sep).startswith(root) for root in roots)
+
+    return [entry for entry in sys.path if trusted(entry)]
 
 
-def _load(entry_point: Any, name: str, where: str) -> Any:
+def _load(entry_point: Any, name: str, where: str, untrusted: Iterable[str] = ()) -> Any:
     saved = list(sys.path)
-    sys.path[:] = _trusted_path()  # the plugin's modules too must not come from the current directory
+    sys.path[:] = _trusted_path(untrusted)  # the plugin's modules too must not come from the checkout
     try:
         return entry_point.load()
     except Exception as error:
         detail = str(error).splitlines()[0] if str(error) else ""
         raise ConfigError(
-            f"{where}: cannot load plugin {name!r} ({entry_point.group} = {entry_point.value}): {type(error).__name__}: {detail}"
+            f"{where}: cannot load plugin {quote(name)} ({entry_point.group} = {entry_point.value}): {type(error).__name__}: {detail}"
         ) from None
     finally:
         sys.path[:] = saved
@@ -112,7 +142,7 @@ def _rule_modules(loaded: Any, name: str, where: str) -> Iterator[Any]:
         collection = collection.values()
     if isinstance(collection, (str, bytes)) or not isinstance(collection, Iterable):
         raise ConfigError(
-            f"{where}: plugin {name!r}: its {RULES_GROUP} entry point is neither a rule module nor a collection of them (RULES)"
+            f"{where}: plugin {quote(name)}: its {RULES_GROUP} entry point is neither a rule module nor a collection of them (RULES)"
         )
     yield from collection
 
@@ -121,7 +151,7 @@ def _check_rule(module: Any, plugin: str, where: str) -> str:
     """The rule's id, after checking it follows the rule contract of built-in rules."""
     rule_id = getattr(module, "ID", None)
     shown = rule_id if isinstance(rule_id, str) else getattr(module, "__name__", repr(module))
-    prefix = f"{where}: plugin {plugin!r}: rule {shown!r}"
+    prefix = f"{where}: plugin {quote(plugin)}: rule {quote(shown)}"
     if not isinstance(rule_id, str):
         raise ConfigError(f"{prefix} has no ID")
     namespace, _, local = rule_id.partition("/")

@@ -16,6 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tflint.config.settings import Config, config_from_mapping, default_config
+from tflint.errors import UsageError
+from tflint.read.guarded import read_bytes
 from tflint.read.load import SAVED_MODEL_FILES, looks_like_text, sniff_text_message
 
 SERVING_PRESET = "serving"
@@ -45,13 +47,15 @@ def looks_like_saved_model(graph_or_path: Any) -> bool:
         path = Path(graph_or_path)
         if os.fspath(graph_or_path) == "-":
             return False
-        if path.is_dir():
-            return any((path / name).is_file() for name in SAVED_MODEL_FILES)
         try:
-            with open(path, "rb") as handle:
-                head = handle.read(_SNIFF_BYTES)
-        except OSError:
+            if path.is_dir():
+                return any((path / name).is_file() for name in SAVED_MODEL_FILES)
+        except (OSError, ValueError):
             return False  # validate reports the unreadable path itself
+        try:
+            head = read_bytes(path, head=_SNIFF_BYTES)
+        except UsageError:
+            return False  # validate reports the unreadable path (a FIFO, a device) itself
         return _bytes_hold_saved_model(head, path.name)
     if isinstance(graph_or_path, (bytes, bytearray, memoryview)):
         return _bytes_hold_saved_model(bytes(graph_or_path[:_SNIFF_BYTES]), "")

@@ -14,6 +14,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from tflint.errors import ConfigError, did_you_mean
+from tflint.escape import quote
 from tflint.finding import Severity
 
 _PRESETS = Path(__file__).resolve().parent / "presets"
@@ -32,7 +33,8 @@ TOP_LEVEL_KEYS = (
 )
 RULE_KEYS = ("level", "ignore-nodes")
 INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
-# Seconds a user regex may run against one name before it is reported, not waited on.
+# Seconds a user regex may run against one name before it is reported, not waited on (all searches of
+# a run also share one budget: tflint.runtime.user_regex).
 REGEX_TIMEOUT = 0.5
 
 
@@ -49,13 +51,21 @@ class RuleConfig:
         """Whether findings on `node_name` are switched off for this rule."""
         if not node_name or not self.ignore_nodes:
             return False
+        from tflint.runtime import user_regex
+
         for pattern in self.ignore_nodes:
             try:
-                if pattern.search(node_name, timeout=REGEX_TIMEOUT):
+                if user_regex.search(pattern, node_name, REGEX_TIMEOUT):
                     return True
+            except user_regex.BudgetSpent:
+                raise ConfigError(
+                    f"ignore-nodes pattern {quote(pattern.pattern)} ran out of the time for user patterns on this file"
+                    f" on node {quote(node_name)} (catastrophic backtracking?)"
+                ) from None
             except TimeoutError:
                 raise ConfigError(
-                    f"ignore-nodes pattern {pattern.pattern!r} took too long on node {node_name[:80]!r} (catastrophic backtracking?)"
+                    f"ignore-nodes pattern {quote(pattern.pattern)} took too long on node {quote(node_name)}"
+                    " (catastrophic backtracking?)"
                 ) from None
         return False
 
@@ -155,26 +165,31 @@ def config_from_mapping(raw: Mapping[str, Any], source: str = "<config>") -> Con
 
 def find_config(start: str | os.PathLike[str]) -> Path | None:
     """The nearest `.tflint.yaml` from `start` upwards, stopping at the repository root."""
-    directory = Path(start).resolve()
-    if not directory.is_dir():
-        directory = directory.parent
-    for candidate_dir in (directory, *directory.parents):
-        for name in CONFIG_NAMES:
-            candidate = candidate_dir / name
-            if candidate.is_file():
-                return candidate
-        if (candidate_dir / ".git").exists():
-            return None
+    try:
+        directory = Path(start).resolve()
+        if not directory.is_dir():
+            directory = directory.parent
+        for candidate_dir in (directory, *directory.parents):
+            for name in CONFIG_NAMES:
+                candidate = candidate_dir / name
+                if candidate.is_file():
+                    return candidate
+            if (candidate_dir / ".git").exists():
+                return None
+    except (OSError, RuntimeError) as error:  # a directory without permission, a symlink loop
+        raise ConfigError(f"{start}: cannot search for a config: {error.strerror or error}") from None
     return None
 
 
 def _read_yaml(path: Path, shown: str) -> dict[str, Any]:
     import yaml
 
+    from tflint.read.guarded import MAX_CONFIG_BYTES, UnreadableFile, read_bytes
+
     try:
-        text = path.read_text("utf-8")
-    except OSError as error:
-        raise ConfigError(f"{shown}: cannot read config: {error.strerror or error}") from None
+        text = read_bytes(path, "config", MAX_CONFIG_BYTES).decode("utf-8")
+    except UnreadableFile as error:
+        raise ConfigError(str(error)) from None
     except UnicodeDecodeError:
         raise ConfigError(f"{shown}: config is not UTF-8 text") from None
     if path.suffix in (".hcl", ".json") or text.lstrip().startswith(("config {", 'rule "', 'plugin "')):
@@ -208,17 +223,27 @@ def _read_with_extends(path: Path, seen: tuple[str, ...]) -> dict[str, Any]:
 
 def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(target, str) or not target:
-        raise ConfigError(f"{shown}: extends: expected a preset name or a path, got {target!r}")
+        raise ConfigError(f"{shown}: extends: expected a preset name or a path, got {quote(target)}")
     presets = preset_names()
     if target in presets:
         if target == "default":
             return {}
         return _read_with_extends(_PRESETS / f"{target}.yaml", seen)
     path = (base_dir / target) if not os.path.isabs(target) else Path(target)
-    if not path.is_file():
+    if not _is_file(path):
         hint = did_you_mean(target, presets)
-        raise ConfigError(f"{shown}: extends: {target!r} is neither a preset ({', '.join(presets)}) nor a file{hint}")
+        raise ConfigError(
+            f"{shown}: extends: {quote(target)} is neither a preset ({', '.join(presets)}) nor a file{hint}"
+        )
     return _read_with_extends(path, seen)
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, with a path the system refuses (too long, a NUL) being no file rather than an OSError."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def preset_names() -> list[str]:
@@ -261,7 +286,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     shown = source or "<defaults>"
     for key in raw:
         if key not in TOP_LEVEL_KEYS:
-            raise ConfigError(f"{shown}: unknown key {key!r}{did_you_mean(str(key), TOP_LEVEL_KEYS)}")
+            raise ConfigError(f"{shown}: unknown key {quote(key)}{did_you_mean(str(key), TOP_LEVEL_KEYS)}")
     fail_on = Severity.ERROR
     if "fail-on" in raw:
         fail_on = _parse_level(raw["fail-on"], f"{shown}: fail-on", allow_off=False)
@@ -289,7 +314,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     if plugin_names:
         from tflint.config.plugins import load_plugins
 
-        loaded = load_plugins(plugin_names, f"{shown}: plugins", reserved=rules)
+        loaded = load_plugins(plugin_names, f"{shown}: plugins", reserved=rules, untrusted=_repository_of(source))
         rules = {**rules, **loaded.rules}
         plugin_op_defs = loaded.op_defs
 
@@ -299,7 +324,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     for rule_id in settings:
         if rule_id not in rules:
             raise ConfigError(
-                f"{shown}: rules: unknown rule {rule_id!r}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
+                f"{shown}: rules: unknown rule {quote(rule_id)}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
             )
     resolved = {}
     for rule_id, module in rules.items():
@@ -319,6 +344,17 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     )
 
 
+def _repository_of(source: str | None) -> tuple[str, ...]:
+    """The directory of a config file and the repository holding it: never a source of plugin code."""
+    if not source:
+        return ()
+    directory = Path(source).resolve().parent
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return (str(directory), str(candidate))
+    return (str(directory),)
+
+
 def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
     """`inline-suppressions: false`, or a mapping of `allowed` and `require-reason`."""
     if value is None:
@@ -330,9 +366,9 @@ def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
     settings = {}
     for key, setting in value.items():
         if key not in INLINE_SUPPRESSION_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r}{did_you_mean(str(key), INLINE_SUPPRESSION_KEYS)}")
+            raise ConfigError(f"{where}: unknown key {quote(key)}{did_you_mean(str(key), INLINE_SUPPRESSION_KEYS)}")
         if not isinstance(setting, bool):
-            raise ConfigError(f"{where}.{key}: expected true or false, got {setting!r}")
+            raise ConfigError(f"{where}.{key}: expected true or false, got {quote(setting)}")
         settings[key.replace("-", "_")] = setting
     return InlineSuppressions(**settings)
 
@@ -413,12 +449,12 @@ def _parse_level(value: Any, where: str, allow_off: bool = True) -> Severity:
             return Severity.OFF
         raise ConfigError(f"{where}: expected {expected}")
     if not isinstance(value, str):
-        raise ConfigError(f"{where}: expected a level ({expected}), got {value!r}")
+        raise ConfigError(f"{where}: expected a level ({expected}), got {quote(value)}")
     try:
         level = Severity.parse(value)
     except ValueError:
         choices = [str(s) for s in Severity if allow_off or s != Severity.OFF]
-        raise ConfigError(f"{where}: unknown level {value!r}{did_you_mean(value.lower(), choices)}") from None
+        raise ConfigError(f"{where}: unknown level {quote(value)}{did_you_mean(value.lower(), choices)}") from None
     if level == Severity.OFF and not allow_off:
         raise ConfigError(f"{where}: expected {expected}")
     return level
@@ -446,9 +482,9 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
                 options[key] = _check_option(value, defaults[key], f"{where}.{key}")
             else:
                 known = list(RULE_KEYS) + list(defaults)
-                raise ConfigError(f"{where}: unknown option {key!r}{did_you_mean(str(key), known)}")
+                raise ConfigError(f"{where}: unknown option {quote(key)}{did_you_mean(str(key), known)}")
     else:
-        raise ConfigError(f"{where}: expected a level or a mapping, got {setting!r}")
+        raise ConfigError(f"{where}: expected a level or a mapping, got {quote(setting)}")
     validate = getattr(module, "validate_options", None)
     # A rule's own defaults are valid (tests/test_config.py checks every rule's), and validating
     # them would compile node-name-pattern's regexes (the `regex` import) on every start-up.
@@ -465,19 +501,19 @@ def _check_option(value: Any, default: Any, where: str) -> Any:
     """Type-check an option against its default's type (None defaults accept a string)."""
     if default is None:
         if value is not None and not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a string, got {value!r}")
+            raise ConfigError(f"{where}: expected a string, got {quote(value)}")
         return value
     expected = type(default)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-        raise ConfigError(f"{where}: expected {expected.__name__}, got {value!r}")
+        raise ConfigError(f"{where}: expected {expected.__name__}, got {quote(value)}")
     if isinstance(value, list):
         element_types = {type(item) for item in default} or {str}
         for item in value:
             if type(item) not in element_types:
                 raise ConfigError(
-                    f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {item!r}"
+                    f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {quote(item)}"
                 )
         return tuple(value)
     if isinstance(value, dict):
@@ -494,10 +530,10 @@ def _compile_patterns(value: Any, where: str) -> tuple[Any, ...]:
 
 
 def compile_user_regex(pattern: str, where: str) -> Any:
-    """Compile a user-supplied regex with the `regex` package (searched with a timeout)."""
-    import regex
+    """Compile a user-supplied regex with the `regex` package, within a size bound (tflint.runtime.user_regex)."""
+    from tflint.runtime import user_regex
 
     try:
-        return regex.compile(pattern)
-    except regex.error as error:
-        raise ConfigError(f"{where}: invalid regular expression {pattern!r}: {error}") from None
+        return user_regex.compile(pattern)
+    except ValueError as error:
+        raise ConfigError(f"{where}: invalid regular expression {quote(pattern)}: {error}") from None

@@ -13,6 +13,7 @@ from typing import Any
 from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.load import Artifact, GraphSource
+from tflint.runtime import user_regex
 from tflint.tf.functions import called_functions
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import OpRegistry
@@ -68,6 +69,7 @@ def lint_artifact(
         ]
     findings: list[Finding] = []
     interface = config.interface_for(artifact.path) if config.interfaces else None
+    user_regex.reset_budget()  # user patterns share one time budget per file, whatever its node count
     for source in artifact.graphs:
         index = build_index(source, registry, artifact, config.import_args, interface)
         try:
@@ -139,11 +141,24 @@ def run_rules(
             continue  # compares two versions: `tflint compat` runs it (tflint.engine.compat)
         if progress is not None:
             progress(rule_id)
-        try:
-            issues = list(module.check(index, rule_config.options))
-        except Exception as error:  # a rule bug must surface as one clear line, not a traceback
-            raise RuleCrash(rule_id, path, error) from error
+        issues = _guarded(rule_id, path, module.check, index, rule_config.options)
         yield from _findings(rule_id, rule_config, issues, index, path, label, config.uncalled_functions)
+
+
+def _guarded(rule_id: str, path: str, check: Callable, index: GraphIndex, options: Any) -> Iterator[Issue]:
+    """The issues of one rule, read one at a time; whatever the rule raises becomes a RuleCrash."""
+    try:
+        yield from check(index, options)
+    except Exception as error:  # a rule bug must surface as one clear line, not a traceback
+        raise RuleCrash(rule_id, path, error) from error
+
+
+# The most findings one rule reports on one node, and in one graph. A few bytes of input can
+# make a rule repeat itself without end (a million `^a` control inputs on one node): past these,
+# the rest are counted, not reported, and one summary finding says how many were left out. The
+# output grows with what is wrong, never with how often the input repeats it.
+MAX_PER_NODE = 100
+MAX_PER_GRAPH = 10_000
 
 
 # Below this many nodes a graph's rules take less time than starting a process costs.
@@ -295,16 +310,21 @@ def _findings(
     """Findings of a rule's issues; those inside a function nothing calls are capped at `uncalled` (if given).
 
     Issues marked `library` (checked by TensorFlow when it adds the library, called or not) keep their level.
+    At most MAX_PER_NODE findings per node and MAX_PER_GRAPH in all are reported; a summary finding counts the rest.
     """
+    per_node: dict[tuple[str, str | None], int] = {}
+    left_out: dict[tuple[str, str | None], list] = {}  # node -> [count, most severe, the first left out]
+    reported = 0
+    graph_left_out: list = [0, Severity.OFF]
+    ignores = rule_config.ignores if rule_config.ignore_nodes else None
+    configured = rule_config.severity
+    level_set = rule_config.level_set
     for issue in issues:
         node: Node | None = issue.node
         node_name = node.name if node is not None else None
-        if rule_config.ignores(node_name):
+        if ignores is not None and ignores(node_name):
             continue
-        line, column = _position(issue, index)
-        severity = rule_config.severity
-        if issue.severity is not None and not rule_config.level_set:
-            severity = issue.severity
+        severity = configured if issue.severity is None or level_set else issue.severity
         function = node.function if node is not None else issue.function
         message = issue.message
         if (
@@ -317,6 +337,25 @@ def _findings(
             message = f"{message} ({NEVER_CALLED})"
         if severity == Severity.OFF:
             continue
+        if node_name is not None:
+            key = (node_name, function)
+            seen = per_node[key] = per_node.get(key, 0) + 1
+            if seen > MAX_PER_NODE:
+                entry = left_out.get(key)
+                if entry is None:
+                    left_out[key] = [1, severity, issue]
+                else:
+                    entry[0] += 1
+                    if severity > entry[1]:
+                        entry[1] = severity
+                continue
+        if reported >= MAX_PER_GRAPH:
+            graph_left_out[0] += 1
+            if severity > graph_left_out[1]:
+                graph_left_out[1] = severity
+            continue
+        reported += 1
+        line, column = _position(issue, index)
         yield Finding(
             rule=rule_id,
             severity=severity,
@@ -326,6 +365,29 @@ def _findings(
             column=column,
             node=node_name,
             function=function,
+            graph=label,
+        )
+    for (node_name, function), (count, severity, first) in left_out.items():
+        line, column = _position(first, index)
+        yield Finding(
+            rule=rule_id,
+            severity=severity,
+            message=f"... and {count:,} more {rule_id} findings on node '{node_name}'"
+            f" (at most {MAX_PER_NODE} are reported per rule and node)",
+            file=path,
+            line=line,
+            column=column,
+            node=node_name,
+            function=function,
+            graph=label,
+        )
+    if graph_left_out[0]:
+        yield Finding(
+            rule=rule_id,
+            severity=graph_left_out[1],
+            message=f"... and {graph_left_out[0]:,} more {rule_id} findings in this graph"
+            f" (at most {MAX_PER_GRAPH:,} are reported per rule and graph)",
+            file=path,
             graph=label,
         )
 

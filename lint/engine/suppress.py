@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tflint.config.settings import Config, InlineSuppressions
+from tflint.errors import Suggestions
 from tflint.finding import Finding, Severity
 
 UNUSED = "unused-suppression"
@@ -183,6 +184,7 @@ def parse_directives(
     """
     directives: list[Directive] = []
     problems: list[Problem] = []
+    suggestions = (Suggestions(KINDS), Suggestions(modules))  # bounded: a file may hold a million misspellings
     leading = _SKIPPABLE_LINES.match(text)
     first_code_line = text.count("\n", 0, leading.end() if leading else 0) + 1
     line_number, counted_to = 1, 0
@@ -197,7 +199,7 @@ def parse_directives(
             continue  # the marker is inside a string, or not the start of the comment
         column = code_end + 1
         own_line = not source_line[:code_end].strip()
-        parsed = _parse_body(directive_match.group("body"), line_number, column, modules, problems)
+        parsed = _parse_body(directive_match.group("body"), line_number, column, modules, problems, suggestions)
         if parsed is None:
             continue
         if governance is not None and not governance.allowed:
@@ -239,7 +241,12 @@ def parse_directives(
 
 
 def _parse_body(
-    body: str, line: int, column: int, modules: Mapping[str, Any], problems: list[Problem]
+    body: str,
+    line: int,
+    column: int,
+    modules: Mapping[str, Any],
+    problems: list[Problem],
+    suggestions: tuple[Suggestions, Suggestions],
 ) -> Directive | None:
     form = _FORM.match(body)
     if form is None:
@@ -247,10 +254,7 @@ def _parse_body(
         return None
     kind = form.group("kind")
     if kind not in KINDS:
-        import difflib  # only for a misspelt kind
-
-        close = difflib.get_close_matches(kind, KINDS, n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        hint = suggestions[0].hint(kind)
         problems.append(Problem(line, column, f"Unknown suppression kind '{kind}'{hint}: {USAGE}"))
         return None
     names = [name for name in _RULE_SEPARATOR.split(form.group("rules")) if name]
@@ -265,10 +269,7 @@ def _parse_body(
                     Problem(line, column, "Blanket suppressions are not supported: name the rules to suppress")
                 )
                 continue
-            import difflib  # only for a misspelt rule id
-
-            close = difflib.get_close_matches(name, list(modules), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = suggestions[1].hint(name)
             problems.append(Problem(line, column, f"Suppression names unknown rule '{name}'{hint}"))
         elif not suppressible(name, modules):
             problems.append(Problem(line, column, f"Rule '{name}' cannot be suppressed"))

@@ -10,9 +10,9 @@ exception here: the `Artifact` carries a `ParseFailure` with its position.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tflint.errors import UsageError
+from tflint.escape import quote
+from tflint.read.guarded import read_bytes
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -119,19 +121,31 @@ def iter_graph_files(paths: Iterable[str]) -> Iterator[str]:
 
     A SavedModel directory (one holding saved_model.pb/.pbtxt) is yielded
     whole and not searched further. Explicit file paths are yielded as given.
-    Raises UsageError for a path that does not exist.
+    Raises UsageError for a path that does not exist or cannot be searched.
     """
     for raw in paths:
         if raw == "-":
             yield raw
             continue
-        path = Path(raw)
-        if path.is_dir():
-            yield from _walk_directory(path)
-        elif path.exists():
-            yield raw
-        else:
-            raise UsageError(f"{raw}: no such file or directory")
+        with _os_errors_as_usage(raw):
+            path = Path(raw)
+            if path.is_dir():
+                yield from _walk_directory(path)
+            elif path.exists():
+                yield raw
+            else:
+                raise UsageError(f"{raw}: no such file or directory")
+
+
+@contextlib.contextmanager
+def _os_errors_as_usage(shown: str) -> Iterator[None]:
+    """An OSError (a path too long, a directory without permission) as one UsageError line."""
+    from tflint.read.guarded import os_error_text
+
+    try:
+        yield
+    except (OSError, ValueError) as error:  # ValueError: a NUL in a path
+        raise UsageError(f"{getattr(error, 'filename', None) or shown}: {os_error_text(error)}") from None
 
 
 def _walk_directory(top: Path) -> Iterator[str]:
@@ -180,21 +194,18 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         shown = stdin_name
     else:
         target = Path(path)
-        if target.is_dir():
-            if not _is_saved_model_dir(target):
-                raise UsageError(
-                    f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)"
-                )
-            saved_model_dir = path
-            name = next(n for n in SAVED_MODEL_FILES if (target / n).is_file())
-            target = target / name
-            if input_type is None:
-                input_type = "savedmodel"
-        try:
-            _refuse_device(target, path)
-            data = target.read_bytes()
-        except OSError as error:
-            raise UsageError(f"{path}: {error.strerror or error}") from None
+        with _os_errors_as_usage(path):
+            if target.is_dir():
+                if not _is_saved_model_dir(target):
+                    raise UsageError(
+                        f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)"
+                    )
+                saved_model_dir = path
+                name = next(n for n in SAVED_MODEL_FILES if (target / n).is_file())
+                target = target / name
+                if input_type is None:
+                    input_type = "savedmodel"
+        data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = str(target) if saved_model_dir else path
     _split_input_type(input_type)  # a bad --input-type is a usage error whatever the file holds
@@ -227,16 +238,6 @@ def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None
     return _load_binary(data, name, kind)
 
 
-def _refuse_device(target: Path, shown: str) -> None:
-    """Raise UsageError for a device or socket (a symlink to /dev/zero would never end).
-
-    Pipes are read: `tflint <(gunzip -c g.pb.gz)` is a file the user chose.
-    """
-    mode = target.stat().st_mode
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
-        raise UsageError(f"{shown}: not a regular file (a device or socket)")
-
-
 def _unreadable_reason(data: bytes, saved_model: bool = False) -> str | None:
     """Why the file content `data` holds no graph at all (a Git LFS pointer, an empty SavedModel), or None.
 
@@ -255,7 +256,7 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {input_type!r} (expected one of: {', '.join(INPUT_TYPES)})")
+        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized

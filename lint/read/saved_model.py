@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 
@@ -36,20 +37,8 @@ def saved_model_listing(graph: GraphIndex) -> DirListing | None:
     if "listing" in cache:
         return cache["listing"]
     root = artifact.saved_model_dir
-    assets: set[str] = set()
     assets_dir = os.path.join(root, "assets")
-    stack = [assets_dir]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir():
-                stack.append(entry.path)
-            else:
-                assets.add(os.path.relpath(entry.path, assets_dir).replace(os.sep, "/"))
+    assets = _asset_files(assets_dir, os.path.realpath(root))
     variables_dir = os.path.join(root, "variables")
     try:
         variables = {entry.name for entry in os.scandir(variables_dir) if entry.is_file()}
@@ -59,3 +48,44 @@ def saved_model_listing(graph: GraphIndex) -> DirListing | None:
     listing = DirListing(root, frozenset(assets), frozenset(variables), has_dir)
     cache["listing"] = listing
     return listing
+
+
+# The most entries read under assets/: a listing, not a crawl (a real model has a handful).
+MAX_ASSET_ENTRIES = 100_000
+
+
+def _asset_files(assets_dir: str, inside: str) -> set[str]:
+    """The paths under `assets_dir` (relative, '/'-separated), never walking outside the directory `inside`.
+
+    Each directory is read once (a symlink loop `assets/a -> .` ends), a directory symlink that
+    leads outside the SavedModel is listed as a name but not entered (`assets/x -> /usr/share`
+    reveals nothing of the machine), and at most MAX_ASSET_ENTRIES entries are read.
+    """
+    assets: set[str] = set()
+    seen: set[tuple[int, int]] = set()
+    stack = [assets_dir]
+    budget = MAX_ASSET_ENTRIES
+    while stack and budget > 0:
+        directory = stack.pop()
+        try:
+            status = os.stat(directory)
+            if (status.st_dev, status.st_ino) in seen:
+                continue
+            seen.add((status.st_dev, status.st_ino))
+            real = os.path.realpath(directory)
+            if real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep):
+                continue
+            entries = list(itertools.islice(os.scandir(directory), budget))
+        except OSError:
+            continue
+        budget -= len(entries)
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                stack.append(entry.path)
+            else:
+                assets.add(os.path.relpath(entry.path, assets_dir).replace(os.sep, "/"))
+    return assets

@@ -21,10 +21,24 @@ def resolve_format(name: str, environ: Mapping[str, str] = os.environ) -> str:
 
 
 def renderer(name: str):
-    """The `render(findings, summary) -> str` function of output format `name`."""
+    """The `render(findings, summary) -> str` function of output format `name`.
+
+    Every format renders escaped findings and paths (tflint.escape): whatever a graph
+    or a file name holds, the output has one line per record and no control characters.
+    """
     import importlib
 
     name = resolve_format(name)
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}")
-    return importlib.import_module(f"tflint.report.{name}").render
+    render = importlib.import_module(f"tflint.report.{name}").render
+
+    def render_escaped(findings, summary):
+        return render(escaped(findings), summary.escaped())
+
+    return render_escaped
+
+
+def escaped(findings):
+    """`findings` ready for output: every text field escaped (tflint.escape)."""
+    return [finding.escaped() for finding in findings]

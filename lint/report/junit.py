@@ -2,6 +2,9 @@
 
 One test suite per linted file; each finding is a failed test case named
 after its rule and node, and a file without findings is one passing case.
+The document uses only the elements and attributes of junit-10.xsd (the schema
+Jenkins' xUnit plugin validates against); its text is escaped (tflint.escape),
+so it holds no character XML 1.0 forbids.
 """
 
 from __future__ import annotations
@@ -36,10 +39,10 @@ def render(findings: Sequence[Finding], summary: Summary) -> str:
 
 
 def _testcase(finding: Finding) -> list[str]:
+    # Only junit-10.xsd's attributes (name, classname): the location is in the failure's text.
     name = f"{finding.rule} ({finding.node})" if finding.node else finding.rule
-    line = f' line="{finding.line}"' if finding.line is not None else ""
     return [
-        f"    <testcase classname={quoteattr(finding.file)} name={quoteattr(name)} file={quoteattr(finding.file)}{line}>",
+        f"    <testcase classname={quoteattr(finding.file)} name={quoteattr(name)}>",
         f"      <failure type={quoteattr(str(finding.severity))} message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
         "    </testcase>",
     ]

@@ -10,11 +10,23 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` to `path` through a temporary file in the same directory and os.replace.
 
     A reader (a CI upload step, an editor) never sees a half-written file,
-    and an interrupted run leaves the previous file intact.
+    and an interrupted run leaves the previous file intact. A target that is
+    not a regular file (a symlink such as /dev/stdout, a FIFO, a device) is
+    written in place: replacing it would turn it into a regular file.
     """
+    import stat
     import tempfile  # only when writing --output: a plain lint never needs it
 
     target = os.fspath(path)
+    try:
+        status = os.lstat(target)
+    except FileNotFoundError:
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        # A symlink (`-o /dev/stdout`), a FIFO or a device: written through, never replaced by a file.
+        with open(target, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        return
     directory = os.path.dirname(os.path.abspath(target))
     handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     try:

@@ -11,6 +11,8 @@ import shutil
 import threading
 from typing import TextIO
 
+from tflint.escape import escape
+
 DELAY = 0.5  # seconds before the first draw: most runs finish sooner and show nothing
 INTERVAL = 0.2
 _ERASE = "\r\033[K"
@@ -42,12 +44,12 @@ class Progress:
 
     def file(self, number: int, total: int, path: str) -> None:
         """Linting file `number` of `total`."""
-        self._file = f"tflint: [{number}/{total}] {path}"
+        self._file = f"tflint: [{number}/{total}] {escape(path)}"
         self._status = self._file
 
     def rule(self, rule_id: str) -> None:
         """Running `rule_id` on the current file."""
-        self._status = f"{self._file} ({rule_id})"
+        self._status = f"{self._file} ({escape(rule_id)})"
 
     def close(self) -> None:
         """Stop drawing and erase the line."""

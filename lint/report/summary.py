@@ -29,6 +29,14 @@ class Summary:
     rules: Mapping[str, Any] | None = None
     statistics: bool = False
 
+    def escaped(self) -> Summary:
+        """This summary with the paths it names escaped for output (tflint.escape)."""
+        from dataclasses import replace
+
+        from tflint.escape import escape
+
+        return replace(self, paths=tuple(escape(path) for path in self.paths))
+
     def rule_modules(self) -> Mapping[str, Any]:
         """The run's rules, or the built-in registry when none were given."""
         if self.rules is not None:

@@ -27,12 +27,21 @@ class Child:
         self._pid = pid
         self._pipe = pipe
         self._codec = codec
+        self._reaped = False
 
     def result(self) -> Any:
-        """Wait for the child to finish and return what its work returned (ChildFailed if it did not)."""
-        with self._pipe:
-            data = self._pipe.read()
-        _, status = os.waitpid(self._pid, 0)
+        """Wait for the child to finish and return what its work returned (ChildFailed if it did not).
+
+        Interrupted while waiting (Ctrl-C), it ends the child first: none outlives the parent.
+        """
+        try:
+            with self._pipe:
+                data = self._pipe.read()
+            _, status = os.waitpid(self._pid, 0)
+            self._reaped = True
+        except BaseException:
+            self.stop()
+            raise
         if status != 0 or not data:
             raise ChildFailed(f"a forked worker process failed (wait status {status})")
         try:
@@ -41,13 +50,19 @@ class Child:
             raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
 
     def stop(self) -> None:
-        """End a child whose result is no longer wanted, and reap it."""
+        """End a child whose result is no longer wanted, and reap it (once: calling it again does nothing)."""
         self._pipe.close()
+        if self._reaped:
+            return
+        self._reaped = True
         try:
             os.kill(self._pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        os.waitpid(self._pid, 0)
+        try:
+            os.waitpid(self._pid, 0)
+        except ChildProcessError:
+            pass
 
 
 def start(work: Callable[[], Any], codec: ModuleType) -> Child:
@@ -69,6 +84,8 @@ def start(work: Callable[[], Any], codec: ModuleType) -> Child:
     if pid == 0:  # the child: never returns
         status = 0
         try:
+            # Ctrl-C reaches the whole process group: the parent alone handles it, and ends its children.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.close(read_fd)
             result = work()
             with os.fdopen(write_fd, "wb") as out:

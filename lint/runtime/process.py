@@ -81,3 +81,15 @@ def exit_now(code: int) -> NoReturn:
         except (OSError, ValueError):  # the reader went away, or the stream was closed
             pass
     os._exit(code)
+
+
+def ignore_interrupts() -> None:
+    """Let Ctrl-C (SIGINT, sent to the whole process group) be handled by the parent alone.
+
+    For worker processes: the parent catches the interrupt, ends its workers and exits 130;
+    a worker that raised KeyboardInterrupt itself would leave a pool half broken (and a
+    traceback from its machinery) instead.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -28,12 +28,18 @@ output-index-out-of-range, type-attr-consistency) share one computation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
 from tflint.tf.registry import OpSchema, snapshot_info
+
+# The longest repeated arg (a `number_attr`'s N) whose types are spelled out, unless the graph
+# has a node with more inputs. The attr is a few bytes in the file; N types are N slots of
+# memory and N steps of every rule that reads them, so a bigger claim is a finding
+# (input-count's warning), not work.
+MAX_ARG_LENGTH = 1 << 16
 
 # TensorFlow keeps output counts in an int32 (`Number of outputs is too big`).
 INT32_MAX = (1 << 31) - 1
@@ -111,7 +117,7 @@ class SignatureProblem:
     """Why a node's signature cannot be computed (TensorFlow's `InOutTypesForNode` fails).
 
     `kind` is one of missing, ill-typed, negative, too-big, ref-of-ref,
-    untyped-arg. `declared` tells whether the attr is declared by the op's
+    untyped-arg, beyond-bound (a length past MAX_ARG_LENGTH: TensorFlow may accept it). `declared` tells whether the attr is declared by the op's
     definition (a missing declared attr is `missing-attr`'s finding).
     """
 
@@ -189,6 +195,7 @@ class Signatures:
         self._plans: dict[str, _Plan | None] = {}
         self._table: dict[Node, Signature | SignatureProblem | None] | None = None
         self._function_args: dict[int, dict[str, Arg]] = {}
+        self._limit: int | None = None
 
     def table(self) -> dict[Node, Signature | SignatureProblem | None]:
         """Every node's signature, the problem that prevents computing it, or None for an unknown op."""
@@ -235,9 +242,20 @@ class Signatures:
         except KeyError:
             pass
         values = {names[0]: key} if len(names) == 1 else dict(zip(names, key))
-        result = _build(plan.schema, values)
+        result = _build(plan.schema, values, self._length_limit)
         plan.memo[key] = result
         return result
+
+    def _length_limit(self) -> int:
+        """The longest repeated arg spelled out: MAX_ARG_LENGTH, or the graph's largest fan-in if larger.
+
+        A length the input itself spells out (100k real inputs to an AddN) costs what the input
+        costs; only a claim beyond both is refused. Computed when a length first exceeds the bound.
+        """
+        if self._limit is None:
+            fan_in = max((len(node.raw_inputs) for node in self.graph.all_nodes()), default=0)
+            self._limit = max(MAX_ARG_LENGTH, fan_in)
+        return self._limit
 
     @staticmethod
     def _summary(value: Any, default: int | tuple) -> int | tuple:
@@ -285,10 +303,12 @@ class _Unresolvable(Exception):
         self.problem = problem
 
 
-def _build(schema: OpSchema, values: Mapping[str, int | tuple]) -> Signature | SignatureProblem:
+def _build(
+    schema: OpSchema, values: Mapping[str, int | tuple], length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH
+) -> Signature | SignatureProblem:
     try:
-        inputs = tuple(_arg(schema, arg, values, "input") for arg in schema.inputs)
-        outputs = tuple(_arg(schema, arg, values, "output") for arg in schema.outputs)
+        inputs = tuple(_arg(schema, arg, values, "input", length_limit) for arg in schema.inputs)
+        outputs = tuple(_arg(schema, arg, values, "output", length_limit) for arg in schema.outputs)
     except _Unresolvable as error:
         return error.problem
     return Signature(inputs, outputs, _flatten(inputs), _flatten(outputs))
@@ -329,7 +349,13 @@ def _valid_type(value: int) -> bool:
     return value in snapshot_info().data_types
 
 
-def _arg(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], direction: str) -> Arg:
+def _arg(
+    schema: OpSchema,
+    arg: Any,
+    values: Mapping[str, int | tuple],
+    direction: str,
+    length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH,
+) -> Arg:
     what = f"{direction} arg '{arg.name}'"
     if arg.number_attr:
         name = arg.number_attr
@@ -354,6 +380,15 @@ def _arg(schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], directio
             raise _Unresolvable(
                 SignatureProblem(
                     "negative", name, f"attr '{name}' (the length of {what}) is {count}; a length cannot be negative"
+                )
+            )
+        if count > MAX_ARG_LENGTH and count > length_limit():
+            raise _Unresolvable(
+                SignatureProblem(
+                    "beyond-bound",
+                    name,
+                    f"attr '{name}' (the length of {what}) is {count:,}, more than tflint checks"
+                    f" ({length_limit():,}): its inputs and outputs are not checked",
                 )
             )
         if arg.type_attr:

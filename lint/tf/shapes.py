@@ -41,7 +41,7 @@ from typing import Any
 
 from tflint.tf.attrs import type_name
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
-from tflint.tf.op_signatures import signatures
+from tflint.tf.op_signatures import MAX_ARG_LENGTH, signatures
 from tflint.tf.registry import OpSchema
 from tflint.tf.tensors import partial_shape_problem
 
@@ -797,8 +797,8 @@ def _pack(c: Context) -> list[Shape]:
 def _unpack(c: Context) -> list[Shape]:
     c.expect_inputs(1)
     count = c.attr("num", "i")
-    if count < 0 or count > (1 << 31) - 1:
-        raise Unknown
+    if count < 0 or count > MAX_ARG_LENGTH:
+        raise Unknown  # beyond the bound, no list of `count` shapes is built (input-count says so)
     shape = c.shapes[0]
     if shape is None:
         return [None] * count
@@ -1131,8 +1131,8 @@ def _scalar_input_dim(c: Context, index: int, rank: int) -> int:
 def _split(c: Context) -> list[Shape]:
     c.expect_inputs(2)
     count = c.attr("num_split", "i")
-    if count < 1 or count > (1 << 31) - 1:
-        raise Unknown
+    if count < 1 or count > MAX_ARG_LENGTH:
+        raise Unknown  # beyond the bound, no list of `count` shapes is built (input-count says so)
     shape = c.shapes[1]
     axis = _scalar_input_dim(c, 0, -1 if shape is None else len(shape))
     if axis < 0:
