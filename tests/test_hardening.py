@@ -45,25 +45,28 @@ def test_text_given_as_bytes_is_read_as_text():
 
 
 @pytest.mark.parametrize(
-    "data, reason",
+    "data, rule, reason",
     [
-        pytest.param(b"", "there is no graph in it", id="empty"),
-        pytest.param(b" \n", "there is no graph in it", id="blank"),
-        pytest.param(b"junk", 'has no field named "junk"', id="junk-text"),
-        pytest.param(b"\x0a\xff\xff\xff\xff\x0f", "not a valid binary", id="junk-binary"),
+        pytest.param(b"", "empty-graph", "The graph is empty", id="empty"),
+        pytest.param(b" \n", "empty-graph", "The graph is empty", id="blank"),
+        pytest.param(b"junk", "invalid-graph", 'has no field named "junk"', id="junk-text"),
+        pytest.param(b"\x0a\xff\xff\xff\xff\x0f", "invalid-graph", "not a valid binary", id="junk-binary"),
     ],
 )
-def test_validate_fails_input_without_a_graph(data, reason):
+def test_validate_fails_input_without_a_graph(data, rule, reason):
     with pytest.raises(tflint.GraphValidationError) as raised:
         tflint.validate(data)
-    assert _rules(raised.value) == ["invalid-graph"]
+    assert _rules(raised.value) == [rule]
     assert reason in raised.value.findings[0].message
+    # lint_graph reports the same, at the rule's own level (an empty graph: a warning, as TensorFlow imports it)
+    assert _rules(tflint.lint_graph(data)) == [rule]
 
 
 def test_validate_fails_an_empty_graph_file(tmp_path):
     (tmp_path / "g.pbtxt").write_bytes(b"")
-    with pytest.raises(tflint.GraphValidationError, match="invalid-graph"):
+    with pytest.raises(tflint.GraphValidationError, match="empty-graph"):
         tflint.validate(tmp_path / "g.pbtxt")
+    assert tflint.validate(tmp_path / "g.pbtxt", config={"rules": {"empty-graph": "warning"}}).ok
 
 
 # 2. A model cannot switch off its own checks: validate ignores configs and suppressions beside it.
