@@ -190,7 +190,8 @@ def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsy
         ),
         pytest.param(
             '{"version": 1, "files": {"g.pbtxt": {"unknown-op": {"a": 0}}}}',
-            "base.json: files.g.pbtxt.unknown-op: expected a mapping of subject to a positive count (at most 2,147,483,648)",
+            "base.json: files.g.pbtxt.unknown-op: expected a mapping of subject to a positive count"
+            " (at most 2,147,483,648)",
             id="count",
         ),
         pytest.param(

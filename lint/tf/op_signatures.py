@@ -117,7 +117,8 @@ class SignatureProblem:
     """Why a node's signature cannot be computed (TensorFlow's `InOutTypesForNode` fails).
 
     `kind` is one of missing, ill-typed, negative, too-big, ref-of-ref,
-    untyped-arg, beyond-bound (a length past MAX_ARG_LENGTH: TensorFlow may accept it). `declared` tells whether the attr is declared by the op's
+    untyped-arg, beyond-bound (a length past MAX_ARG_LENGTH: TensorFlow may accept
+    it). `declared` tells whether the attr is declared by the op's
     definition (a missing declared attr is `missing-attr`'s finding).
     """
 
