@@ -26,6 +26,8 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
 # thousands of distinct unknown names, or a very long one, would otherwise cost minutes.
 MAX_SEARCHES = 64
 MAX_WORD_LENGTH = 200
+# ... and at most this many word-to-choice comparisons in all (fewer searches among many choices).
+MAX_COMPARISONS = 200_000
 
 
 class Suggestions:
@@ -33,8 +35,9 @@ class Suggestions:
 
     The choices are listed and case-folded once; each word is answered once; a
     case-insensitive match is always found; close spellings are searched for the
-    first MAX_SEARCHES distinct words no longer than MAX_WORD_LENGTH (later ones get
-    no close-spelling hint: a hint is a courtesy, never worth the run).
+    first MAX_SEARCHES distinct words no longer than MAX_WORD_LENGTH, and fewer when the
+    choices are many (MAX_COMPARISONS in all); later words get no close-spelling hint: a
+    hint is a courtesy, never worth the run.
     """
 
     def __init__(self, choices: Iterable[str], cutoff: float = 0.6, limit: int = MAX_SEARCHES) -> None:
@@ -43,7 +46,7 @@ class Suggestions:
         for choice in self._choices:
             self._folded.setdefault(choice.lower(), choice)
         self._cutoff = cutoff
-        self._searches_left = limit
+        self._searches_left = min(limit, max(1, MAX_COMPARISONS // max(1, len(self._choices))))
         self._answers: dict[str, str | None] = {}
 
     def closest(self, word: str) -> str | None:
