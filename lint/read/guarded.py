@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from typing import BinaryIO
 
 from tflint.errors import UsageError
 
@@ -39,6 +40,28 @@ class UnreadableFile(UsageError):
     def __init__(self, message: str, errno: int | None = None) -> None:
         super().__init__(message)
         self.errno = errno
+
+
+def open_regular(path: str | os.PathLike[str], what: str | None = None) -> BinaryIO:
+    """The regular file at `path`, opened for reading in binary (for a reader that maps or streams it).
+
+    The same checks as read_bytes, without a size cap. Raises UnreadableFile (a UsageError).
+    """
+    shown = os.fspath(path)
+    prefix = f"{shown}: cannot read {what}: " if what else f"{shown}: "
+    try:
+        descriptor = os.open(shown, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        raise UnreadableFile(prefix + os_error_text(error), getattr(error, "errno", None)) from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError as error:
+        os.close(descriptor)
+        raise UnreadableFile(prefix + os_error_text(error), error.errno) from None
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise UnreadableFile(prefix + f"not a regular file ({_kind(mode)})")
+    return os.fdopen(descriptor, "rb")
 
 
 def read_bytes(

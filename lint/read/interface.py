@@ -157,11 +157,10 @@ def _read_binary_interface(target: str, path: str, input_type: str | None) -> Ar
     None when the file is text, or its bytes do not walk as the expected
     message (the full reader then says what is wrong with it).
     """
-    from tflint.read.load import _refuse_device
+    from tflint.read.guarded import open_regular
 
     try:
-        _refuse_device(Path(target), path)
-        with open(target, "rb") as handle:
+        with open_regular(target) as handle:
             if os.fstat(handle.fileno()).st_size == 0:
                 return None  # the full reader says it is empty
             try:
