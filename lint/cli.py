@@ -355,8 +355,10 @@ def _compat(argv: list[str]) -> int:
         write_baseline=args.write_baseline,
     )
     if args.write_baseline:
+        from tflint.escape import escape
+
         recorded = "finding" if report.baselined == 1 else "findings"
-        print(f"tflint: wrote {args.write_baseline}: {report.baselined} {recorded} recorded", file=sys.stderr)
+        print(f"tflint: wrote {escape(args.write_baseline)}: {report.baselined} {recorded} recorded", file=sys.stderr)
     return _emit(report, args)
 
 
