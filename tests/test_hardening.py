@@ -646,3 +646,9 @@ def test_escape_leaves_ordinary_text_alone():
     assert escape(text) is text  # nothing copied when nothing needs escaping
     assert escape("x\ty") == "x\\ty"
     assert escape("\u2066\u2069\x85\x7f") == "\\u2066\\u2069\\x85\\x7f"
+
+
+def test_compat_refuses_a_device(repo, capsys):
+    os.symlink("/dev/zero", repo / "old.pb")
+    assert main(["compat", "old.pb", "old.pb"]) == 2
+    assert capsys.readouterr().err == "tflint: error: old.pb: not a regular file (a device)\n"
