@@ -130,8 +130,13 @@ def resolve_config(config: ConfigLike, near: str | None = None) -> Config:
     return load_config(found) if found else default_config()
 
 
-def registry_for(config: Config, extra_op_defs: Iterable[str | Any] = ()) -> OpRegistry:
-    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the bundled snapshot."""
+def registry_for(
+    config: Config, extra_op_defs: Iterable[str | Any] = (), target_tf: str | Sequence[str] | None = None
+) -> OpRegistry:
+    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the bundled snapshot.
+
+    Its targets are the releases `target_tf` names (overriding the config's `target-tf:`), if any.
+    """
     lists = []
     for item in list(extra_op_defs) + list(config.op_defs):
         if isinstance(item, (str, os.PathLike)):
@@ -140,7 +145,23 @@ def registry_for(config: Config, extra_op_defs: Iterable[str | Any] = ()) -> OpR
             lists.append(("op_defs", item))
     for label, value in config.plugin_op_defs:
         lists.append((label, _plugin_op_list(label, value)))
-    return user_registry(lists)
+    names = config.target_tf if target_tf is None else target_names(target_tf)
+    if not names:
+        return user_registry(lists)
+    from tflint.tf.releases import releases
+
+    return user_registry(lists, targets=releases(list(names)))
+
+
+def target_names(target_tf: str | Sequence[str]) -> tuple[str, ...]:
+    """`"2.4,2.11"`, `"2.11.1"` or `["1.15", "2.4"]`: the bundled releases meant (UsageError for unknown ones)."""
+    items = target_tf.split(",") if isinstance(target_tf, str) else [str(item) for item in target_tf]
+    items = [item.strip() for item in items if item.strip()]
+    if not items:
+        return ()
+    from tflint.tf.releases import release_key, resolve
+
+    return tuple(sorted({resolve(item) for item in items}, key=release_key))
 
 
 def _read_op_list(path: str | os.PathLike[str]) -> Any:
@@ -186,6 +207,7 @@ def lint_paths(
     progress: Any = None,
     jobs: int | None = None,
     import_args: Any = None,
+    target_tf: str | Sequence[str] | None = None,
 ) -> Report:
     """Lint files, SavedModel directories and directories (searched), as the `tflint` command does.
 
@@ -200,7 +222,9 @@ def lint_paths(
     `jobs` lints files in that many processes (None: one per core), when
     there are several files and enough bytes to repay starting them; the
     report is the same whatever the number. `import_args` says how serving
-    code imports every graph (see `lint_file`).
+    code imports every graph (see `lint_file`). `target_tf` ("2.4",
+    "1.15,2.11" or a list) also judges each graph against those TensorFlow
+    releases, overriding each config's `target-tf:`.
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
     from tflint.baseline import Baseline
@@ -226,7 +250,7 @@ def lint_paths(
             resolved = with_contract[id(resolved)]
         registry = registries.get(id(resolved))
         if registry is None:
-            registry = registries[id(resolved)] = registry_for(resolved, op_defs)
+            registry = registries[id(resolved)] = registry_for(resolved, op_defs, target_tf)
         plan.append((path, resolved, registry))
     linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs), _core_count(jobs))
 
@@ -466,6 +490,7 @@ def lint_file(
     op_defs: Sequence[str] = (),
     input_type: str | None = None,
     import_args: Any = None,
+    target_tf: str | Sequence[str] | None = None,
 ) -> Report:
     """Lint one graph file or SavedModel directory, with its config's baseline if it has one.
 
@@ -477,9 +502,12 @@ def lint_file(
     `import-contract` finding. Raises `tflint.ConfigError` for invalid
     configuration and `tflint.UsageError` for an unreadable path or unusable
     import arguments; a file that does not parse is an `invalid-graph`
-    finding in the report.
+    finding in the report. `target_tf` also judges the graph against those
+    TensorFlow releases (see lint_paths).
     """
-    return lint_paths([path], config, op_defs=op_defs, input_type=input_type, import_args=import_args)
+    return lint_paths(
+        [path], config, op_defs=op_defs, input_type=input_type, import_args=import_args, target_tf=target_tf
+    )
 
 
 def _import_args(value: Any) -> Any:
@@ -508,6 +536,7 @@ def lint_graph(
     config: ConfigLike = None,
     name: str = "<graph>",
     import_args: Any = None,
+    target_tf: str | Sequence[str] | None = None,
 ) -> Report:
     """Lint an in-memory graph.
 
@@ -516,13 +545,14 @@ def lint_graph(
     a file. Bytes that do not parse are an `invalid-graph` finding; b"" is
     an empty GraphDef (what one serializes to). `op_defs` are extra OpList
     messages or OpList file paths (custom ops). `name` is the name findings
-    show; `import_args` as for `lint_file`.
+    show; `import_args` as for `lint_file`. `target_tf` also judges it
+    against those TensorFlow releases (see lint_paths).
     """
     resolved = resolve_config(config)
     contract = _import_args(import_args)
     if contract is not None:
         resolved = dataclasses.replace(resolved, import_args=contract)
-    registry = registry_for(resolved, op_defs)
+    registry = registry_for(resolved, op_defs, target_tf)
     with process.collector_paused():
         if isinstance(graph, (bytes, bytearray, memoryview)):
             artifact = load_bytes(bytes(graph), name)
@@ -642,6 +672,7 @@ def validate(
     return_elements: Sequence[str] | None = None,
     name: str | None = None,
     trust_model_config: bool = False,
+    target_tf: str | Sequence[str] | None = None,
 ) -> Report:
     """Lint a path or an in-memory graph; raise GraphValidationError if it fails.
 
@@ -674,9 +705,13 @@ def validate(
     if serving:
         resolved = with_serving_preset(resolved)
     if is_path:
-        report = lint_paths([graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args)
+        report = lint_paths(
+            [graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args, target_tf=target_tf
+        )
     else:
-        report = lint_graph(graph_or_path, op_defs=op_defs, config=resolved, import_args=import_args)
+        report = lint_graph(
+            graph_or_path, op_defs=op_defs, config=resolved, import_args=import_args, target_tf=target_tf
+        )
     if not report.ok:
         raise GraphValidationError(report)
     return report
@@ -701,14 +736,215 @@ def _validation_config(config: Config, trust_model_config: bool) -> Config:
     return dataclasses.replace(config, **changes) if changes else config
 
 
+@dataclass(frozen=True)
+class MinTf:
+    """The oldest bundled TensorFlow release that imports a graph file, and why no older one does.
+
+    `release` is None when not even the newest bundled release imports it
+    (`blockers` then lists the rules that failed). `needs` holds, newest
+    first, (release, reasons): the reasons that need at least that release
+    ("op XlaCallModule", "GatherV2.batch_dims = 1 (not the default)").
+    """
+
+    path: str
+    release: str | None
+    needs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    blockers: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "min_tf": self.release,
+            "needs": [{"release": release, "reasons": list(reasons)} for release, reasons in self.needs],
+            "blockers": list(self.blockers),
+        }
+
+    def text(self) -> str:
+        if self.release is None:
+            return f"{self.path}: no bundled TensorFlow imports it ({', '.join(self.blockers)})"
+        if not self.needs:
+            return f"{self.path}: TF {self.release} (the oldest bundled release) imports it"
+        reasons = "; ".join(f"\u2265 {release}: {', '.join(items)}" for release, items in self.needs)
+        return f"{self.path}: TF {self.release} (needs TF {reasons})"
+
+
+def min_tf(
+    path: str | os.PathLike[str],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+) -> MinTf:
+    """The oldest bundled TensorFlow release whose importer accepts the graph file (or SavedModel) at `path`."""
+    from tflint import protos
+    from tflint.engine.run import build_index
+    from tflint.read.text_schema import schema_uses
+    from tflint.tf.target import ATTR_IGNORED, problems
+    from tflint.tf.releases import known_releases, schema_gaps
+
+    shown = os.fspath(path)
+    report = lint_paths([shown], config, op_defs=op_defs, input_type=input_type, baseline=False)
+    errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
+    if errors:
+        return MinTf(shown, None, blockers=tuple(errors))
+    names = known_releases()
+    registry = registry_for(resolve_config(config, near=shown), op_defs, list(names))
+    failing: dict[str, set[int]] = {}  # requirement -> indices (into names) of the releases it fails on
+    artifact = load_path(shown, input_type)
+    index_of = {release.name: names.index(release.name) for release in registry.targets}
+    for source in artifact.graphs:
+        graph = build_index(source, registry, artifact)
+        try:
+            for release in registry.targets:
+                for problem in problems(graph, release):
+                    if problem.kind != ATTR_IGNORED and not problem.deferred:
+                        failing.setdefault(problem.requirement, set()).add(index_of[release.name])
+        finally:
+            graph.release()
+    root = getattr(protos, artifact.message_type or "", None)
+    if artifact.form == "text" and artifact.text and root is not None:
+        everyone = sum(1 << release.bit for release in registry.targets)
+        gaps = schema_gaps(registry.targets)
+        for use in schema_uses(artifact.text, root.DESCRIPTOR, gaps, everyone):
+            owner = use.owner.removeprefix("tensorflow.")
+            what = f"text field {owner}.{use.name}" if use.kind == "messages" else f"text enum value {use.name}"
+            bits = {bit for bit in range(len(names)) if use.lacking & (1 << bit)}
+            failing.setdefault(what, set()).update(bits)
+    by_release: dict[int, list[str]] = {}
+    for requirement, indices in failing.items():
+        by_release.setdefault(max(indices) + 1, []).append(requirement)
+    oldest = max(by_release, default=0)
+    needs = tuple((names[i], tuple(sorted(by_release[i]))) for i in sorted(by_release, reverse=True))
+    return MinTf(shown, names[oldest], needs)
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """What `--fix` did (or, with `--diff`, would do) to one file: the attrs removed, as `op.attr` labels."""
+
+    path: str
+    removed: tuple[str, ...]
+    diff: str = ""
+    written: bool = False
+
+
+def fix_paths(
+    paths: Iterable[str | os.PathLike[str]], *, write: bool = True, input_type: str | None = None
+) -> list[FixResult]:
+    """Remove every attr whose value is its default on every bundled TensorFlow (tflint.tf.strip).
+
+    A text file is edited in place, every other byte unchanged; a binary one is rewritten
+    atomically. `write=False` changes nothing and fills `diff` (a unified diff for text, a
+    summary for binary). Files that do not parse are left alone.
+    """
+    import difflib
+
+    from tflint import protos
+    from tflint.engine.run import build_index
+    from tflint.read.edit import remove_attr_entries
+    from tflint.report.output import write_atomically
+    from tflint.tf.strip import strippable
+
+    results = []
+    registry = user_registry()
+    for path in iter_graph_files([os.fspath(path) for path in paths]):
+        if path == "-":
+            raise UsageError("--fix cannot edit stdin (-)")
+        target = _saved_model_file(path) if os.path.isdir(path) else path
+        artifact = load_path(target, input_type)
+        if artifact.failure is not None or artifact.message_type is None:
+            continue
+        found: list[tuple[int, Any, str]] = []
+        for source in artifact.graphs:
+            graph = build_index(source, registry, artifact)
+            try:
+                found.extend((source.graph_id, node, key) for node, key in strippable(graph))
+            finally:
+                graph.release()
+        removed = tuple(f"{node.op}.{key}" for _, node, key in found)
+        if not found:
+            results.append(FixResult(target, ()))
+            continue
+        if artifact.form == "text":
+            original = artifact.text or ""
+            positions = [node.attr_position(key) for _, node, key in found]
+            fixed = remove_attr_entries(original, [where for where in positions if where is not None])
+            diff = "".join(
+                difflib.unified_diff(
+                    original.splitlines(keepends=True), fixed.splitlines(keepends=True), target, target
+                )
+            )
+            if write:
+                write_atomically(target, fixed)
+            results.append(FixResult(target, removed, diff, write))
+            continue
+        with open(target, "rb") as file:
+            message = getattr(protos, artifact.message_type).FromString(file.read())
+        for graph_id, node, key in found:
+            graph_def = _graph_of(message, artifact.message_type, graph_id)
+            if node.function is None:
+                del graph_def.node[node.ordinal].attr[key]
+            else:
+                function = next(f for f in graph_def.library.function if f.signature.name == node.function)
+                del function.node_def[node.ordinal].attr[key]
+        summary = f"{target}: {len(found)} default-valued attrs to remove ({_counted(removed)})\n"
+        if write:
+            _write_bytes_atomically(target, message.SerializeToString())
+        results.append(FixResult(target, removed, summary, write))
+    return results
+
+
+def _saved_model_file(directory: str) -> str:
+    for name in ("saved_model.pb", "saved_model.pbtxt"):
+        candidate = os.path.join(directory, name)
+        if os.path.isfile(candidate):
+            return candidate
+    raise UsageError(f"{directory}: no saved_model.pb or saved_model.pbtxt")
+
+
+def _graph_of(message: Any, kind: str, graph_id: int) -> Any:
+    if kind == "GraphDef":
+        return message
+    if kind == "MetaGraphDef":
+        return message.graph_def
+    return message.meta_graphs[graph_id].graph_def
+
+
+def _counted(labels: tuple[str, ...]) -> str:
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(f"{label} \u00d7{count}" if count > 1 else label for label, count in sorted(counts.items()))
+
+
+def _write_bytes_atomically(path: str, data: bytes) -> None:
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tflint-fix-")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
 __all__ = [
     "ConfigError",
+    "FixResult",
     "GraphValidationError",
+    "MinTf",
     "Report",
     "UsageError",
     "compat",
     "lint_file",
     "lint_graph",
+    "fix_paths",
     "lint_paths",
+    "min_tf",
     "validate",
 ]

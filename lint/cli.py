@@ -102,6 +102,25 @@ def _build_parser() -> argparse.ArgumentParser:
         help="extra OpDefs (an OpList, text or binary) for custom ops; repeatable",
     )
     parser.add_argument(
+        "--target-tf",
+        metavar="VERSIONS",
+        help="also judge graphs against these TensorFlow releases, e.g. 2.4 or 1.15,2.11 (default: config target-tf)",
+    )
+    fixing = parser.add_mutually_exclusive_group()
+    fixing.add_argument(
+        "--fix",
+        action="store_true",
+        help="remove attrs whose value is their default on every bundled TensorFlow (text edited in place), then lint",
+    )
+    fixing.add_argument(
+        "--diff", action="store_true", help="show what --fix would change (a diff, or a summary for binary files)"
+    )
+    parser.add_argument(
+        "--min-tf",
+        action="store_true",
+        help="instead of linting, print the oldest bundled TensorFlow that imports each graph, and why",
+    )
+    parser.add_argument(
         "--input-type",
         metavar="TYPE",
         help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text",
@@ -192,7 +211,53 @@ def _main(argv: list[str]) -> int:
         return EXIT_OK
     if not args.paths:
         raise _UsageExit("no paths given")
+    if args.min_tf:
+        return _min_tf(args)
+    if args.fix or args.diff:
+        changed = _fix(args)
+        if args.diff:
+            return EXIT_FINDINGS if changed else EXIT_OK
     return _lint(args)
+
+
+def _fix(args: argparse.Namespace) -> bool:
+    """Apply (--fix) or show (--diff) the safe autofix; whether anything changes."""
+    from tflint.api import fix_paths
+
+    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type)
+    for result in results:
+        if not result.removed:
+            continue
+        if args.diff:
+            sys.stdout.write(result.diff)
+        else:
+            count = len(result.removed)
+            print(
+                f"tflint: fixed {result.path}: removed {count} default-valued attr{'s' * (count != 1)}", file=sys.stderr
+            )
+    sys.stdout.flush()
+    return any(result.removed for result in results)
+
+
+def _min_tf(args: argparse.Namespace) -> int:
+    """`tflint --min-tf PATH...`: one line (or JSON object) per graph; exit 1 when some graph no release imports."""
+    import json
+
+    from tflint.api import min_tf
+    from tflint.read.load import iter_graph_files
+
+    if args.target_tf:
+        raise _UsageExit("argument --min-tf: not allowed with argument --target-tf")
+    results = [
+        min_tf(path, args.config, op_defs=args.op_defs, input_type=args.input_type)
+        for path in iter_graph_files(args.paths)
+    ]
+    if args.format == "json":
+        print(json.dumps([result.as_dict() for result in results], indent=2))
+    else:
+        for result in results:
+            print(result.text())
+    return EXIT_FINDINGS if any(result.release is None for result in results) else EXIT_OK
 
 
 def version_text() -> str:
@@ -233,6 +298,7 @@ def _lint(args: argparse.Namespace) -> int:
             baseline=args.baseline,
             write_baseline=args.write_baseline,
             prune_baseline=args.prune_baseline,
+            target_tf=args.target_tf,
             progress=progress,
         )
     finally:

@@ -103,9 +103,9 @@ def test_readme_sections():
 
 def test_pre_commit_hook_manifest():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    assert [hook["id"] for hook in hooks] == ["tflint", "tflint-compat"]
+    assert [hook["id"] for hook in hooks] == ["tflint", "tflint-compat", "tflint-fix"]
     readme_ids = re.findall(r"- id: (\S+)", README.split("## pre-commit", 1)[1].split("\n## ", 1)[0])
-    assert readme_ids == ["tflint", "tflint-compat"]
+    assert readme_ids == ["tflint", "tflint-compat", "tflint-fix"]
     compat_hook = hooks[1]
     assert (compat_hook["entry"], compat_hook["require_serial"]) == ("tflint compat --changed", True)
     versioned = re.compile(compat_hook["files"])

@@ -30,6 +30,7 @@ TOP_LEVEL_KEYS = (
     "plugins",
     "uncalled-functions",
     "interface",
+    "target-tf",
 )
 RULE_KEYS = ("level", "ignore-nodes")
 INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
@@ -129,6 +130,9 @@ class Config:
             if any(fnmatchcase(candidate, pattern) for candidate in candidates):
                 return interface
         return None
+
+    # The older TensorFlow releases graphs are also judged against ("1.15", "2.4"), resolved, oldest first.
+    target_tf: tuple[str, ...] = ()
 
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
@@ -308,6 +312,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     if "uncalled-functions" in raw:
         uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
     interfaces = _interfaces(raw.get("interface"), f"{shown}: interface")
+    target_tf = target_tf_setting(raw.get("target-tf"), f"{shown}: target-tf")
 
     plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
@@ -341,6 +346,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         plugin_op_defs=plugin_op_defs,
         uncalled_functions=uncalled,
         interfaces=interfaces,
+        target_tf=target_tf,
     )
 
 
@@ -353,6 +359,36 @@ def _repository_of(source: str | None) -> tuple[str, ...]:
         if (candidate / ".git").exists():
             return (str(directory), str(candidate))
     return (str(directory),)
+
+
+def target_tf_setting(value: Any, where: str) -> tuple[str, ...]:
+    """`target-tf: 2.4`, `target-tf: [1.15, "2.11"]` or `"2.4,2.11"`: the bundled releases meant, oldest first."""
+    if value is None or value == []:
+        return ()
+    items = value if isinstance(value, list) else value.split(",") if isinstance(value, str) else [value]
+    if not all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in items):
+        raise ConfigError(f"{where}: expected a TensorFlow version or a list of them")
+    from tflint.errors import UsageError
+    from tflint.tf.releases import release_key, resolve
+
+    names = set()
+    for item in items:
+        if not str(item).strip():
+            continue
+        try:
+            names.add(resolve(str(item)))
+        except UsageError as error:
+            raise ConfigError(f"{where}: {error}") from None
+        if isinstance(item, float) and _known(repr(item) + "0"):
+            # YAML reads `2.10` as the number 2.1: only quotes say which one was meant.
+            raise ConfigError(f"{where}: {item!r} is ambiguous in YAML (2.1 or 2.10?); quote the version: '{item!r}'")
+    return tuple(sorted(names, key=release_key))
+
+
+def _known(version: str) -> bool:
+    from tflint.tf.releases import known_releases
+
+    return version in known_releases()
 
 
 def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:

@@ -75,15 +75,21 @@ class OpSchema:
 class OpRegistry:
     """Layered OpDef lookup; `schema(name)` returns None for unknown ops."""
 
-    def __init__(self, layers: Iterable[tuple[str, dict[str, Any]]], *, include_bundled: bool = True) -> None:
+    def __init__(
+        self, layers: Iterable[tuple[str, dict[str, Any]]], *, include_bundled: bool = True, targets: tuple = ()
+    ) -> None:
         self._layers = list(layers)
+        # The older TensorFlow releases (tflint.tf.releases.Release) the run judges graphs against too.
+        self.targets: tuple = targets
         if include_bundled:
             self._layers.append(("tensorflow", bundled_ops()))
         self._schemas: dict[str, OpSchema | None] = {}
 
     def with_op_list(self, source: str, op_list: Any) -> OpRegistry:
         """A registry that consults `op_list` (e.g. a stripped_op_list) before this one."""
-        layered = OpRegistry([(source, {op.name: op for op in op_list.op})] + self._layers, include_bundled=False)
+        layered = OpRegistry(
+            [(source, {op.name: op for op in op_list.op})] + self._layers, include_bundled=False, targets=self.targets
+        )
         return layered
 
     def schema(self, name: str) -> OpSchema | None:
@@ -115,7 +121,7 @@ class OpRegistry:
         return list(self._layers)
 
 
-def user_registry(op_list_files: Iterable[tuple[str, Any]] = ()) -> OpRegistry:
-    """The registry for a run: user OpLists (in the order given) over the bundled snapshot."""
+def user_registry(op_list_files: Iterable[tuple[str, Any]] = (), targets: tuple = ()) -> OpRegistry:
+    """The registry for a run: user OpLists (in the order given) over the bundled snapshot, and its target releases."""
     layers = [(name, {op.name: op for op in op_list.op}) for name, op_list in op_list_files]
-    return OpRegistry(layers)
+    return OpRegistry(layers, targets=targets)
