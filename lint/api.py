@@ -779,8 +779,8 @@ def min_tf(
     from tflint import protos
     from tflint.engine.run import build_index
     from tflint.read.text_schema import schema_uses
-    from tflint.tf.target import ATTR_IGNORED, problems
     from tflint.tf.releases import known_releases, schema_gaps
+    from tflint.tf.target import ATTR_IGNORED, problems
 
     shown = os.fspath(path)
     report = lint_paths([shown], config, op_defs=op_defs, input_type=input_type, baseline=False)

@@ -45,8 +45,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         return
     from tflint import protos
     from tflint.read.text_schema import schema_uses
-    from tflint.tf.target import label
     from tflint.tf.releases import schema_gaps
+    from tflint.tf.target import label
 
     root = getattr(protos, artifact.message_type or "", None)
     if root is None:
