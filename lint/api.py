@@ -13,6 +13,8 @@ from typing import Any
 from tflint.config.plugins import OP_DEFS_GROUP
 from tflint.config.settings import (
     Config,
+    ConfigFinder,
+    Overrides,
     config_from_mapping,
     default_config,
     find_config,
@@ -24,11 +26,12 @@ from tflint.finding import Finding, Severity
 from tflint.read.load import (
     artifact_from_message,
     coerce_message,
-    iter_graph_files,
     load_bytes,
+    holds_saved_model,
     load_path,
     parse_op_list,
 )
+from tflint.read.walk import Excludes, WalkOptions, iter_graph_files
 from tflint.runtime import process
 from tflint.tf.registry import OpRegistry, user_registry
 
@@ -43,7 +46,9 @@ class Report:
     (each file fails by its own config's `fail-on`). `files` names the files
     linted, as findings do; `baselined` counts findings a baseline hid;
     `rules` is the rule registry of the run (built-in plus plugin rules);
-    `pruned` counts the stale baseline entries `prune_baseline` removed.
+    `pruned` counts the stale baseline entries `prune_baseline` removed;
+    `skipped` holds (file, what it holds) for each file that is not a
+    TensorFlow graph and so was not linted (not in `files`).
     """
 
     findings: tuple[Finding, ...]
@@ -53,6 +58,7 @@ class Report:
     baselined: int = 0
     rules: Mapping[str, Any] | None = None
     pruned: int = 0
+    skipped: tuple[tuple[str, str], ...] = ()
 
     def failing(self) -> tuple[Finding, ...]:
         """The findings at or above their file's failing level."""
@@ -82,6 +88,7 @@ class Report:
             baselined=self.baselined,
             rules=self.rules,
             statistics=statistics,
+            skipped=tuple(path for path, _ in self.skipped),
         )
         return renderer(format)(self.findings, summary)
 
@@ -208,6 +215,9 @@ def lint_paths(
     jobs: int | None = None,
     import_args: Any = None,
     target_tf: str | Sequence[str] | None = None,
+    overrides: Overrides | None = None,
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
 ) -> Report:
     """Lint files, SavedModel directories and directories (searched), as the `tflint` command does.
 
@@ -225,38 +235,46 @@ def lint_paths(
     code imports every graph (see `lint_file`). `target_tf` ("2.4",
     "1.15,2.11" or a list) also judges each graph against those TensorFlow
     releases, overriding each config's `target-tf:`.
+    `stdin_name` is the path `-` stands for: its name in the report and,
+    unless it is the default `<stdin>`, its config, excludes and per-file ignores.
+    `overrides` are command-line settings laid over every configuration
+    (`--select`, `--preset`, `--exclude`, ...). Directories are walked
+    without what the configurations exclude and, when `respect_gitignore`,
+    what `.gitignore` / `.ignore` hide; explicit paths are linted even when
+    excluded, unless `force_exclude`. A file that is not a TensorFlow graph
+    is not linted: it is listed in `Report.skipped` (and is a `not-a-graph`
+    finding at that rule's level).
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
     from tflint.baseline import Baseline
 
     contract = _import_args(import_args)
 
-    files = list(iter_graph_files([os.fspath(path) for path in paths]))
-    if sum(1 for path in files if path == "-") > 1:
-        raise UsageError("stdin (-) can be read only once")
+    configs = _ConfigCache(config, overrides, stdin_name)
+    files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
     explicit = (
         Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
     )  # fail before the work
-    configs = _ConfigCache(config)
     registries: dict[int, OpRegistry] = {}
     plan: list[tuple[str, Config, OpRegistry]] = []
     with_contract: dict[int, Config] = {}
     for path in files:
-        resolved = configs.for_path(path)
+        base = configs.for_path(path)
         if contract is not None:
-            if id(resolved) not in with_contract:
-                with_contract[id(resolved)] = dataclasses.replace(resolved, import_args=contract)
-            resolved = with_contract[id(resolved)]
-        registry = registries.get(id(resolved))
+            if id(base) not in with_contract:
+                with_contract[id(base)] = dataclasses.replace(base, import_args=contract)
+            base = with_contract[id(base)]
+        registry = registries.get(id(base))
         if registry is None:
-            registry = registries[id(resolved)] = registry_for(resolved, op_defs, target_tf)
-        plan.append((path, resolved, registry))
+            registry = registries[id(base)] = registry_for(base, op_defs, target_tf)
+        plan.append((path, base.for_file(configs.named(path)), registry))
     linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs), _core_count(jobs))
 
-    config_of = {shown: resolved for shown, resolved, _ in linted}
-    shown_files = [shown for shown, _, _ in linted]
-    findings = sorted((f for _, _, file_findings in linted for f in file_findings), key=Finding.sort_key)
+    skipped = tuple((shown, what) for shown, _, _, what in linted if what is not None)
+    config_of = {shown: resolved for shown, resolved, _, _ in linted}
+    shown_files = [shown for shown, _, _, what in linted if what is None]
+    findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
     modules = _rule_registry(config_of.values())
     if write_baseline is not None:
         written = Baseline.from_findings(write_baseline, findings, modules)
@@ -280,9 +298,82 @@ def lint_paths(
             loaded.pruned(applied.matched, members, linting).write()
             stale += applied.stale
 
-    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in linted}
+    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _, _ in linted}
     default_fail_on = override or (linted[0][1].fail_on if linted else Severity.ERROR)
-    return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules, pruned=stale)
+    return Report(
+        tuple(findings),
+        default_fail_on,
+        tuple(shown_files),
+        file_fail_on,
+        hidden,
+        modules,
+        pruned=stale,
+        skipped=skipped,
+    )
+
+
+def discover(
+    paths: Iterable[str | os.PathLike[str]],
+    config: ConfigLike | _ConfigCache = None,
+    *,
+    overrides: Overrides | None = None,
+    stdin_name: str = "<stdin>",
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
+) -> list[str]:
+    """The files and SavedModel directories `lint_paths` would read for `paths`, in order (`-` for stdin).
+
+    Raises UsageError for a path that does not exist, or stdin named twice.
+    """
+    configs = config if isinstance(config, _ConfigCache) else _ConfigCache(config, overrides, stdin_name)
+    options = WalkOptions(
+        excludes=_RunExcludes(configs),
+        respect_gitignore=respect_gitignore,
+        force_exclude=force_exclude,
+        holds_saved_model=holds_saved_model,
+    )
+    files = list(iter_graph_files([os.fspath(path) for path in paths], options))
+    if sum(1 for path in files if path == "-") > 1:
+        raise UsageError("stdin (-) can be read only once")
+    if "-" in files and force_exclude and configs.stdin_path is not None:
+        real = os.path.realpath(configs.stdin_path)
+        if configs.for_path("-").excludes().excluded_path(real, False):
+            files.remove("-")  # --stdin-filename names an excluded file: nothing to lint, as for a real one
+    return files
+
+
+def survey(
+    paths: Iterable[str | os.PathLike[str]],
+    config: ConfigLike = None,
+    *,
+    overrides: Overrides | None = None,
+    stdin_name: str = "<stdin>",
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
+) -> list[tuple[str, str | None]]:
+    """`--show-files`: (path, None) for each file or SavedModel a run would lint, (path, what it holds) for
+    each it would skip as not a TensorFlow graph. Files are told apart by their first bytes, as a run does."""
+    from tflint.read.load import not_a_graph
+
+    files = discover(
+        paths,
+        config,
+        overrides=overrides,
+        stdin_name=stdin_name,
+        force_exclude=force_exclude,
+        respect_gitignore=respect_gitignore,
+    )
+    return [(path, None if path == "-" or os.path.isdir(path) else not_a_graph(path)) for path in files]
+
+
+def settings_for(
+    path: str | os.PathLike[str], config: ConfigLike = None, overrides: Overrides | None = None
+) -> tuple[Config, str | None]:
+    """`--show-settings`: the configuration that applies to `path` (and the file it comes from)."""
+    configs = _ConfigCache(config, overrides)
+    named = os.fspath(path)
+    base = configs.for_path(named)
+    return base.for_file(named), base.source
 
 
 def _apply_baseline(
@@ -364,7 +455,7 @@ def _lint_planned(
     progress: Any,
     workers: int,
     cores: int = 1,
-) -> list[tuple[str, Config, list[Finding]]]:
+) -> list[tuple[str, Config, list[Finding], str | None]]:
     """Lint each planned file, in order, in this process or in `workers` forked ones.
 
     Linting in this process, a big graph's rules may still use `cores` processes.
@@ -375,10 +466,10 @@ def _lint_planned(
         for number, (path, resolved, registry) in enumerate(plan, start=1):
             if progress is not None:
                 progress.file(number, len(plan), stdin_name if path == "-" else path)
-            shown, findings = _lint_one(
+            shown, findings, skipped = _lint_one(
                 path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores
             )
-            linted.append((shown, resolved, findings))
+            linted.append((shown, resolved, findings, skipped))
         return linted
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -401,7 +492,7 @@ def _lint_planned(
         pool.shutdown()
     finally:
         _PLAN, _PLAN_OPTIONS = {}, (None, "<stdin>")
-    return [(shown, resolved, findings) for (shown, findings), (_, resolved, _) in zip(results, plan)]
+    return [(shown, resolved, findings, skipped) for (shown, findings, skipped), (_, resolved, _) in zip(results, plan)]
 
 
 def _terminate(pool: Any) -> None:
@@ -414,7 +505,7 @@ def _terminate(pool: Any) -> None:
         worker.join(1)
 
 
-def _lint_in_worker(path: str) -> tuple[str, list[Finding]]:
+def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:
     resolved, registry = _PLAN[path]
     input_type, stdin_name = _PLAN_OPTIONS
     return _lint_one(path, resolved, registry, input_type, stdin_name)
@@ -428,38 +519,76 @@ def _lint_one(
     stdin_name: str,
     rule_progress: Any = None,
     rule_workers: int = 1,
-) -> tuple[str, list[Finding]]:
-    """Load and lint one file: (the name it is shown under, its findings)."""
+) -> tuple[str, list[Finding], str | None]:
+    """Load and lint one file: (the name it is shown under, its findings, what it holds if not a graph)."""
     with process.collector_paused():
         artifact = load_path(path, input_type, stdin_name=stdin_name, workers=rule_workers)
         findings = lint_artifact(artifact, config, registry, rule_progress, rule_workers)
         process.keep_if_retaining(artifact)
-    return artifact.path, findings
+    return artifact.path, findings, artifact.skipped
 
 
 class _ConfigCache:
-    """One Config per config file: the given one, or the nearest `.tflint.yaml` of each path."""
+    """One Config per config file: the given one, or the nearest config of each path; overrides laid over each.
 
-    def __init__(self, config: ConfigLike) -> None:
-        self._fixed = None if config is None else resolve_config(config)
+    `--stdin-filename` (`stdin_name`, when not the default) stands for `-` in
+    config discovery, excludes and per-file ignores.
+    """
+
+    def __init__(self, config: ConfigLike, overrides: Overrides | None = None, stdin_name: str = "<stdin>") -> None:
+        self._overrides = overrides
+        self._fixed = None if config is None else self._overridden(resolve_config(config))
+        self._finder = ConfigFinder()
         self._found: dict[str, Config] = {}
+        self.stdin_path = stdin_name if stdin_name != "<stdin>" else None
+
+    def _overridden(self, config: Config) -> Config:
+        return self._overrides.apply(config) if self._overrides is not None else config
+
+    def named(self, path: str) -> str:
+        """The path `path` stands for: the --stdin-filename for `-`."""
+        return (self.stdin_path or "-") if path == "-" else path
 
     def for_path(self, path: str) -> Config:
+        """The configuration of the file or directory `path`."""
         if self._fixed is not None:
             return self._fixed
-        found = find_config(path if path != "-" else os.getcwd())
+        named = self.named(path)
+        start = os.getcwd() if named == "-" else os.path.realpath(named)
+        return self.for_directory(start if os.path.isdir(start) else os.path.dirname(start))
+
+    def for_directory(self, directory: str) -> Config:
+        """The configuration in force in the absolute, real `directory`."""
+        if self._fixed is not None:
+            return self._fixed
+        found = self._finder.nearest(directory)
         key = str(found) if found else ""
         if key not in self._found:
-            self._found[key] = load_config(found) if found else default_config()
+            self._found[key] = self._overridden(load_config(found) if found else default_config())
         return self._found[key]
 
 
-def _baseline_groups(linted: list[tuple[str, Config, list[Finding]]], baseline: Any) -> dict[str, list[str]]:
+class _RunExcludes(Excludes):
+    """A walk's excludes: those of the configuration in force in each directory it meets."""
+
+    def __init__(self, configs: _ConfigCache) -> None:
+        self._configs = configs
+
+    def excluded(self, path: str, is_dir: bool) -> bool:
+        return self._configs.for_directory(os.path.dirname(path)).excludes().excluded(path, is_dir)
+
+    def excluded_path(self, path: str, is_dir: bool) -> bool:
+        return self._configs.for_directory(os.path.dirname(path)).excludes().excluded_path(path, is_dir)
+
+
+def _baseline_groups(
+    linted: list[tuple[str, Config, list[Finding], str | None]], baseline: Any
+) -> dict[str, list[str]]:
     """Baseline path -> the linted files it applies to (an explicit one applies to all)."""
     groups: dict[str, list[str]] = {}
     if baseline is False:
         return groups
-    for shown, resolved, _ in linted:
+    for shown, resolved, _, _ in linted:
         path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
         if path:
             groups.setdefault(path, []).append(shown)
@@ -691,7 +820,8 @@ def validate(
     suppressions (each is reported as disabled), unless `trust_model_config`
     is True (then both apply, as for `lint_file`). Input that holds no graph
     fails: junk is `invalid-graph`, and an empty graph (an empty file, b"")
-    is an `empty-graph` error here, unless `config` sets that rule's level.
+    is an `empty-graph` error here, unless `config` sets that rule's level; so
+    is a file that is not a TensorFlow graph at all (`not-a-graph`).
     """
     from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
 
@@ -717,8 +847,10 @@ def validate(
     return report
 
 
-# The rule whose warning (an empty graph: TensorFlow imports it) fails a validation.
+# The rules whose findings fail a validation whatever their default level: an empty graph
+# (TensorFlow imports it), a file that is not a graph at all (a run skips it).
 _EMPTY_GRAPH = "empty-graph"
+_NOT_A_GRAPH = "not-a-graph"
 
 
 def _validation_config(config: Config, trust_model_config: bool) -> Config:
@@ -728,10 +860,12 @@ def _validation_config(config: Config, trust_model_config: bool) -> Config:
     changes: dict[str, Any] = {}
     if not trust_model_config:
         changes["inline_suppressions"] = InlineSuppressions(allowed=False)
-    empty = config.rules.get(_EMPTY_GRAPH)
-    if empty is not None and not empty.level_set:
-        rules = dict(config.rules)
-        rules[_EMPTY_GRAPH] = dataclasses.replace(empty, severity=Severity.ERROR, level_set=True)
+    rules = dict(config.rules)
+    for rule_id in (_EMPTY_GRAPH, _NOT_A_GRAPH):
+        setting = rules.get(rule_id)
+        if setting is not None and not setting.level_set:
+            rules[rule_id] = dataclasses.replace(setting, severity=Severity.ERROR, level_set=True)
+    if rules != dict(config.rules):
         changes["rules"] = MappingProxyType(rules)
     return dataclasses.replace(config, **changes) if changes else config
 

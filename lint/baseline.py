@@ -29,6 +29,7 @@ from tflint.escape import quote
 from tflint.finding import Finding, Severity
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
+from tflint.report.summary import quiet_skip
 
 VERSION = 1
 Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count
@@ -57,10 +58,11 @@ class Baseline:
     def from_findings(
         cls, path: str | os.PathLike[str], findings: Iterable[Finding], modules: Mapping[str, Any]
     ) -> Baseline:
-        """A baseline recording `findings` (those of suppressible rules), to be stored at `path`."""
+        """A baseline recording `findings` (those of suppressible rules, and no file skipped quietly
+        as not a graph: nothing to fix there), to be stored at `path`."""
         baseline = cls(path, {})
         for finding in findings:
-            if suppressible(finding.rule, modules):
+            if suppressible(finding.rule, modules) and not quiet_skip(finding):
                 rules = baseline.counts.setdefault(repo_path(finding.file, baseline.root), {})
                 subjects = rules.setdefault(finding.rule, {})
                 key = subject(finding)

@@ -93,6 +93,51 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="remove the stale entries of the baseline in force (never adds new findings to it)",
     )
+    selection = parser.add_argument_group("rule selection")
+    selection.add_argument(
+        "--select",
+        action="append",
+        type=_names,
+        metavar="RULES",
+        help="run only these rules (comma-separated rule ids; repeatable); invalid-graph always runs",
+    )
+    selection.add_argument(
+        "--extend-select", action="append", type=_names, metavar="RULES", help="also run these rules"
+    )
+    selection.add_argument("--ignore", action="append", type=_names, metavar="RULES", help="do not run these rules")
+    selection.add_argument(
+        "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
+    )
+    files = parser.add_argument_group("file selection")
+    files.add_argument(
+        "--exclude",
+        action="append",
+        type=_names,
+        metavar="GLOBS",
+        help="globs (gitignore syntax, comma-separated) to skip, replacing the config's exclude and the defaults",
+    )
+    files.add_argument(
+        "--extend-exclude", action="append", type=_names, metavar="GLOBS", help="globs to skip besides the excludes"
+    )
+    files.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply the excludes to paths named on the command line too (what the pre-commit hook does)",
+    )
+    files.add_argument(
+        "--no-respect-gitignore",
+        dest="respect_gitignore",
+        action="store_false",
+        help="also search what .gitignore, .ignore and .git/info/exclude hide",
+    )
+    files.add_argument(
+        "--show-files", action="store_true", help="list the files that would be linted (and those skipped), then exit"
+    )
+    files.add_argument(
+        "--show-settings",
+        metavar="FILE",
+        help="print the settings that apply to FILE (config, excludes, rule levels), then exit",
+    )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument(
         "--op-defs",
@@ -126,7 +171,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="force the input type: graphdef, metagraphdef, savedmodel, text, binary, or e.g. graphdef-text",
     )
     parser.add_argument(
-        "--stdin-filename", metavar="NAME", default="<stdin>", help="the name to report for input read from -"
+        "--stdin-filename",
+        metavar="NAME",
+        default="<stdin>",
+        help="the path input read from - stands for: its name in reports, its config, excludes and per-file-ignores",
     )
     parser.add_argument(
         "-j",
@@ -140,6 +188,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "--version", action="store_true", help="print tflint's version and its op registry's TensorFlow version"
     )
     return parser
+
+
+def _names(text: str) -> list[str]:
+    """A comma-separated option value as a list (empty items dropped)."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _flat(values: list[list[str]] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(item for value in values for item in value)
 
 
 def _count(text: str) -> int:
@@ -209,8 +266,12 @@ def _main(argv: list[str]) -> int:
     if args.version:
         print(version_text())
         return EXIT_OK
+    if args.show_settings:
+        return _show_settings(args)
     if not args.paths:
         raise _UsageExit("no paths given")
+    if args.show_files:
+        return _show_files(args)
     if args.min_tf:
         return _min_tf(args)
     if args.fix or args.diff:
@@ -244,7 +305,7 @@ def _min_tf(args: argparse.Namespace) -> int:
     import json
 
     from tflint.api import min_tf
-    from tflint.read.load import iter_graph_files
+    from tflint.read.walk import iter_graph_files
 
     if args.target_tf:
         raise _UsageExit("argument --min-tf: not allowed with argument --target-tf")
@@ -258,6 +319,66 @@ def _min_tf(args: argparse.Namespace) -> int:
         for result in results:
             print(result.text())
     return EXIT_FINDINGS if any(result.release is None for result in results) else EXIT_OK
+
+
+def _overrides(args: argparse.Namespace) -> object:
+    from tflint.config.settings import Overrides
+
+    return Overrides(
+        preset=args.preset,
+        select=_flat(args.select),
+        extend_select=_flat(args.extend_select) or (),
+        ignore=_flat(args.ignore) or (),
+        exclude=_flat(args.exclude),
+        extend_exclude=_flat(args.extend_exclude) or (),
+    )
+
+
+def _walk_options(args: argparse.Namespace) -> dict:
+    """What lint_paths and discover share: how paths are expanded, and the settings laid over configs."""
+    return {
+        "overrides": _overrides(args),
+        "stdin_name": args.stdin_filename,
+        "force_exclude": args.force_exclude,
+        "respect_gitignore": args.respect_gitignore,
+    }
+
+
+def _check_config_option(args: argparse.Namespace) -> None:
+    if args.config and not os.path.lexists(args.config):
+        from tflint.errors import UsageError
+
+        raise UsageError(f"{args.config}: config file not found")
+
+
+def _show_files(args: argparse.Namespace) -> int:
+    """`--show-files`: each file a run would read, and what is skipped (not a TensorFlow graph) with why."""
+    from tflint.api import survey
+
+    _check_config_option(args)
+    entries = survey(args.paths, args.config, **_walk_options(args))
+    for path, skipped in entries:
+        shown = args.stdin_filename if path == "-" else path
+        print(shown if skipped is None else f"{shown}  (skipped, not a TensorFlow graph: {skipped})")
+    if not any(skipped is None for _, skipped in entries):
+        _warn_nothing_found(args.paths)
+    return EXIT_OK
+
+
+def _show_settings(args: argparse.Namespace) -> int:
+    """`--show-settings FILE`: the configuration in force for FILE, overrides and per-file ignores applied."""
+    from tflint.api import settings_for
+    from tflint.report.settings import settings_text
+
+    _check_config_option(args)
+    config, source = settings_for(args.show_settings, args.config, _overrides(args))
+    sys.stdout.write(settings_text(args.show_settings, config, source))
+    return EXIT_OK
+
+
+def _warn_nothing_found(paths: Sequence[str]) -> None:
+    where = ", ".join(paths)
+    print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
 
 
 def version_text() -> str:
@@ -278,10 +399,7 @@ def _lint(args: argparse.Namespace) -> int:
 
     if args.prune_baseline and args.write_baseline:
         raise _UsageExit("argument --prune-baseline: not allowed with argument --write-baseline")
-    if args.config and not os.path.lexists(args.config):
-        from tflint.errors import UsageError
-
-        raise UsageError(f"{args.config}: config file not found")
+    _check_config_option(args)
     _refuse_overwriting_inputs(args)
     if _exits_without_cleanup:
         process.retain_last_graph()
@@ -292,7 +410,6 @@ def _lint(args: argparse.Namespace) -> int:
             args.config,
             op_defs=args.op_defs,
             input_type=args.input_type,
-            stdin_name=args.stdin_filename,
             jobs=args.jobs,
             fail_on=args.fail_on,
             baseline=args.baseline,
@@ -300,10 +417,13 @@ def _lint(args: argparse.Namespace) -> int:
             prune_baseline=args.prune_baseline,
             target_tf=args.target_tf,
             progress=progress,
+            **_walk_options(args),
         )
     finally:
         if progress is not None:
             progress.close()
+    if not report.files:
+        _warn_nothing_found(args.paths)
     if args.write_baseline:
         from tflint.escape import escape
 
@@ -398,7 +518,7 @@ def _compat(argv: list[str]) -> int:
     from tflint.read.interface import changed_pairs, latest_versions
 
     args = _compat_parser().parse_args(argv)
-    if args.config and not os.path.isfile(args.config):
+    if args.config and not os.path.lexists(args.config):
         from tflint.errors import UsageError
 
         raise UsageError(f"{args.config}: config file not found")
@@ -444,8 +564,9 @@ def _refuse_overwriting_versions(args: argparse.Namespace, pairs: list[tuple[str
 
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """tflint never writes to a file it lints: `-o g.pbtxt g.pbtxt` is a usage error, not a lost graph."""
+    from tflint.api import discover
     from tflint.errors import UsageError
-    from tflint.read.load import SAVED_MODEL_FILES, iter_graph_files
+    from tflint.read.load import SAVED_MODEL_FILES
 
     targets = [
         (flag, path)
@@ -454,7 +575,7 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     ]
     if not targets:
         return
-    for linted in iter_graph_files(args.paths):
+    for linted in discover(args.paths, args.config, **_walk_options(args)):
         if linted == "-":
             continue
         for flag, path in targets:

@@ -51,6 +51,7 @@ from tflint.rules import (
     node_name_pattern,
     node_name_syntax,
     non_finite_constant,
+    not_a_graph,
     opdef_wellformed,
     output_index_out_of_range,
     output_removed,
@@ -76,6 +77,7 @@ from tflint.rules import (
     unknown_op,
     unresolved_input,
     unsafe_op,
+    unsupported_format,
     unused_suppression,
 )
 
@@ -84,6 +86,8 @@ RULES: dict[str, ModuleType] = {
     for module in (
         invalid_graph,
         empty_graph,
+        not_a_graph,
+        unsupported_format,
         duplicate_node_name,
         unresolved_input,
         unknown_op,

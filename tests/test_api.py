@@ -170,3 +170,20 @@ def test_a_graph_kept_till_exit_is_out_of_the_collectors_reach(monkeypatch):
         assert not any(obj is node for obj in gc.get_objects())  # frozen objects are not listed
     finally:
         gc.unfreeze()
+
+
+def test_files_that_are_not_graphs_are_skipped_and_listed(tmp_path):
+    from conftest import DATA
+
+    from tflint.api import GraphValidationError, lint_graph, lint_paths, validate
+
+    (tmp_path / "label_map.pbtxt").write_bytes((DATA / "nongraphs" / "label_map.pbtxt").read_bytes())
+    (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    report = lint_paths([tmp_path], jobs=1)
+    assert report.files == (str(tmp_path / "g.pbtxt"),)
+    assert report.skipped == ((str(tmp_path / "label_map.pbtxt"), "Object Detection label map (StringIntLabelMap)"),)
+    assert report.ok and [f.rule for f in report.findings] == ["not-a-graph"]
+    with pytest.raises(GraphValidationError, match="not a TensorFlow graph: Object Detection label map"):
+        validate(tmp_path / "label_map.pbtxt")
+    with pytest.raises(ValueError, match="not a graph: SavedModel fingerprint"):
+        lint_graph((DATA / "nongraphs" / "fingerprint.pb").read_bytes())

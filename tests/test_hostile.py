@@ -178,11 +178,12 @@ FILE_CASES = [
         "cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel",
         id="truncated-binary",
     ),
+    # Another message (a TensorProto) is not a graph, nor an empty one: skipped, and counted.
     pytest.param(
         "g.pb",
         _wrong_message_binary(),
-        1,
-        "cannot read binary graph: not a valid binary",
+        0,
+        "No TensorFlow graphs linted. 1 file skipped: not a TensorFlow graph",
         id="wrong-message-tensorproto",
     ),
     pytest.param(
@@ -217,8 +218,8 @@ FILE_CASES = [
     pytest.param(
         "g.pbtxt",
         b'{"node": [{"name": "a", "op": "NoOp"}]}\n',
-        1,
-        "g.pbtxt:1:1: error: cannot read text GraphDef: Expected identifier or number, got {.",
+        0,
+        "No TensorFlow graphs linted. 1 file skipped: not a TensorFlow graph",
         id="json",
     ),
     pytest.param(
@@ -352,7 +353,12 @@ def test_directory_named_like_a_graph_file(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "g.pb").mkdir()
     code, out, err = _lint(capsys, "g.pb")
-    assert (code, out, err) == (0, "All checks passed (0 files).\n", "")  # searched like any directory, and says so
+    # Searched like any directory, and says that it found nothing.
+    assert (code, out, err) == (
+        0,
+        "No TensorFlow graphs linted.\n",
+        "tflint: warning: No TensorFlow graphs found under g.pb\n",
+    )
 
 
 def test_symlink_to_a_device_is_refused(capsys, tmp_path, monkeypatch):

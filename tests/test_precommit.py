@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import DATA, REPO
 
 # What `pip install .` needs from this checkout (tests, tools and benchmarks are left out to stay quick).
 PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
@@ -80,7 +80,8 @@ def env(tmp_path):
     return environment
 
 
-def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tmp_path, env):
+def _project(tmp_path: Path, env: dict[str, str]) -> Path:
+    """A git repository whose pre-commit config runs this checkout's hook, installed (skips without PyPI)."""
     rev = _hook_repository(tmp_path / "hook", env)
     project = tmp_path / "project"
     project.mkdir()
@@ -103,7 +104,11 @@ def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tm
         if any(sign in log for sign in OFFLINE_SIGNS):
             pytest.skip("pre-commit could not install the hook: PyPI is not reachable")
         pytest.fail(f"pre-commit install-hooks failed:\n{log}")
+    return project
 
+
+def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tmp_path, env):
+    project = _project(tmp_path, env)
     models = project / "models"
     models.mkdir()
     (models / "broken.pbtxt").write_text(BROKEN)
@@ -166,3 +171,31 @@ def test_compat_hook_blocks_a_version_that_breaks_clients_of_the_previous_one(tm
     output = accepted.stdout + accepted.stderr
     assert accepted.returncode == 0, output
     assert "tflint compat (model versions)" in output and "Passed" in output
+
+
+def test_hook_in_an_ml_repository_with_a_saved_model_and_other_protobufs(tmp_path, env):
+    project = _project(tmp_path, env)
+    export = project / "models" / "export" / "1"
+    shutil.copytree(DATA / "real" / "savedmodel_dirs" / "tf2_module_signatures", export)  # TF 2.21: fingerprint.pb
+    for name in ("label_map.pbtxt", "hand_tracking_desktop.pbtxt", "config.pbtxt", "keras_metadata.pb"):
+        shutil.copy(DATA / "nongraphs" / name, project / "models" / name)
+    (project / "build").mkdir()
+    (project / "build" / "broken.pbtxt").write_text(BROKEN)  # excluded by default, even when passed by name
+    (project / "third_party").mkdir()
+    (project / "third_party" / "broken.pbtxt").write_text(BROKEN)
+    (project / ".tflint.yaml").write_text("extend-exclude: [third_party/]\n")
+    _git(project, env, "add", "-A")
+    _git(project, env, "commit", "-q", "--no-verify", "-m", "a model")
+    pre_commit = [sys.executable, "-m", "pre_commit"]
+
+    passed = _run(pre_commit + ["run", "--all-files"], project, env)
+    output = passed.stdout + passed.stderr
+    assert passed.returncode == 0, output
+    assert "tflint (TensorFlow graphs)" in output and "Passed" in output
+
+    _git(project, env, "rm", "-q", "-r", "models/export/1/variables")
+    failed = _run(pre_commit + ["run", "--all-files"], project, env)
+    output = failed.stdout + failed.stderr
+    assert failed.returncode != 0, output
+    assert "models/export/1/saved_model.pb: error: The SavedModel restores variables" in output
+    assert output.count("[missing-variables]") == 1  # saved_model.pb and fingerprint.pb: one SavedModel, once

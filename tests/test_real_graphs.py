@@ -11,7 +11,7 @@ import pytest
 from conftest import CORPUS, DATA
 
 from tflint.api import lint_file
-from tflint.read.load import iter_graph_files
+from tflint.read.walk import iter_graph_files
 
 
 def _real_graphs():

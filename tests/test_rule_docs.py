@@ -13,15 +13,17 @@ from tflint.finding import Severity
 from tflint.rules import RULES
 
 _EXPECTED = re.compile(r"#\s*(?P<rules>[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)\s*$")
+# `Okay:`, `Fail:`, or `Fail (file saved_model.cpb):` for what a file's name decides.
+_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \(file (?P<name>[\w.-]+)\))?:")
 
 
 def _examples(module):
-    """Yield (kind, text, [(rule, line)]) for each Okay:/Fail: block of the docstring."""
+    """Yield (kind, text, [(rule, line)], file name) for each Okay:/Fail: block of the docstring."""
     lines = (module.__doc__ or "").splitlines()
     index = 0
     while index < len(lines):
-        header = lines[index].strip()
-        if header in ("Okay:", "Fail:"):
+        header = _HEADER.fullmatch(lines[index].strip())
+        if header:
             body = []
             index += 1
             while index < len(lines) and lines[index].startswith("  ") and lines[index].strip():
@@ -30,17 +32,17 @@ def _examples(module):
             expected = []
             for number, line in enumerate(body, start=1):
                 match = _EXPECTED.search(line)
-                if match and header == "Fail:":
+                if match and header["kind"] == "Fail":
                     expected.extend((rule.strip(), number) for rule in match.group("rules").split(","))
-            yield header[:-1], "\n".join(body) + "\n", expected
+            yield header["kind"], "\n".join(body) + "\n", expected, header["name"] or "graph.pbtxt"
         else:
             index += 1
 
 
 def _cases():
     for rule_id, module in sorted(RULES.items()):
-        for number, (kind, text, expected) in enumerate(_examples(module)):
-            yield pytest.param(rule_id, kind, text, expected, id=f"{rule_id}-{kind.lower()}{number}")
+        for number, (kind, text, expected, name) in enumerate(_examples(module)):
+            yield pytest.param(rule_id, kind, text, expected, name, id=f"{rule_id}-{kind.lower()}{number}")
 
 
 def test_every_rule_module_is_registered():
@@ -58,12 +60,12 @@ def test_rule_declares_its_contract(rule_id):
     assert module.CATEGORY
     assert callable(module.check)
     assert isinstance(module.OPTIONS, dict)
-    kinds = [kind for kind, _, _ in _examples(module)]
+    kinds = [kind for kind, _, _, _ in _examples(module)]
     assert "Fail" in kinds, f"{rule_id} documents no failing example"
 
 
-@pytest.mark.parametrize("rule_id, kind, text, expected", list(_cases()))
-def test_docstring_example(rule_id, kind, text, expected):
+@pytest.mark.parametrize("rule_id, kind, text, expected, name", list(_cases()))
+def test_docstring_example(rule_id, kind, text, expected, name):
     module = RULES[rule_id]
     config = {"rules": {rule_id: "error"}} if module.DEFAULT_SEVERITY == Severity.OFF else None
     # A rule about how a graph is used shows it with the configuration or import arguments it names.
@@ -76,7 +78,7 @@ def test_docstring_example(rule_id, kind, text, expected):
         expected = [(rule, line - offset) for rule, line in expected]
         found = [(f.rule, f.line) for f in compat_text(old + "\n", new) if f.rule == rule_id]
     else:
-        found = [(f.rule, f.line) for f in lint_text(text, config, import_args=import_args) if f.rule == rule_id]
+        found = [(f.rule, f.line) for f in lint_text(text, config, import_args=import_args, name=name) if f.rule == rule_id]
     if kind == "Okay":
         assert found == []
     else:

@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import CORPUS, DATA, WILD
 
-from tflint.read import load
+from tflint.read import load, sniff
 from tflint.read import text as textfast
 from tflint.read.load import load_bytes
 from tflint.read.text import NotCanonical
@@ -21,7 +21,7 @@ TEXT_FILES = sorted(
     for path in folder.rglob("*")
     if path.is_file()
     and path.suffix not in (".md", ".jsonl", ".json")
-    and load.looks_like_text(path.read_bytes()[:4096])
+    and sniff.looks_like_text(path.read_bytes()[:4096])
 )
 
 
@@ -71,7 +71,7 @@ def took_fast_path(data: bytes, name: str) -> bool:
     artifact = load.Artifact(path=name, form="text")
     text = data.decode("utf-8")
     try:
-        load._read_canonical_text(artifact, text, load.sniff_text_message(text))
+        load._read_canonical_text(artifact, text, sniff.text_message(text))
     except NotCanonical:
         return False
     return True
@@ -315,7 +315,7 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
 # -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
 
 GRAPHDEF_TEXTS = [
-    path for path in TEXT_FILES if load.sniff_text_message(path.read_text("utf-8", "replace")) == "GraphDef"
+    path for path in TEXT_FILES if sniff.text_message(path.read_text("utf-8", "replace")) == "GraphDef"
 ]
 
 

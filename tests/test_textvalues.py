@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from test_textfast import edit
 
 from tflint import protos
-from tflint.read import load
+from tflint.read import load, sniff
 from tflint.read.text import FastReader
 from tflint.read.textvalues import _bytes_literal, message_bytes
 
@@ -95,7 +95,7 @@ def text_files() -> tuple[tuple[str, str], ...]:
             data = (
                 path.read_bytes() if path.is_file() and path.suffix not in (".md", ".jsonl", ".json", ".txt") else b""
             )
-            if not data or not load.looks_like_text(data[:4096]):
+            if not data or not sniff.looks_like_text(data[:4096]):
                 continue
             try:
                 found.append((path.name, data.decode("utf-8")))
@@ -143,7 +143,7 @@ def test_whole_files_agree():
     ]
     missed = []
     for name, text in files:
-        if transcoded(text, getattr(protos, load.sniff_text_message(text))) is None:
+        if transcoded(text, getattr(protos, sniff.text_message(text))) is None:
             missed.append(name)
     # Files TensorFlow wrote are in its layout throughout (TensorFlow's own test data has comments).
     written = {path.name for path in [*CORPUS.glob("*.pbtxt"), *(DATA / "real").glob("*.pbtxt")]} - {
@@ -164,7 +164,7 @@ def test_residuals_of_canonical_files_are_transcoded():
     texts = [text for name, text in text_files() if name in names] + list(generated_texts())
     assert len(texts) >= 4
     for text in texts:
-        kind = load.sniff_text_message(text)
+        kind = sniff.text_message(text)
         _, _, residual, _ = FastReader().read_nodes(text, load._NODE_DEPTH[kind])
         assert transcoded(residual, getattr(protos, kind)) is not None, residual[:2000]
 

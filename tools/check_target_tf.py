@@ -116,7 +116,8 @@ for line in sys.stdin:
 
 def graph_items(paths: list[str]) -> list[dict]:
     """The graphs under `paths`, each with how TF should import it (kind, text or binary)."""
-    from tflint.read.load import iter_graph_files, load_path
+    from tflint.read.load import load_path
+    from tflint.read.walk import iter_graph_files
 
     items = []
     for path in iter_graph_files(paths):

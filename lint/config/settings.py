@@ -6,20 +6,26 @@ Validated once, up front: an unknown rule, option or level is a ConfigError
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from tflint.errors import ConfigError, did_you_mean
+from tflint.errors import ConfigError, UsageError, did_you_mean
 from tflint.escape import quote
 from tflint.finding import Severity
+from tflint.read.globs import GlobSet
+from tflint.read.walk import DEFAULT_EXCLUDES, Excludes
 
 _PRESETS = Path(__file__).resolve().parent / "presets"
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
+# Consulted in a directory without a .tflint.yaml: its [tool.tflint] table, when it has one.
+PYPROJECT = "pyproject.toml"
 TOP_LEVEL_KEYS = (
     "extends",
     "rules",
@@ -31,6 +37,9 @@ TOP_LEVEL_KEYS = (
     "uncalled-functions",
     "interface",
     "target-tf",
+    "exclude",
+    "extend-exclude",
+    "per-file-ignores",
 )
 RULE_KEYS = ("level", "ignore-nodes")
 INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
@@ -109,6 +118,11 @@ class Config:
     interfaces: tuple[tuple[str, Any], ...] = ()
     # How the caller imports every graph it lints (tflint.tf.imports.ImportArgs; the Python API's import_args).
     import_args: Any = None
+    # Globs (gitignore syntax) relative to the config file's directory: `exclude` (None: the
+    # defaults), `extend-exclude`, and `per-file-ignores` (glob -> rule ids switched off there).
+    exclude: GlobSet | None = None
+    extend_exclude: tuple[GlobSet, ...] = ()
+    per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...] = ()
 
     def interface_for(self, path: str) -> Any:
         """The Interface the first `interface:` glob matching `path` gives, or None.
@@ -137,6 +151,42 @@ class Config:
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
         return [(rule_id, conf) for rule_id, conf in self.rules.items() if conf.severity > Severity.OFF]
+
+    def excludes(self) -> Excludes:
+        """What a walk under this configuration skips (exclude, or the defaults, plus extend-exclude)."""
+        cached = self.__dict__.get("_excludes")
+        if cached is None:
+            base = self.exclude if self.exclude is not None else GlobSet(DEFAULT_EXCLUDES, self.root())
+            cached = Excludes((base, *self.extend_exclude))
+            object.__setattr__(self, "_excludes", cached)
+        return cached
+
+    def root(self) -> str:
+        """The directory the config's globs are relative to: its file's, or the working directory."""
+        if self.source and os.path.isfile(self.source):
+            return str(Path(self.source).parent.resolve())
+        return os.getcwd()
+
+    def for_file(self, path: str) -> Config:
+        """This configuration as it applies to `path`: the rules `per-file-ignores` names there are off."""
+        if not self.per_file_ignores or path == "-":
+            return self
+        real = os.path.realpath(path)
+        is_dir = os.path.isdir(real)
+        ignored: set[str] = set()
+        for globs, rule_ids in self.per_file_ignores:
+            if globs.matches_path_or_parent(real, is_dir):
+                ignored |= rule_ids
+        if not ignored:
+            return self
+        variants = self.__dict__.setdefault("_variants", {})
+        key = frozenset(ignored)
+        if key not in variants:
+            rules = dict(self.rules)
+            for rule_id in key:
+                rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+            variants[key] = dataclasses.replace(self, rules=MappingProxyType(rules))
+        return variants[key]
 
 
 def default_config() -> Config:
@@ -168,16 +218,19 @@ def config_from_mapping(raw: Mapping[str, Any], source: str = "<config>") -> Con
 
 
 def find_config(start: str | os.PathLike[str]) -> Path | None:
-    """The nearest `.tflint.yaml` from `start` upwards, stopping at the repository root."""
+    """The nearest config from `start` upwards, stopping at the repository root.
+
+    In each directory, `.tflint.yaml` (or `.yml`) first, then a `pyproject.toml`
+    that has a `[tool.tflint]` table.
+    """
     try:
         directory = Path(start).resolve()
         if not directory.is_dir():
             directory = directory.parent
         for candidate_dir in (directory, *directory.parents):
-            for name in CONFIG_NAMES:
-                candidate = candidate_dir / name
-                if candidate.is_file():
-                    return candidate
+            found = config_in(candidate_dir)
+            if found is not None:
+                return found
             if (candidate_dir / ".git").exists():
                 return None
     except (OSError, RuntimeError) as error:  # a directory without permission, a symlink loop
@@ -185,8 +238,84 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
     return None
 
 
+def config_in(directory: str | os.PathLike[str]) -> Path | None:
+    """The config file of `directory` itself, if it has one."""
+    base = os.fspath(directory)
+    for name in (*CONFIG_NAMES, PYPROJECT):
+        candidate = os.path.join(base, name)
+        if os.path.isfile(candidate) and (name != PYPROJECT or _has_tflint_table(candidate)):
+            return Path(candidate)
+    return None
+
+
+class ConfigFinder:
+    """`find_config` for many directories of one walk, each directory looked at once."""
+
+    def __init__(self) -> None:
+        self._nearest: dict[str, Path | None] = {}
+
+    def nearest(self, directory: str) -> Path | None:
+        """The config in force in the (absolute, real) `directory`."""
+        pending = []
+        current = directory
+        while current not in self._nearest:
+            found = config_in(current)
+            if found is not None or os.path.exists(os.path.join(current, ".git")):
+                self._nearest[current] = found
+                break
+            pending.append(current)
+            parent = os.path.dirname(current)
+            if parent == current:
+                self._nearest[current] = None
+                break
+            current = parent
+        result = self._nearest[current]
+        for below in pending:
+            self._nearest[below] = result
+        return result
+
+
+# A [tool.tflint] table header (or one of its subtables), the only part of pyproject.toml tflint reads.
+_TFLINT_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*tflint[ \t]*[.\]]", re.MULTILINE)
+
+
+def _has_tflint_table(path: str) -> bool:
+    from tflint.read.guarded import MAX_CONFIG_BYTES, read_bytes
+
+    try:
+        text = read_bytes(path, head=MAX_CONFIG_BYTES).decode("utf-8", "replace")  # never a FIFO or a device
+    except UsageError:
+        return False
+    return _TFLINT_TABLE.search(text) is not None
+
+
+def _read_pyproject(path: Path, shown: str) -> dict[str, Any]:
+    """The [tool.tflint] table of a pyproject.toml, keys as in .tflint.yaml."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        raise ConfigError(
+            f"{shown}: reading [tool.tflint] needs Python 3.11 or later (tomllib); use a .tflint.yaml"
+        ) from None
+    from tflint.read.guarded import MAX_CONFIG_BYTES, UnreadableFile, read_bytes
+
+    try:
+        data = tomllib.loads(read_bytes(path, "config", MAX_CONFIG_BYTES).decode("utf-8"))
+    except UnreadableFile as error:
+        raise ConfigError(str(error)) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{shown}: invalid TOML: {error}") from None
+    table = data.get("tool", {}).get("tflint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{shown}: [tool.tflint] must be a table")
+    return table
+
+
 def _read_yaml(path: Path, shown: str) -> dict[str, Any]:
     import yaml
+
+    if path.name == PYPROJECT:
+        return _read_pyproject(path, shown)
 
     from tflint.read.guarded import MAX_CONFIG_BYTES, UnreadableFile, read_bytes
 
@@ -313,6 +442,13 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
     interfaces = _interfaces(raw.get("interface"), f"{shown}: interface")
     target_tf = target_tf_setting(raw.get("target-tf"), f"{shown}: target-tf")
+    root = str(Path(source).parent.resolve()) if source and os.path.isfile(source) else os.getcwd()
+    exclude = None
+    if raw.get("exclude") is not None:
+        exclude = GlobSet(_globs(raw["exclude"], f"{shown}: exclude"), root)
+    extend_exclude = ()
+    if raw.get("extend-exclude") is not None:
+        extend_exclude = (GlobSet(_globs(raw["extend-exclude"], f"{shown}: extend-exclude"), root),)
 
     plugin_names = _plugin_names(raw.get("plugins"), f"{shown}: plugins")
     plugin_op_defs: tuple[tuple[str, Any], ...] = ()
@@ -334,6 +470,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")
+    per_file_ignores = _per_file_ignores(raw.get("per-file-ignores"), rules, root, f"{shown}: per-file-ignores")
     return Config(
         rules=MappingProxyType(resolved),
         fail_on=fail_on,
@@ -347,6 +484,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         uncalled_functions=uncalled,
         interfaces=interfaces,
         target_tf=target_tf,
+        exclude=exclude,
+        extend_exclude=extend_exclude,
+        per_file_ignores=per_file_ignores,
     )
 
 
@@ -389,6 +529,37 @@ def _known(version: str) -> bool:
     from tflint.tf.releases import known_releases
 
     return version in known_releases()
+def _globs(value: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: expected a list of globs (gitignore syntax)")
+    return value
+
+
+def _per_file_ignores(
+    value: Any, rules: Mapping[str, Any], root: str, where: str
+) -> tuple[tuple[GlobSet, frozenset[str]], ...]:
+    """`per-file-ignores: {GLOB: [rule, ...]}`: the rules switched off for the files a glob matches."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a mapping of glob to a list of rule ids")
+    entries = []
+    for glob, rule_ids in value.items():
+        if not isinstance(glob, str) or not glob.strip():
+            raise ConfigError(f"{where}: expected globs as keys, got {glob!r}")
+        if isinstance(rule_ids, str):
+            rule_ids = [rule_ids]
+        if not isinstance(rule_ids, list) or not all(isinstance(item, str) for item in rule_ids):
+            raise ConfigError(f"{where}.{glob}: expected a list of rule ids")
+        for rule_id in rule_ids:
+            if rule_id not in rules:
+                raise ConfigError(f"{where}.{glob}: unknown rule {rule_id!r}{did_you_mean(rule_id, rules)}")
+            if not getattr(rules[rule_id], "SUPPRESSIBLE", True):
+                raise ConfigError(f"{where}.{glob}: {rule_id} cannot be switched off")
+        entries.append((GlobSet([glob], root), frozenset(rule_ids)))
+    return tuple(entries)
 
 
 def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
@@ -563,6 +734,82 @@ def _compile_patterns(value: Any, where: str) -> tuple[Any, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{where}: expected a list of regular expressions")
     return tuple(compile_user_regex(item, where) for item in value)
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line settings laid over every configuration of a run.
+
+    `preset` goes under the configuration (as `validate(serving=True)` does);
+    then `select` keeps only the rules it names (plus those that cannot be
+    switched off), `extend_select` turns rules on, and `ignore` turns them
+    off, in that order. `exclude` replaces each configuration's `exclude`,
+    `extend_exclude` adds to it; both are relative to the working directory.
+    """
+
+    preset: str | None = None
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+
+    def apply(self, config: Config) -> Config:
+        """`config` with these settings laid over it; UsageError names an unknown rule or preset."""
+        if self.preset is not None:
+            config = with_preset(config, self.preset)
+        rules = dict(config.rules)
+        for option, names in (("--select", self.select or ()), ("--extend-select", self.extend_select)):
+            _check_rule_names(option, names, config.modules)
+        _check_rule_names("--ignore", self.ignore, config.modules)
+        if self.select is not None:
+            chosen = set(self.select)
+            for rule_id, module in config.modules.items():
+                if rule_id not in chosen and getattr(module, "SUPPRESSIBLE", True):
+                    rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+        for rule_id in (*(self.select or ()), *self.extend_select):
+            rules[rule_id] = _switched_on(rules[rule_id], config.modules[rule_id])
+        for rule_id in self.ignore:
+            if not getattr(config.modules[rule_id], "SUPPRESSIBLE", True):
+                raise UsageError(f"--ignore: {rule_id} cannot be switched off")
+            rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+        changes: dict[str, Any] = {"rules": MappingProxyType(rules)}
+        cwd = os.getcwd()
+        if self.exclude is not None:
+            changes["exclude"] = GlobSet(self.exclude, cwd)
+        if self.extend_exclude:
+            changes["extend_exclude"] = (*config.extend_exclude, GlobSet(self.extend_exclude, cwd))
+        return dataclasses.replace(config, **changes)
+
+
+def _check_rule_names(option: str, names: Iterable[str], rules: Mapping[str, Any]) -> None:
+    for name in names:
+        if name not in rules:
+            raise UsageError(f"{option}: unknown rule {name!r}{did_you_mean(name, rules)}; 'tflint rules' lists them")
+
+
+def _switched_on(setting: RuleConfig, module: Any) -> RuleConfig:
+    """A selected rule keeps its configured level; one that is off runs at its default level (warning if none)."""
+    if setting.severity > Severity.OFF:
+        return setting
+    level = module.DEFAULT_SEVERITY if module.DEFAULT_SEVERITY > Severity.OFF else Severity.WARNING
+    return dataclasses.replace(setting, severity=level)
+
+
+def with_preset(config: Config, name: str) -> Config:
+    """`config` over the preset `name`: every rule `config` leaves at its default takes the preset's setting."""
+    presets = preset_names()
+    if name not in presets:
+        raise UsageError(
+            f"--preset: unknown preset {name!r}{did_you_mean(name, presets)} (presets: {', '.join(presets)})"
+        )
+    preset = config_from_mapping({"extends": name}, source=f"preset {name}")
+    defaults = default_config().rules
+    rules = dict(config.rules)
+    for rule_id, setting in preset.rules.items():
+        if rule_id in rules and rules[rule_id] == defaults.get(rule_id):
+            rules[rule_id] = setting
+    return dataclasses.replace(config, rules=MappingProxyType(rules))
 
 
 def compile_user_regex(pattern: str, where: str) -> Any:

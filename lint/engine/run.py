@@ -21,6 +21,8 @@ from tflint.tf.registry import OpRegistry
 INVALID_GRAPH = "invalid-graph"
 # The category of the rules that compare two versions of a model instead of checking one graph.
 COMPAT = "compat"
+NOT_A_GRAPH = "not-a-graph"
+UNSUPPORTED_FORMAT = "unsupported-format"
 
 # Added to a finding inside a library function that nothing instantiates (see CalledFunctions).
 NEVER_CALLED = "never called: TF does not check it at import; calling it would fail"
@@ -53,6 +55,8 @@ def lint_artifact(
     so a front end can show where a long run on a huge graph is. `workers`
     > 1 lets a big graph's rules run in that many processes (see run_rules_forked).
     """
+    if artifact.skipped is not None or artifact.unsupported is not None:
+        return _file_level(artifact, config)
     if artifact.failure is not None:
         failure = artifact.failure
         kind = artifact.message_type or "graph"
@@ -97,6 +101,22 @@ def _linting(config: Config) -> Callable[[str], bool]:
     """The rules a lint runs, for judging suppressions: all but the compat rules."""
     modules = config.modules
     return lambda rule_id: not is_compat_rule(rule_id, modules)
+
+
+def _file_level(artifact: Artifact, config: Config) -> list[Finding]:
+    """The finding for a file that is not linted: not a graph, or a graph tflint cannot read yet.
+
+    Text files point at their start; binary ones, as ever, have no lines.
+    """
+    if artifact.skipped is not None:
+        rule, message = NOT_A_GRAPH, f"not a TensorFlow graph: {artifact.skipped}; not linted"
+    else:
+        rule, message = UNSUPPORTED_FORMAT, f"{artifact.unsupported}: not linted"
+    setting = config.rules.get(rule)
+    if setting is None or setting.severity == Severity.OFF:
+        return []
+    line = None if artifact.form == "binary" else 1
+    return [Finding(rule, setting.severity, message, artifact.path, line, line)]
 
 
 def build_index(

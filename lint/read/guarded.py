@@ -13,7 +13,7 @@ most its cap:
 - a file larger than the cap for its kind is refused before it is read.
 
 Errors are `UsageError` (exit 2) naming the path and what it was meant to be. Directory
-searches (load.iter_graph_files, saved_model's assets/) use the same rules: regular files
+searches (walk.iter_graph_files, saved_model's assets/) use the same rules: regular files
 only, each directory once, never outside where they started.
 """
 

@@ -10,11 +10,10 @@ exception here: the `Artifact` carries a `ParseFailure` with its position.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,11 +21,16 @@ from typing import TYPE_CHECKING, Any
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.sniff import classify, looks_like_text, text_message
+from tflint.read.walk import CHUNKED_SAVED_MODEL, GRAPH_EXTENSIONS, SAVED_MODEL_FILES, os_errors_as_usage, saved_model_file
+
+__all__ = ["GRAPH_EXTENSIONS", "SAVED_MODEL_FILES"]  # where callers look for them
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
         SourceMap,  # the text readers are imported when a text is read
     )
+    from tflint.read.sniff import Verdict
 
 MESSAGE_TYPES = ("GraphDef", "MetaGraphDef", "SavedModel")
 INPUT_TYPES = tuple(
@@ -38,32 +42,6 @@ INPUT_TYPES = tuple(
     "text",
     "binary",
 )
-
-# Extensions searched for when a directory is given (explicit files are read whatever their name).
-GRAPH_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".textproto", ".txtpb", ".pbtext")
-SAVED_MODEL_FILES = ("saved_model.pb", "saved_model.pbtxt")
-
-
-# Top-level field names that identify a text message (the first one seen decides).
-_TEXT_FIELDS = {
-    "node": "GraphDef",
-    "library": "GraphDef",
-    "versions": "GraphDef",
-    "version": "GraphDef",
-    "debug_info": "GraphDef",
-    "meta_info_def": "MetaGraphDef",
-    "graph_def": "MetaGraphDef",
-    "saver_def": "MetaGraphDef",
-    "collection_def": "MetaGraphDef",
-    "signature_def": "MetaGraphDef",
-    "asset_file_def": "MetaGraphDef",
-    "object_graph_def": "MetaGraphDef",
-    "saved_model_schema_version": "SavedModel",
-    "meta_graphs": "SavedModel",
-}
-_FIRST_FIELD = re.compile(r"(?:\s+|#[^\n]*)*(?P<name>[A-Za-z_][A-Za-z0-9_]*|\[)")
-# Bytes that never occur in text format (everything below 0x20 except whitespace).
-_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")
 
 
 @dataclass(frozen=True)
@@ -112,74 +90,13 @@ class Artifact:
     text: str | None = None
     failure: ParseFailure | None = None
     saved_model_dir: str | None = None
+    # What the file holds instead when it is not a TensorFlow graph (a label map, fingerprint.pb, ...): not linted.
+    skipped: str | None = None
+    skipped_because: str | None = None  # what in the content says so
+    # Why a file that holds a graph cannot be read yet (a chunked SavedModel): not linted.
+    unsupported: str | None = None
     # Analyses of the whole file computed on first use (a SavedModel's directory listing, text positions).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-
-def iter_graph_files(paths: Iterable[str]) -> Iterator[str]:
-    """Expand directories into the graph files below them, in a stable order.
-
-    A SavedModel directory (one holding saved_model.pb/.pbtxt) is yielded
-    whole and not searched further. Explicit file paths are yielded as given.
-    Raises UsageError for a path that does not exist or cannot be searched.
-    """
-    for raw in paths:
-        if raw == "-":
-            yield raw
-            continue
-        with _os_errors_as_usage(raw):
-            path = Path(raw)
-            if path.is_dir():
-                yield from _walk_directory(path)
-            elif path.exists():
-                yield raw
-            else:
-                raise UsageError(f"{raw}: no such file or directory")
-
-
-@contextlib.contextmanager
-def _os_errors_as_usage(shown: str) -> Iterator[None]:
-    """An OSError (a path too long, a directory without permission) as one UsageError line."""
-    from tflint.read.guarded import os_error_text
-
-    try:
-        yield
-    except (OSError, ValueError) as error:  # ValueError: a NUL in a path
-        raise UsageError(f"{getattr(error, 'filename', None) or shown}: {os_error_text(error)}") from None
-
-
-def _walk_directory(top: Path) -> Iterator[str]:
-    seen: set[tuple[int, int]] = set()
-    stack = [top]
-    while stack:
-        directory = stack.pop()
-        try:
-            stat = directory.stat()
-        except OSError as error:
-            raise UsageError(f"{directory}: {error.strerror or error}") from None
-        if (stat.st_dev, stat.st_ino) in seen:
-            continue  # a symlink loop: each directory is read once
-        seen.add((stat.st_dev, stat.st_ino))
-        if _is_saved_model_dir(directory):
-            yield str(directory)  # linted whole; its variables/ and assets/ are not graphs
-            continue
-        try:
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-        except OSError as error:
-            raise UsageError(f"{directory}: {error.strerror or error}") from None
-        subdirectories = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            if entry.is_dir():
-                subdirectories.append(Path(entry.path))
-            elif entry.name.endswith(GRAPH_EXTENSIONS) and entry.is_file():
-                yield entry.path
-        stack.extend(reversed(subdirectories))
-
-
-def _is_saved_model_dir(path: Path) -> bool:
-    return any((path / name).is_file() for name in SAVED_MODEL_FILES)
 
 
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:
@@ -194,15 +111,17 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         shown = stdin_name
     else:
         target = Path(path)
-        with _os_errors_as_usage(path):
+        with os_errors_as_usage(path):
             if target.is_dir():
-                if not _is_saved_model_dir(target):
+                found = saved_model_file(path)
+                if found is None:
                     raise UsageError(
                         f"{path}: a directory that is not a SavedModel (no saved_model.pb or saved_model.pbtxt)"
                     )
                 saved_model_dir = path
-                name = next(n for n in SAVED_MODEL_FILES if (target / n).is_file())
-                target = target / name
+                target = Path(found)
+                if target.name == CHUNKED_SAVED_MODEL:
+                    return Artifact(path=found, message_type="SavedModel", form="binary", unsupported=CHUNKED_MESSAGE)
                 if input_type is None:
                     input_type = "savedmodel"
         data = read_bytes(target)
@@ -218,6 +137,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
     return artifact
 
 
+CHUNKED_SUFFIX = ".cpb"
+CHUNKED_MESSAGE = (
+    "a chunked SavedModel (saved_model.cpb, TensorFlow 2.13+'s format for models over 2 GB) is not supported yet"
+)
+
+
+LFS_POINTER = "Git LFS pointer"  # the sniffer's name for one
 # The first line of a Git LFS pointer: the graph itself was never fetched.
 _LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
 
@@ -227,15 +153,77 @@ def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None
     kind, form = _split_input_type(input_type)
     if form is not None:
         return _load_text(data, name, kind, workers) if form == "text" else _load_binary(data, name, kind)
+    hint = kind
+    if kind is None:
+        # What the file is, from a bounded look at its content (sniff): a graph is parsed, anything else skipped.
+        verdict = classify(data, name)
+        if _skips(verdict):
+            form = verdict.form or ("text" if looks_like_text(data) else "binary")  # magic numbers: binary
+            return Artifact(path=name, form=form, skipped=verdict.message, skipped_because=verdict.reason)
+        if verdict.kind == "chunked-saved-model" or name.endswith(CHUNKED_SUFFIX):
+            # TensorFlow's loaders decide by the name too: saved_model.cpb is read as chunks.
+            form = "binary" if verdict.kind == "chunked-saved-model" else None
+            return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
+        hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+        if verdict.form == "binary":
+            return _load_binary(data, name, kind, hint)  # no control byte in its first KiB, but binary all the same
     if looks_like_text(data):
-        artifact = _load_text(data, name, kind, workers)
+        artifact = _load_text(data, name, kind or hint, workers)
         if artifact.failure is not None and artifact.text is None:
-            # Not UTF-8: binary whose first 64 KiB had no control byte (a long name or constant).
-            binary = _load_binary(data, name, kind)
+            # Not UTF-8: binary whose first KiB had no control byte (a long name or constant).
+            binary = _load_binary(data, name, kind, hint)
             if binary.failure is None:
                 return binary
         return artifact
-    return _load_binary(data, name, kind)
+    return _load_binary(data, name, kind, hint)
+
+
+def sniff_path(path: str) -> Verdict | None:
+    """What the regular file at `path` holds, from a bounded look at its content (None: unreadable, or not a file).
+
+    The file is mapped, not read: the sniffer looks at a few KiB of it, whatever its size. It is
+    opened as tflint opens every graph (tflint.read.guarded): a pipe or device is never read.
+    """
+    import mmap
+
+    from tflint.read.guarded import open_regular
+
+    try:
+        with open_regular(path) as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                return classify(b"", path)
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                return classify(mapped, path)
+    except (UsageError, OSError, ValueError):
+        return None
+
+
+def not_a_graph(path: str) -> str | None:
+    """What the file at `path` holds when it is not a TensorFlow graph (as a run decides), else None."""
+    verdict = sniff_path(path)
+    if verdict is None or not _skips(verdict):
+        return None
+    return f"{verdict.message}; {verdict.reason}"
+
+
+def _skips(verdict: Verdict) -> bool:
+    """Whether a file of this verdict is skipped rather than linted.
+
+    A Git LFS pointer is not: whatever the real file is, it was never fetched, and a run says so.
+    """
+    return verdict.kind in ("other-protobuf", "not-protobuf") and verdict.message != LFS_POINTER
+
+
+def holds_saved_model(path: str) -> bool:
+    """Whether the file at `path` (a saved_model.pb or .pbtxt) holds a SavedModel (broken or not), from its content."""
+    if not os.path.isfile(path):
+        return False
+    verdict = sniff_path(path)
+    if verdict is None:
+        return True  # unreadable: the directory is linted, and says why
+    return (
+        verdict.kind == "chunked-saved-model" or verdict.kind in ("graph", "unsure") and verdict.message == "SavedModel"
+    )
 
 
 def _unreadable_reason(data: bytes, saved_model: bool = False) -> str | None:
@@ -264,17 +252,6 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
     return kinds[kind], form or None
 
 
-def looks_like_text(data: bytes) -> bool:
-    """Whether `data` reads as text format rather than binary wire format.
-
-    Binary GraphDefs start with 0x0a (a newline!) and are full of control
-    bytes; text format never contains bytes below 0x20 other than whitespace.
-    """
-    if not data or data.isspace():
-        return True
-    return _BINARY_BYTES.search(data, 0, 1 << 16) is None
-
-
 def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Artifact:
     from google.protobuf import text_format
 
@@ -293,7 +270,7 @@ def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Ar
     if text.startswith("\ufeff"):
         text = text[1:]
     artifact.text = text
-    kind = kind or sniff_text_message(text)
+    kind = kind or text_message(text)
     artifact.message_type = kind
     try:
         _read_canonical_text(artifact, text, kind, workers)
@@ -421,20 +398,16 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def sniff_text_message(text: str) -> str:
-    """Which message a text file holds, from its first top-level field name."""
-    match = _FIRST_FIELD.match(text)
-    if match is None:
-        return "GraphDef"
-    return _TEXT_FIELDS.get(match.group("name"), "GraphDef")
-
-
-def _load_binary(data: bytes, name: str, kind: str | None) -> Artifact:
+def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None) -> Artifact:
+    """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others."""
     from tflint import protos
     from tflint.read import binary as binfast
 
     artifact = Artifact(path=name, form="binary")
-    candidates = [kind] if kind else _binary_candidates(data, name)
+    first = hint or "GraphDef"
+    candidates = (
+        [kind] if kind else [first] + [other for other in ("SavedModel", "MetaGraphDef", "GraphDef") if other != first]
+    )
     errors = []
     fallback = None
     for candidate in candidates:
@@ -503,20 +476,6 @@ def _decode_error_text(error: Exception) -> str:
     if "MaxDepth" in text:
         return "messages nested deeper than protobuf's limit of 100 levels"
     return text
-
-
-def _binary_candidates(data: bytes, name: str) -> list[str]:
-    """Message types to try, most likely first (file names are only hints)."""
-    base = os.path.basename(name)
-    if base.startswith("saved_model"):
-        first = "SavedModel"
-    elif base.endswith(".meta"):
-        first = "MetaGraphDef"
-    elif data[:1] == b"\x08":
-        first = "SavedModel"  # field 1 as a varint: saved_model_schema_version
-    else:
-        first = "GraphDef"
-    return [first] + [kind for kind in ("SavedModel", "MetaGraphDef", "GraphDef") if kind != first]
 
 
 def _plausible(message: Any, kind: str) -> bool:
@@ -660,6 +619,8 @@ def coerce_message(obj: Any) -> tuple[Any, str]:
         artifact = load_bytes(bytes(obj), "<bytes>")
         if artifact.failure:
             raise ValueError(f"not a graph: {artifact.failure.message}")
+        if artifact.skipped or artifact.unsupported:
+            raise ValueError(f"not a graph: {artifact.skipped or artifact.unsupported}")
         return artifact.message, artifact.message_type
     descriptor = getattr(obj, "DESCRIPTOR", None)
     full_name = getattr(descriptor, "full_name", None)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from tflint.finding import Finding, Severity
 from tflint.report.identity import repo_path
-from tflint.report.summary import Summary
+from tflint.report.summary import Summary, shown
 from tflint.report.text import context_suffix
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -19,7 +19,8 @@ SHOWN_PER_KIND = 10
 
 
 def render(findings: Sequence[Finding], summary: Summary) -> str:
-    """One `::error file=...,line=...::message` command per finding, then a totals notice."""
+    """One `::error file=...,line=...::message` command per finding, then a totals notice (skipped files counted)."""
+    findings = shown(findings)
     lines = [annotation(finding, summary.root) for finding in findings]
     lines.append(_totals(findings, summary))
     return "\n".join(lines) + "\n"

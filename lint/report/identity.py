@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from tflint.finding import Finding
+from tflint.read.walk import work_tree_root
 
 
 def find_root(start: str | None = None) -> str:
@@ -23,14 +24,7 @@ def find_root(start: str | None = None) -> str:
     that they do not depend on where tflint ran or where the baseline lives.
     """
     directory = os.path.abspath(start or os.getcwd())
-    candidate = directory
-    while True:
-        if os.path.exists(os.path.join(candidate, ".git")):
-            return candidate
-        parent = os.path.dirname(candidate)
-        if parent == candidate:
-            return directory
-        candidate = parent
+    return work_tree_root(directory) or directory
 
 
 def repo_path(file: str, root: str | None) -> str:

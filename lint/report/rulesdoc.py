@@ -10,11 +10,13 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 GENERATED_NOTE = "<!-- Generated from the rule docstrings by `tflint rules --format markdown`; do not edit by hand. -->"
-_EXAMPLE_HEADERS = ("Okay:", "Fail:")
+# `Okay:`, `Fail:`, or `Fail (file saved_model.cpb):` for an example whose file name decides.
+_EXAMPLE_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \(file (?P<name>[\w.-]+)\))?:")
 
 
 def docstring(module: Any) -> str:
@@ -33,26 +35,29 @@ def description_of(module: Any) -> str:
     lines = docstring(module).splitlines()[1:]
     body = []
     for line in lines:
-        if line.strip() in _EXAMPLE_HEADERS:
+        if _EXAMPLE_HEADER.fullmatch(line.strip()):
             break
         body.append(line)
     return "\n".join(body).strip()
 
 
 def examples_of(module: Any) -> Iterator[tuple[str, str]]:
-    """(`Okay` or `Fail`, example text) for each example block of the docstring."""
+    """(`Okay` or `Fail`, example text) for each example block of the docstring.
+
+    An example in a file of a given name starts with a comment naming it.
+    """
     lines = docstring(module).splitlines()
     index = 0
     while index < len(lines):
-        header = lines[index].strip()
+        header = _EXAMPLE_HEADER.fullmatch(lines[index].strip())
         index += 1
-        if header not in _EXAMPLE_HEADERS:
+        if header is None:
             continue
-        body = []
+        body = [f"# in a file named {header['name']}"] if header["name"] else []
         while index < len(lines) and lines[index].startswith("  ") and lines[index].strip():
             body.append(lines[index][2:])
             index += 1
-        yield header[:-1], "\n".join(body)
+        yield header["kind"], "\n".join(body)
 
 
 def explain_text(rule_id: str, module: Any) -> str:

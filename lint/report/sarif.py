@@ -5,6 +5,8 @@ have no lines: their results point at line 1 and name the node in
 `logicalLocations`. Every result carries its own `primaryLocationLineHash`,
 computed from (file, rule, node), so that GitHub tracks an alert across
 commits even in binary files, where hashing line 1 would merge them all.
+Files skipped as not TensorFlow graphs (`not-a-graph` at `info`) are tool
+execution notifications, not results: code scanning does not alert on them.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from tflint.report.rulesdoc import (
     rule_markdown,
     summary_of,
 )
-from tflint.report.summary import Summary
+from tflint.report.summary import Summary, quiet_skip
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.OFF: "none"}
@@ -49,14 +51,31 @@ def sarif_log(findings: Sequence[Finding], summary: Summary) -> dict[str, Any]:
     home = rulesdoc.documentation_url()
     if home:
         driver["informationUri"] = home
+    skips = [finding for finding in findings if quiet_skip(finding)]
+    if skips:
+        findings = [finding for finding in findings if not quiet_skip(finding)]
     results = [
         _result(finding, fingerprint, index_of.get(finding.rule), summary.root)
         for finding, fingerprint in zip(findings, fingerprints(findings, summary.root))
     ]
+    run: dict[str, Any] = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}
+    if skips:
+        run["invocations"] = [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [_notification(finding, summary.root) for finding in skips],
+            }
+        ]
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _notification(finding: Finding, root: str | None) -> dict[str, Any]:
+    """A skipped file, as a SARIF notification about the run rather than a result about the code."""
     return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}],
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(repo_path(finding.file, root))}}}],
+        "descriptor": {"id": finding.rule},
     }
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from tflint.finding import Finding, Severity
 
+NOT_A_GRAPH = "not-a-graph"
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -18,7 +20,8 @@ class Summary:
     `root` is the repository root that SARIF, GitHub and fingerprints make
     paths relative to; `baselined` counts findings the baseline hid; `rules`
     is the rule registry of the run (built-in rules plus enabled plugins);
-    `statistics` asks human-readable formats for per-rule counts.
+    `statistics` asks human-readable formats for per-rule counts; `skipped`
+    names the files that were not linted because they are not TensorFlow graphs.
     """
 
     files: int
@@ -28,6 +31,7 @@ class Summary:
     baselined: int = 0
     rules: Mapping[str, Any] | None = None
     statistics: bool = False
+    skipped: tuple[str, ...] = ()
 
     def escaped(self) -> Summary:
         """This summary with the paths it names escaped for output (tflint.escape)."""
@@ -46,16 +50,35 @@ class Summary:
         return all_rules()
 
     def line(self, findings: Sequence[Finding]) -> str:
-        """One sentence summarising `findings`."""
+        """One sentence summarising `findings` (skipped files are counted, not listed)."""
+        findings = shown(findings)
         hidden = (
             f" {self.baselined} baselined {_plural(self.baselined, 'finding')} not shown." if self.baselined else ""
         )
+        if self.skipped:
+            count = len(self.skipped)
+            what = "not a TensorFlow graph" if count == 1 else "not TensorFlow graphs"
+            hidden += f" {count} {_plural(count, 'file')} skipped: {what} \u2014 `--show-files` lists them."
         if not findings:
+            if not self.files:
+                return f"No TensorFlow graphs linted.{hidden}"
             return f"All checks passed ({self.files} {_plural(self.files, 'file')}).{hidden}"
         files = {finding.file for finding in findings}
         if self.paths:
             files &= set(self.paths)  # a stale baseline entry may sit in the baseline file, which was not linted
         return f"Found {counts_text(findings)} in {len(files)} of {self.files} {_plural(self.files, 'file')}.{hidden}"
+
+
+def quiet_skip(finding: Finding) -> bool:
+    """A skipped non-graph at `info`: counted in a summary, not listed one by one (raise the rule's level to list)."""
+    return finding.rule == NOT_A_GRAPH and finding.severity <= Severity.INFO
+
+
+def shown(findings: Sequence[Finding]) -> Sequence[Finding]:
+    """`findings` without the quiet skips (human-readable formats)."""
+    if not any(finding.rule == NOT_A_GRAPH for finding in findings):
+        return findings
+    return [finding for finding in findings if not quiet_skip(finding)]
 
 
 def counts_text(findings: Sequence[Finding]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tflint.finding import Finding, Severity
-from tflint.report.summary import Summary, statistics
+from tflint.report.summary import Summary, shown, statistics
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _RESET = "\033[0m"
@@ -14,6 +14,7 @@ _BOLD = "\033[1m"
 
 def render(findings: Sequence[Finding], summary: Summary) -> str:
     """One line per finding, the per-rule counts if asked for, then the summary line."""
+    findings = shown(findings)
     lines = [format_line(finding, summary.color) for finding in findings]
     if summary.statistics and findings:
         lines.append("")

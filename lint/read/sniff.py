@@ -1,0 +1,1294 @@
+"""Which protobuf message a file with a graph's extension really holds, from a bounded look at its content.
+
+`classify(data, filename)` looks at a bounded prefix of `data` (bytes,
+bytearray, memoryview or mmap) and says whether the file is a TensorFlow graph
+(GraphDef / MetaGraphDef / SavedModel), some other protobuf (label map, Triton
+config, MediaPipe graph, fingerprint.pb, ...), not a protobuf at all (JSON,
+TFLite flatbuffer, HTML, ...), a chunked SavedModel (.cpb), or "unsure". The
+loader (tflint.read.load) lints graphs and unsure files and skips the others;
+tests/data/nongraphs holds a sample of every kind (tests/nongraph_samples.py).
+
+Design rules:
+* content decides; the file name is only a tie-breaker / hint for files whose
+  content is not decisive (empty files, 2-byte tfhub_module.pb, ...);
+* a text that is clearly a graph but broken is still "graph" (tflint then
+  reports invalid-graph), and so is a binary whose first node reads as a
+  NodeDef, however damaged the rest;
+* "unsure" means "lint it as a graph anyway": bytes that are not identified
+  as anything (noise, a zero-filled or truncated file) are unsure, never skipped;
+* bounded effort: text looks at the first TEXT_WINDOW bytes (at most
+  TEXT_WINDOW_MAX when undecided) and a few top-level fields; binary walks at
+  most MAX_FIELDS top-level fields, reads tags inside the first TOP_WINDOW
+  bytes plus at most MIN_FIELDS far tags, and peeks NESTED_WINDOW bytes into a
+  nested message. Nothing is ever allocated by a length prefix, and no regex
+  here can backtrack through the ways of splitting its input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Verdict", "classify", "KINDS"]
+
+KINDS = ("graph", "other-protobuf", "not-protobuf", "chunked-saved-model", "unsure")
+
+# ---------------------------------------------------------------------------
+# Budgets
+TEXT_WINDOW = 16 << 10  # first look at a text
+TEXT_WINDOW_MAX = 256 << 10  # second look when the first was not decisive
+TEXT_TOKENS = 3000  # tokens scanned at most
+TEXT_TOP_ENOUGH = 4  # stop once this many top-level fields are complete
+SNIFF_BYTES = 1024  # control bytes in this prefix mean binary
+TOP_WINDOW = 4096  # binary: top-level tags read freely inside this prefix
+NESTED_WINDOW = 2048  # binary: bytes read of a nested message
+MAX_FIELDS = 64  # binary: fields walked per message at most
+MIN_FIELDS = 3  # binary: tags read even beyond the window (one small read each)
+META_FAR_FIELDS = 8  # ... in a MetaGraphDef, whose graph_def may follow a large object graph
+FAR_PEEK = 64  # binary: bytes read for a tag beyond the window
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """kind: one of KINDS; message: what the file holds; reason: why we think so."""
+
+    kind: str
+    message: str
+    reason: str
+    form: str | None = None  # "text" | "binary" | None (empty / magic-number formats)
+
+
+# ---------------------------------------------------------------------------
+# Bounded access to the data
+
+
+class _Source:
+    """Bounded reads from bytes / memoryview / mmap, counting what is read."""
+
+    __slots__ = ("_buf", "size", "bytes_read", "_head")
+
+    def __init__(self, data) -> None:
+        if isinstance(data, (bytes, bytearray)):
+            self._buf = data
+        else:
+            view = memoryview(data)
+            if view.ndim != 1 or view.itemsize != 1:
+                view = view.cast("B")
+            self._buf = view
+        self.size = len(self._buf)
+        self.bytes_read = 0
+        self._head = b""
+
+    def get(self, offset: int, length: int) -> bytes:
+        end = min(self.size, offset + length)
+        if offset >= end:
+            return b""
+        head = self._head
+        if end <= len(head):
+            return head[offset:end]
+        if offset == 0:  # the head grows: read only what is new
+            self._head = head + bytes(self._buf[len(head) : end])
+            self.bytes_read += end - len(head)
+            return self._head
+        self.bytes_read += end - offset
+        return bytes(self._buf[offset:end])
+
+    def release(self) -> None:
+        if isinstance(self._buf, memoryview):
+            self._buf.release()
+
+
+# ---------------------------------------------------------------------------
+# Protobuf wire format
+
+LEN, VARINT, I64, I32 = 2, 0, 1, 5
+
+
+# One field: number, wire type, varint value (LEN: payload start, absolute), end (LEN: payload end,
+# absolute, possibly beyond the data when the file is truncated).
+_Field = namedtuple("_Field", "num wt value stop")
+
+
+@dataclass
+class _Walk:
+    fields: list
+    status: str  # complete | partial | truncated | invalid
+    where: int  # offset where the walk stopped
+
+
+def _varint(buf: bytes, i: int, end: int):
+    result = shift = 0
+    while i < end:
+        byte = buf[i]
+        i += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, i
+        shift += 7
+        if shift >= 70:
+            return -1, i  # malformed: more than 10 bytes
+    return None, i  # ran out of bytes
+
+
+def _walk(
+    src: _Source, start: int, stop: int, *, window: int, max_fields: int = MAX_FIELDS, min_fields: int = MIN_FIELDS
+) -> _Walk:
+    """Walk the fields of the message at [start, stop) (stop may lie beyond the data)."""
+    data_end = min(stop, src.size)
+    fields: list = []
+    append = fields.append
+    count = 0
+    limit = start + window
+    base = start
+    chunk = src.get(start, min(window, data_end - start) + 16) if data_end > start else b""
+    have = base + len(chunk)
+    buf_end = min(have, data_end) - base
+    p = start
+    while True:
+        if p == stop:
+            return _Walk(fields, "complete", p)
+        if p >= data_end:
+            return _Walk(fields, "truncated", p)
+        if count >= max_fields:
+            return _Walk(fields, "partial", p)
+        if p + 21 > have and have < data_end:
+            if p >= limit and count >= min_fields:
+                return _Walk(fields, "partial", p)
+            chunk = src.get(p, FAR_PEEK if p >= limit else max(FAR_PEEK, limit - p))
+            base = p
+            have = base + len(chunk)
+            buf_end = min(have, data_end) - base
+        i = p - base
+        tag = chunk[i]  # one-byte tags are the common case
+        if tag < 0x80:
+            i += 1
+        else:
+            tag, i = _varint(chunk, i, buf_end)
+            if tag is None:
+                return _Walk(fields, "truncated", p)
+        num, wt = tag >> 3, tag & 7
+        if tag < 0 or num == 0 or wt not in (0, 1, 2, 5):
+            return _Walk(fields, "invalid", p)
+        if wt == VARINT or wt == LEN:
+            value, i = _varint(chunk, i, buf_end)
+            if value is None:
+                return _Walk(fields, "truncated", p)
+            if value < 0:
+                return _Walk(fields, "invalid", p)
+            if wt == LEN:
+                begin = base + i
+                q = begin + value
+                field = _Field(num, wt, begin, q)
+            else:
+                q = base + i
+                field = _Field(num, wt, value, q)
+        else:
+            q = base + i + (8 if wt == I64 else 4)
+            field = _Field(num, wt, 0, q)
+        if q > stop:
+            if stop >= src.size and q > src.size:
+                append(field)
+                return _Walk(fields, "truncated", p)  # the data ends inside this field
+            return _Walk(fields, "invalid", p)  # a field overruns its message
+        append(field)
+        count += 1
+        p = q
+
+
+def _string(src: _Source, f: _Field, cap: int = 256) -> str | None:
+    """The field's payload as text when it is valid UTF-8 without control characters."""
+    if f.wt != LEN:
+        return None
+    length = f.stop - f.value
+    raw = src.get(f.value, min(length, cap))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if len(raw) < length and error.start >= len(raw) - 3:
+            text = raw[: error.start].decode("utf-8")  # cut inside a character by the cap
+        else:
+            return None
+    return text if text.isprintable() else None
+
+
+_OP = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_>.\-/]*\Z")
+
+
+# Graph messages. Each check returns ("yes" | "maybe" | "no", note).
+def _check_node(src: _Source, f: _Field) -> tuple[str, str]:
+    if f.wt != LEN:
+        return "no", "node is not a message"
+    walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=8, min_fields=2)
+    if walk.status == "invalid" and not walk.fields:
+        return "no", "node payload is not a message"
+    name = op = None
+    seen: set[int] = set()
+    checked: set[int] = set()
+    for g in walk.fields:
+        if g.num > 7 or g.wt != LEN:
+            return "no", f"node field {g.num} (wire type {g.wt}) is not a NodeDef field"
+        if g.num in (1, 2, 4) and g.num in seen:
+            return "no", "a singular NodeDef string repeats"
+        seen.add(g.num)
+        if g.num in (1, 2, 3, 4):
+            text = _string(src, g)
+            if text is None:
+                # A NodeDef's shape with a bad string (not UTF-8, a NUL): a broken graph, for the parser to report.
+                return "maybe", f"NodeDef field {g.num} is not printable text"
+            if g.num == 1:
+                name = text
+            elif g.num == 2:
+                op = text
+        elif g.num == 5 and 5 not in checked:  # first attr map entry: key = 1 (string), value = 2 (AttrValue)
+            checked.add(5)
+            entry = _walk(src, g.value, g.stop, window=256, max_fields=2, min_fields=1)
+            first = entry.fields[0] if entry.fields else None
+            if first is None and entry.status == "truncated":
+                continue  # the file ends inside this entry
+            if first is None or first.num != 1 or first.wt != LEN:
+                return "no", "attr entry without a key"
+            if _string(src, first) is None:
+                return "maybe", "attr key is not printable text"
+    if walk.status == "invalid":
+        return ("maybe" if name else "no"), "node payload malformed"
+    if name and op is not None:
+        return ("yes" if _OP.match(op) else "maybe"), f"node {name!r} op {op!r}"
+    if name or op:
+        return "maybe", "node with a name but no op" if name else "node with an op but no name"
+    return "maybe", "node without name or op"
+
+
+def _check_versions(src: _Source, f: _Field) -> bool:
+    if f.wt != LEN:
+        return False
+    walk = _walk(src, f.value, f.stop, window=64, max_fields=8)
+    return walk.status != "invalid" and all(
+        (g.num in (1, 2) and g.wt == VARINT) or (g.num == 3 and g.wt in (VARINT, LEN)) for g in walk.fields
+    )
+
+
+def _check_library(src: _Source, f: _Field) -> str:
+    walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=8)
+    if walk.status == "invalid" or not walk.fields:
+        return "no" if walk.status == "invalid" else "maybe"
+    g = walk.fields[0]
+    if g.num not in (1, 2, 3) or g.wt != LEN:
+        return "no"
+    inner = _walk(src, g.value, g.stop, window=512, max_fields=4, min_fields=1)
+    if not inner.fields or inner.fields[0].num != 1 or inner.fields[0].wt != LEN:
+        return "no"
+    if g.num == 1:  # FunctionDef.signature (OpDef) -> name = 1
+        sig = inner.fields[0]
+        name = _walk(src, sig.value, sig.stop, window=256, max_fields=1, min_fields=1)
+        ok = name.fields and name.fields[0].num == 1 and _string(src, name.fields[0])
+        return "yes" if ok else "no"
+    return "yes" if _string(src, inner.fields[0]) else "no"
+
+
+def _check_graphdef(src: _Source, walk: _Walk) -> tuple[str, str]:
+    nodes = versions = library = 0
+    verdicts = []
+    for f in walk.fields:
+        expected = VARINT if f.num == 3 else LEN
+        if f.num not in (1, 2, 3, 4, 5) or f.wt != expected:
+            return "no", f"top-level field {f.num} (wire type {f.wt}) is not a GraphDef field"
+        if f.num == 1:
+            nodes += 1
+            if nodes <= 2 and f.value < src.size:
+                verdicts.append(_check_node(src, f))
+        elif f.num == 2:
+            library += 1
+            if library == 1 and f.value < src.size:
+                if _check_library(src, f) == "no":
+                    return "no", "library is not a FunctionDefLibrary"
+        elif f.num == 4:
+            if f.value < src.size and not _check_versions(src, f):
+                return "no", "versions is not a VersionDef"
+            versions += 1
+    if verdicts and verdicts[0][0] == "yes":
+        bad = [note for state, note in verdicts if state == "no"]
+        return "yes", verdicts[0][1] + (f"; a later node is malformed ({bad[0]})" if bad else "")
+    for state, note in verdicts:
+        if state == "no":
+            return "no", note
+    if any(state == "yes" for state, _ in verdicts):
+        return "yes", next(note for state, note in verdicts if state == "yes")
+    if walk.status == "invalid":
+        return ("maybe" if nodes else "no"), "malformed after the first fields"
+    if verdicts:
+        return "maybe", verdicts[0][1]
+    if library:
+        return "yes", "function library"
+    if versions:
+        return "yes", "versions only (a graph without nodes)"
+    return ("maybe" if walk.fields else "no"), "no nodes"
+
+
+def _check_meta_info(src: _Source, f: _Field) -> str:
+    walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=16)
+    if walk.status == "invalid" and not walk.fields:
+        return "no"
+    evidence = False
+    for g in walk.fields:
+        if g.num > 8 or g.wt != (VARINT if g.num == 7 else LEN):
+            return "no"
+        if g.num in (1, 4, 5, 6):
+            if g.value < src.size and _string(src, g) is None:
+                return "no"
+            evidence = evidence or g.num in (4, 5)
+        elif g.num == 2 and g.value < src.size:  # OpList -> op = 1 -> OpDef.name = 1
+            ops = _walk(src, g.value, g.stop, window=256, max_fields=1, min_fields=1)
+            if not ops.fields or ops.fields[0].num != 1 or ops.fields[0].wt != LEN:
+                return "no"
+            opdef = _walk(src, ops.fields[0].value, ops.fields[0].stop, window=128, max_fields=1, min_fields=1)
+            if not opdef.fields or opdef.fields[0].num != 1 or not _string(src, opdef.fields[0]):
+                return "no"
+            evidence = True
+        elif g.num == 3 and g.value < src.size:  # Any -> type_url = 1
+            any_ = _walk(src, g.value, g.stop, window=256, max_fields=1, min_fields=1)
+            if not any_.fields or not _string(src, any_.fields[0]):
+                return "no"
+    return "yes" if evidence else "maybe"
+
+
+def _check_metagraph(src: _Source, walk: _Walk) -> tuple[str, str]:
+    info = graph = None
+    for f in walk.fields:
+        if f.num not in range(1, 8) or f.wt != LEN:
+            return "no", f"field {f.num} (wire type {f.wt}) is not a MetaGraphDef field"
+        if f.num == 1 and info is None and f.value < src.size:
+            info = _check_meta_info(src, f)
+            if info == "no":
+                return "no", "meta_info_def is not a MetaInfoDef"
+        elif f.num == 2 and graph is None and f.value < src.size:
+            inner = _walk(src, f.value, f.stop, window=TOP_WINDOW, max_fields=16)
+            graph, note = _check_graphdef(src, inner)
+            if graph == "no":
+                return "no", "graph_def: " + note
+    if graph == "yes":
+        return "yes", "graph_def holds a graph"
+    if info == "yes":
+        return "yes", "meta_info_def (tags / op list / version)"
+    if walk.fields and walk.status != "invalid":
+        return "maybe", "MetaGraphDef-shaped"
+    return "no", "nothing of a MetaGraphDef"
+
+
+def _check_savedmodel(src: _Source, walk: _Walk) -> tuple[str, str]:
+    metas = 0
+    version = None
+    for f in walk.fields:
+        if f.num == 1 and f.wt == VARINT:
+            version = f.value
+        elif f.num == 2 and f.wt == LEN:
+            metas += 1
+            if metas <= 2 and f.value < src.size:
+                inner = _walk(src, f.value, f.stop, window=TOP_WINDOW, min_fields=META_FAR_FIELDS)
+                state, note = _check_metagraph(src, inner)
+                if state == "no":
+                    return "no", "meta_graphs: " + note
+                if state == "yes":
+                    return "yes", f"schema version {version}, meta graph: {note}"
+        else:
+            return "no", f"field {f.num} (wire type {f.wt}) is not a SavedModel field"
+    if metas and version == 1:
+        return "yes", "schema version 1 and a MetaGraphDef-shaped meta graph"
+    if metas:
+        return "maybe", "meta_graphs present"
+    if version == 1 and walk.status == "complete":
+        return "maybe", "schema version only, no meta graphs"
+    return "no", "no meta graphs"
+
+
+# Other binary protobufs, recognised from their own structure.
+def _other_binary(src: _Source, walk: _Walk, base: str) -> tuple[str, str] | None:
+    fields = walk.fields
+    nums = {(f.num, f.wt) for f in fields}
+    if not fields:
+        return None
+    # FingerprintDef: uint64 hashes 1..5, VersionDef version = 6 (uuid string = 7 in newer TF).
+    varints = [f for f in fields if f.wt == VARINT and 1 <= f.num <= 5]
+    if len(varints) >= 2 and all(
+        (1 <= f.num <= 5 and f.wt == VARINT) or (f.num == 6 and f.wt in (LEN, VARINT)) or (f.num == 7 and f.wt == LEN)
+        for f in fields
+    ):
+        return "SavedModel fingerprint (FingerprintDef)", f"uint64 hashes in fields {sorted(f.num for f in varints)}"
+    # TF Hub ModuleDef: a single enum `format = 1` (FORMAT_V3 = 3): the whole file is 08 03.
+    if len(fields) == 1 and fields[0].num == 1 and fields[0].wt == VARINT and walk.status == "complete":
+        if fields[0].value == 3 or base == "tfhub_module.pb":
+            return "TF Hub module (ModuleDef)", f"a single varint field 1 = {fields[0].value}"
+    # ONNX ModelProto: ir_version = 1 (varint), producer_name = 2, graph = 7, opset_import = 8.
+    if fields[0].num == 1 and fields[0].wt == VARINT and 1 <= fields[0].value <= 64:
+        second = fields[1] if len(fields) > 1 else None
+        if second is not None and second.num in (2, 3, 7, 8) and second.wt == LEN:
+            if second.num in (2, 3) and _string(src, second) or second.num in (7, 8):
+                if any(f.num in (7, 8) for f in fields) or second.num in (2, 3):
+                    return "ONNX ModelProto", f"ir_version {fields[0].value} then field {second.num}"
+    if all(f.num == 1 and f.wt == LEN for f in fields):
+        first = fields[0]
+        inner = _walk(src, first.value, first.stop, window=NESTED_WINDOW, max_fields=16)
+        inums = [(g.num, g.wt) for g in inner.fields]
+        if inner.status != "invalid" and inums:
+            # Keras SavedMetadata: nodes = 1 -> SavedObject {node_id 2, node_path 3, identifier 4, metadata 5,
+            # version 6 (keras-team/keras; TF's older copy numbered version 1)}
+            allowed = {(1, LEN), (2, VARINT), (3, LEN), (4, LEN), (5, LEN), (6, LEN)}
+            if set(inums) <= allowed:
+                texts = {g.num: _string(src, g, 64) for g in inner.fields if g.num in (3, 4, 5)}
+                ident = texts.get(4) or ""
+                if ident.startswith("_tf_keras") or (texts.get(5) or "").startswith("{"):
+                    return "Keras metadata (SavedMetadata)", f"node identifier {ident!r}"
+            # TFDV DatasetFeatureStatisticsList: datasets = 1 ->
+            # {name 1, num_examples 2, features 3, weighted 4 (double)}
+            if set(inums) <= {(1, LEN), (2, VARINT), (3, LEN), (4, I64), (5, LEN)} and (
+                (2, VARINT) in inums or (4, I64) in inums
+            ):
+                return "TFDV statistics (DatasetFeatureStatisticsList)", "datasets with num_examples / features"
+            # tf.train.Example: features = 1 -> Features {feature = 1 map<string, Feature>}
+            if len(fields) == 1 and set(inums) == {(1, LEN)}:
+                entry = _walk(src, inner.fields[0].value, inner.fields[0].stop, window=NESTED_WINDOW, max_fields=2)
+                enums = [(g.num, g.wt) for g in entry.fields]
+                if enums[:1] == [(1, LEN)] and _string(src, entry.fields[0]) is not None and (2, LEN) in enums:
+                    feature = entry.fields[enums.index((2, LEN))]
+                    kind = _walk(src, feature.value, feature.stop, window=64, max_fields=1, min_fields=1)
+                    if kind.fields and kind.fields[0].num in (1, 2, 3) and kind.fields[0].wt == LEN:
+                        key = _string(src, entry.fields[0])
+                        return "tf.train.Example", f"features map with key {key!r}"
+    if nums <= {(1, LEN), (2, LEN)} and (2, LEN) in nums and (1, LEN) in nums:
+        # tf.train.SequenceExample: context = 1 (Features), feature_lists = 2 (FeatureLists)
+        second = next(f for f in fields if f.num == 2)
+        entry = _walk(src, second.value, second.stop, window=NESTED_WINDOW, max_fields=4)
+        if entry.fields and entry.fields[0].num == 1 and entry.fields[0].wt == LEN:
+            kv = _walk(src, entry.fields[0].value, entry.fields[0].stop, window=256, max_fields=2)
+            if kv.fields and kv.fields[0].num == 1 and _string(src, kv.fields[0]) is not None:
+                if len(kv.fields) < 2 or (kv.fields[1].num == 2 and kv.fields[1].wt == LEN):
+                    return "tf.train.SequenceExample", "context and feature_lists"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Magic numbers
+
+# Riegeli/records files start with these 64 fixed bytes (google/riegeli doc/riegeli_records_file_format.md).
+_RIEGELI = bytes.fromhex(
+    "83af70d10d884a3f0000000000000000"
+    "400000000000000091bac23c9287e1a9"
+    "0000000000000000e19f13c0e9b1c372"
+    "73000000000000000000000000000000"
+)
+_LFS = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
+
+_MAGIC = (
+    (b"\x1f\x8b", "gzip data"),
+    (b"PK\x03\x04", "zip archive"),
+    (b"\x89HDF\r\n\x1a\n", "HDF5 file (Keras .h5)"),
+    (b"\x93NUMPY", "NumPy array (.npy)"),
+    (b"\x89PNG\r\n\x1a\n", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"\x7fELF", "ELF binary"),
+    (b"%PDF-", "PDF document"),
+    (b"\xff\xfe", "UTF-16 text"),
+    (b"\xfe\xff", "UTF-16 text"),
+)
+
+
+def _magic(src: _Source, base: str) -> Verdict | None:
+    head = src.get(0, 64)
+    if head and _RIEGELI.startswith(head[:64]) and len(head) >= 24:
+        if base.endswith(".cpb") or base.startswith("saved_model"):
+            return Verdict(
+                "chunked-saved-model",
+                "chunked SavedModel (riegeli, proto splitter)",
+                "Riegeli/records file signature",
+                "binary",
+            )
+        return Verdict("not-protobuf", "Riegeli/records file", "Riegeli/records file signature", "binary")
+    if len(head) >= 8 and head[4:8] == b"TFL3":
+        root = int.from_bytes(head[:4], "little")
+        if root % 4 == 0 and 8 <= root < src.size:
+            return Verdict("not-protobuf", "TFLite flatbuffer", "flatbuffer identifier 'TFL3' at offset 4", "binary")
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return Verdict("not-protobuf", what, f"magic number {magic[:4]!r}", None)
+    if _LFS.match(head):
+        return Verdict("not-protobuf", "Git LFS pointer", "the graph itself was never fetched (git lfs pull)", "text")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# File-name hints (weak: used only when the content is not decisive)
+
+
+def _name_hint(filename: str) -> tuple[str, str] | None:
+    """(kind, message) suggested by the file name alone."""
+    path = filename.replace("\\", "/").lower()
+    base = os.path.basename(path)
+    table = {
+        "fingerprint.pb": "SavedModel fingerprint (FingerprintDef)",
+        "keras_metadata.pb": "Keras metadata (SavedMetadata)",
+        "tfhub_module.pb": "TF Hub module (ModuleDef)",
+        "config.pbtxt": "Triton model config (ModelConfig)",
+        "schema.pbtxt": "TFMD Schema",
+        "ops.pbtxt": "OpList",
+        "anomalies.pbtxt": "TFDV Anomalies",
+        "projector_config.pbtxt": "TensorBoard ProjectorConfig",
+        "models.config": "TensorFlow Serving ModelServerConfig",
+        "models.config.pbtxt": "TensorFlow Serving ModelServerConfig",
+        "pipeline.config": "Object Detection pipeline config (TrainEvalPipelineConfig)",
+    }
+    if base in table:
+        return "other-protobuf", table[base]
+    if base.endswith(".cpb"):
+        return "chunked-saved-model", "chunked SavedModel (riegeli, proto splitter)"
+    if "label_map" in base:
+        return "other-protobuf", "Object Detection label map (StringIntLabelMap)"
+    if base.startswith("api_def_"):
+        return "other-protobuf", "ApiDefs"
+    if "/api/golden/" in path or (base.startswith("tensorflow.") and base.endswith(".pbtxt")):
+        return "other-protobuf", "TF API golden file"
+    if base.startswith("saved_model."):
+        return "graph", "SavedModel"
+    if base.endswith(".meta"):
+        return "graph", "MetaGraphDef"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Text format
+
+# Whitespace is skipped one character per repetition and a comment runs to its line's end, so
+# that no input can make the match backtrack through the ways of splitting a run of blanks (a
+# nested `(?:\s+)*` took seconds on 20 blanks before a character no branch accepts); and every
+# character is some token (`bad` at worst), so the skip never has to be undone.
+_TOKEN = re.compile(
+    r"""(?:[ \t\r\n\f\v]|\#[^\n]*(?![^\n]))*
+    (?:(?P<id>[A-Za-z_][A-Za-z0-9_]*)
+      |(?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+      |(?P<num>[-+]?\.?[0-9][A-Za-z0-9_.+\-]*)
+      |(?P<p>[{}<>\[\]:;,\-])
+      |(?P<bad>.)
+      |(?P<end>\Z))""",
+    re.X | re.S,
+)
+_SKIP = re.compile(r"""[^{}<>\[\]"'\#]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\#[^\n]*|.""", re.S)
+_PROTO_HEADER = re.compile(r"#\s*proto-message:\s*([A-Za-z_][\w.]*)")
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")
+
+
+class _TextInfo:
+    __slots__ = ("top", "children", "values", "error", "error_pos", "at_end", "tokens", "stopped")
+
+    def __init__(self) -> None:
+        self.top: list[str] = []  # top-level field names in order (distinct)
+        self.children: dict[str, list[str]] = {}  # first block of each top-level field: its field names
+        self.values: dict[str, str] = {}  # first scalar of each top-level field
+        self.error: str | None = None
+        self.error_pos = -1
+        self.at_end = False  # the scan reached the end of the text it was given
+        self.tokens = 0
+        self.stopped = False  # stopped early on purpose (enough seen)
+
+
+def _skip_block(text: str, pos: int, info: "_TextInfo") -> int:
+    """The position just after the block whose opener ends at `pos`, or -1 at the end of the text."""
+    depth = 1
+    match = _SKIP.match
+    n = len(text)
+    while pos < n:
+        m = match(text, pos)
+        pos = m.end()
+        c = text[m.start()]
+        if c in "{<[":
+            depth += 1
+        elif c in "}>]":
+            depth -= 1
+            if depth == 0:
+                return pos
+        info.tokens += 0.25
+    return -1
+
+
+def _scan_text(text: str) -> _TextInfo:
+    """Top-level field names (and the names inside each field's first block) of a text proto."""
+    info = _TextInfo()
+    match = _TOKEN.match
+    pos = 0
+    n = len(text)
+    # stack of frames: [kind ("msg" | "list"), closer, top name, record children?]
+    stack: list[list] = []
+    completed = 0
+
+    def token():
+        nonlocal pos
+        m = match(text, pos)
+        if m is None or m.lastgroup == "end":
+            pos = n
+            return None, None
+        pos = m.end()
+        info.tokens += 1
+        kind = m.lastgroup
+        return kind, m.group(kind)
+
+    def scalar(kind, value) -> str | None:
+        """Consume a scalar value that starts with (kind, value); its text, or None on error."""
+        if kind == "str":
+            out = value[1:-1]
+            while True:  # adjacent strings concatenate
+                m = match(text, pos)
+                if m is None or m.lastgroup != "str":
+                    return out
+                token()
+        if kind in ("id", "num"):
+            return value
+        if kind == "p" and value == "-":
+            k, v = token()
+            return "-" + v if k in ("id", "num") else None
+        return None
+
+    while True:
+        if info.tokens >= TEXT_TOKENS:
+            info.stopped = True
+            break
+        frame = stack[-1] if stack else None
+        kind, value = token()
+        if kind is None:
+            info.at_end = True
+            if stack:
+                info.error = "unexpected end inside a block"
+            break
+        msg_depth = sum(1 for f in stack if f[0] == "msg")
+        if frame is not None and frame[0] == "list":
+            if kind == "p" and value == "]":
+                stack.pop()
+                if not stack:
+                    completed += 1
+            elif kind == "p" and value == ",":
+                pass
+            elif kind == "p" and value in "{<":
+                stack.append(["msg", "}" if value == "{" else ">", frame[2], frame[3] if msg_depth == 0 else False])
+                frame[3] = False  # only the first element's fields are recorded
+            elif scalar(kind, value) is None:
+                info.error = f"bad list element {value!r}"
+                break
+            if not stack and completed >= TEXT_TOP_ENOUGH:
+                info.stopped = True
+                break
+            continue
+        if kind == "p" and frame is not None and value == frame[1]:
+            stack.pop()
+            if not stack:
+                completed += 1
+                if completed >= TEXT_TOP_ENOUGH:
+                    info.stopped = True
+                    break
+            continue
+        if kind == "p" and value in ";,":
+            continue
+        if kind == "id":
+            name = value
+        elif kind == "p" and value == "[":
+            close = text.find("]", pos, pos + 300)
+            if close < 0:
+                info.error = "unterminated extension name"
+                break
+            name = "[" + text[pos:close].strip() + "]"
+            pos = close + 1
+        else:
+            info.error = f"expected a field name, found {value!r}"
+            break
+        if msg_depth == 0:
+            if name not in info.top:
+                info.top.append(name)
+            if len(info.top) == 1 and name in _GRAPH_ONLY_TOP:
+                info.stopped = True  # meta_info_def, meta_graphs, ...: nothing else has these
+                break
+        elif msg_depth == 1 and frame is not None and frame[3]:
+            kids = info.children[frame[2]]
+            if len(kids) < 32 and name not in kids:
+                kids.append(name)
+            if frame[2] == "node" and name in _NODEDEF_STRONG and info.top[0] == "node":
+                info.stopped = True  # the first node has an op: a graph (MediaPipe nodes never do)
+                break
+            if frame[2] == "library" and name in ("function", "gradient") and info.top[0] == "library":
+                info.stopped = True  # a FunctionDefLibrary first: a graph of functions
+                break
+        kind, value = token()
+        colon = kind == "p" and value == ":"
+        if colon:
+            kind, value = token()
+        if kind == "p" and value in ("{", "<", "[") and msg_depth >= 1:
+            pos = _skip_block(text, pos, info)  # nothing below the first level is recorded
+            if pos < 0:
+                info.at_end = True
+                info.error = "unexpected end inside a block"
+                break
+            continue
+        if kind == "p" and value in ("{", "<"):
+            record = msg_depth == 0 and name not in info.children
+            if record:
+                info.children[name] = []
+            top_name = name if msg_depth == 0 else frame[2]
+            stack.append(["msg", "}" if value == "{" else ">", top_name, record])
+            continue
+        if kind == "p" and value == "[":
+            record = msg_depth == 0 and name not in info.children
+            if record:
+                info.children[name] = []
+            stack.append(["list", "]", name if msg_depth == 0 else frame[2], record])
+            continue
+        if kind is None:
+            info.at_end = True
+            info.error = "unexpected end after a field name"
+            break
+        text_value = scalar(kind, value) if colon else None
+        if text_value is None:
+            info.error = f"field {name!r} has no value" if not colon else f"bad value {value!r} for {name!r}"
+            break
+        if msg_depth == 0:
+            info.values.setdefault(name, text_value[:200])
+            completed += 1
+            if completed >= TEXT_TOP_ENOUGH:
+                info.stopped = True
+                break
+    if info.error:
+        info.error_pos = pos
+    return info
+
+
+# Graph vocabularies (tensorflow/core/framework/graph.proto, protobuf/meta_graph.proto, saved_model.proto).
+_GRAPH_TOP = {
+    "GraphDef": frozenset({"node", "library", "versions", "version", "debug_info"}),
+    "MetaGraphDef": frozenset(
+        {
+            "meta_info_def",
+            "graph_def",
+            "saver_def",
+            "collection_def",
+            "signature_def",
+            "asset_file_def",
+            "object_graph_def",
+        }
+    ),
+    "SavedModel": frozenset({"saved_model_schema_version", "meta_graphs"}),
+}
+_ALL_GRAPH_TOP = frozenset().union(*_GRAPH_TOP.values())
+_NODEDEF_FIELDS = frozenset({"name", "op", "input", "device", "attr", "experimental_debug_info", "experimental_type"})
+_NODEDEF_STRONG = frozenset({"op", "attr", "device", "experimental_debug_info", "experimental_type"})
+_GRAPH_ONLY_TOP = frozenset(
+    {
+        "meta_info_def",
+        "graph_def",
+        "saver_def",
+        "collection_def",
+        "asset_file_def",
+        "object_graph_def",
+        "saved_model_schema_version",
+        "meta_graphs",
+    }
+)
+# onnx/onnx.proto NodeProto (text dumps of ONNX graphs also have `node {` blocks)
+_ONNX_NODE = frozenset({"op_type", "output", "domain", "attribute", "doc_string", "overload"})
+# mediapipe/framework/calculator.proto CalculatorGraphConfig.Node
+_MEDIAPIPE_NODE = frozenset(
+    {
+        "calculator",
+        "input_stream",
+        "output_stream",
+        "input_side_packet",
+        "output_side_packet",
+        "options",
+        "node_options",
+        "source_layer",
+        "buffer_size_hint",
+        "input_stream_handler",
+        "output_stream_handler",
+        "input_stream_info",
+        "executor",
+        "profiler_config",
+        "max_in_flight",
+        "option_value",
+        "external_input",
+    }
+)
+# tensorflow/core/framework/cost_graph.proto CostGraphDef.Node
+_COSTGRAPH_NODE = frozenset(
+    {
+        "id",
+        "input_info",
+        "output_info",
+        "temporary_memory_size",
+        "persistent_memory_size",
+        "host_temp_memory_size",
+        "device_temp_memory_size",
+        "device_persistent_memory_size",
+        "compute_cost",
+        "compute_time",
+        "memory_time",
+        "is_final",
+        "control_input",
+        "inaccurate",
+    }
+)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    message: str
+    keys: frozenset  # top-level names that point at this message on their own
+    fields: frozenset = frozenset()  # other top-level names it has
+    child_keys: tuple = ()  # (top-level name, names inside its first block that point here)
+
+
+def _k(message, keys, fields=(), child_keys=()):
+    return _Kind(
+        message,
+        frozenset(keys.split()),
+        frozenset(fields.split() if fields else ()),
+        tuple((top, frozenset(kids.split())) for top, kids in child_keys),
+    )
+
+
+# Vocabularies of other protobufs kept with graph extensions (sources in NOTES.md).
+_OTHER_TEXT = (
+    _k(
+        "MediaPipe CalculatorGraphConfig",
+        "input_stream output_stream input_side_packet output_side_packet packet_factory packet_generator "
+        "num_threads status_handler max_queue_size report_deadlock input_stream_handler output_stream_handler "
+        "executor profiler_config package graph_options",
+        "node type options",
+        [("node", " ".join(sorted(_MEDIAPIPE_NODE)))],
+    ),
+    _k(
+        "Object Detection label map (StringIntLabelMap)",
+        "",
+        "item",
+        [("item", "id display_name keypoints frequency instance_count")],
+    ),
+    _k(
+        "Triton model config (ModelConfig)",
+        "platform backend instance_group dynamic_batching sequence_batching ensemble_scheduling version_policy "
+        "default_model_filename cc_model_filenames model_warmup model_transaction_policy model_repository_agents "
+        "response_cache batch_input batch_output model_operations optimization metric_tags model_metrics",
+        "name input output parameters max_batch_size runtime",
+        [
+            ("input", "data_type dims format reshape is_shape_tensor allow_ragged_batch optional"),
+            ("output", "data_type dims label_filename reshape is_shape_tensor"),
+        ],
+    ),
+    _k(
+        "TensorFlow Serving ModelServerConfig",
+        "model_config_list custom_model_config",
+        "",
+        [("model_config_list", "config")],
+    ),
+    _k(
+        "TensorFlow Serving batching parameters",
+        "batch_timeout_micros max_enqueued_batches num_batch_threads allowed_batch_sizes pad_variable_length_inputs "
+        "thread_pool_name max_execution_batch_size enable_large_batch_splitting",
+        "max_batch_size",
+        [("max_batch_size", "value")],
+    ),
+    _k("TensorFlow Serving MonitoringConfig", "prometheus_config", ""),
+    _k("TensorFlow Serving PlatformConfigMap", "platform_configs", ""),
+    _k(
+        "TFMD Schema",
+        "sparse_feature weighted_feature string_domain float_domain int_domain default_environment "
+        "dataset_constraints tensor_representation_group generate_legacy_feature_spec",
+        "feature annotation",
+        [
+            (
+                "feature",
+                "type presence value_count domain int_domain float_domain string_domain bool_domain shape "
+                "struct_domain natural_language_domain image_domain lifecycle_stage distribution_constraints "
+                "skew_comparator drift_comparator in_environment not_in_environment deprecated",
+            )
+        ],
+    ),
+    _k(
+        "TFDV Anomalies",
+        "anomaly_info anomaly_name_format dataset_anomaly_info drift_skew_info data_missing",
+        "baseline baseline_v1",
+    ),
+    _k(
+        "TFDV statistics (DatasetFeatureStatisticsList)",
+        "",
+        "datasets",
+        [("datasets", "num_examples weighted_num_examples features cross_features")],
+    ),
+    _k("TF API golden file", "tf_class tf_module tf_proto", "path"),
+    _k(
+        "ApiDefs",
+        "",
+        "op",
+        [("op", "graph_op_name visibility endpoint in_arg out_arg arg_order deprecation_message deprecation_version")],
+    ),
+    _k(
+        "OpList",
+        "",
+        "op",
+        [
+            (
+                "op",
+                "input_arg output_arg is_stateful is_commutative is_aggregate "
+                "allows_uninitialized_input control_output is_distributed_communication",
+            )
+        ],
+    ),
+    _k(
+        "TFX pipeline IR (Pipeline)",
+        "runtime_spec execution_mode deployment_config",
+        "pipeline_info nodes",
+        [("nodes", "pipeline_node sub_pipeline"), ("pipeline_info", "id")],
+    ),
+    _k(
+        "Kubeflow PipelineSpec",
+        "deployment_spec components root sdk_version schema_version default_pipeline_root",
+        "pipeline_info",
+        [("pipeline_info", "display_name description")],
+    ),
+    _k("Kubeflow PipelineJob", "pipeline_spec runtime_config", "display_name labels name"),
+    _k(
+        "DELF config (DelfConfig)",
+        "delf_local_config delf_global_config use_local_features use_global_features image_scales is_tf2_exported",
+        "model_path max_image_size min_image_size",
+    ),
+    _k(
+        "DRAGNN MasterSpec",
+        "",
+        "component",
+        [
+            (
+                "component",
+                "transition_system fixed_feature linked_feature network_unit backend component_builder "
+                "num_actions resource attention_component",
+            )
+        ],
+    ),
+    _k(
+        "DRAGNN GridPoint",
+        "learning_method adam_beta1 adam_beta2 adam_eps decay_steps gradient_clip_norm use_moving_average dropout_rate",
+        "learning_rate seed",
+    ),
+    _k(
+        "SyntaxNet TaskSpec",
+        "Parameter task_name task_type",
+        "input output",
+        [("input", "record_format Part creator file_format"), ("output", "record_format Part creator file_format")],
+    ),
+    _k(
+        "tf2xla Config",
+        "",
+        "feed fetch variable conversion_options",
+        [("feed", "id shape"), ("fetch", "id"), ("variable", "node_name shape readonly")],
+    ),
+    _k("GraphDebugInfo", "files traces frames_by_id traces_by_id name_to_trace_id", ""),
+    _k("tf.train.Example", "features", ""),
+    _k("tf.train.SequenceExample", "feature_lists", "context"),
+    _k("tf.train.Features", "", "feature", [("feature", "key value")]),
+    _k("TensorBoard ProjectorConfig", "embeddings model_checkpoint_dir", "model_checkpoint_path"),
+    _k(
+        "CheckpointState",
+        "all_model_checkpoint_paths all_model_checkpoint_timestamps last_preserved_timestamp",
+        "model_checkpoint_path",
+    ),
+    _k(
+        "Object Detection pipeline config (TrainEvalPipelineConfig)",
+        "train_config eval_config train_input_reader eval_input_reader graph_rewriter",
+        "model",
+        [("model", "ssd faster_rcnn center_net experimental_model")],
+    ),
+    _k(
+        "SavedModel fingerprint (FingerprintDef)",
+        "saved_model_checksum graph_def_program_hash signature_def_hash saved_object_graph_hash checkpoint_hash",
+        "version uuid",
+    ),
+    _k("Keras metadata (SavedMetadata)", "", "nodes", [("nodes", "node_id node_path identifier metadata")]),
+    _k(
+        "ConfigProto",
+        "gpu_options allow_soft_placement log_device_placement device_count "
+        "intra_op_parallelism_threads inter_op_parallelism_threads use_per_session_threads "
+        "rpc_options placement_timeout_in_ms",
+        "graph_options experimental",
+    ),
+    _k(
+        "ONNX ModelProto",
+        "ir_version opset_import producer_name producer_version model_version",
+        "graph domain doc_string metadata_props training_info functions",
+    ),
+    _k(
+        "ONNX GraphProto",
+        "initializer value_info sparse_initializer quantization_annotation",
+        "node name input output doc_string",
+        [("node", " ".join(sorted(_ONNX_NODE)))],
+    ),
+    _k("Caffe NetParameter", "layer layers input_dim input_shape", "name input"),
+    _k("CostGraphDef", "cost", "node", [("node", " ".join(sorted(_COSTGRAPH_NODE - {"control_input"})))]),
+)
+
+
+def _node_look(kids: list[str] | None) -> str:
+    """What the first `node { }` block looks like: nodedef | mediapipe | costgraph | onnx | unknown | empty | absent."""
+    if kids is None:
+        return "absent"
+    if not kids:
+        return "empty"
+    names = set(kids)
+    if names & _NODEDEF_STRONG:
+        return "nodedef"  # op / attr / device ...: a graph, even with misspelt neighbours
+    if names & (_MEDIAPIPE_NODE - {"name"}):
+        return "mediapipe"
+    if names & (_COSTGRAPH_NODE - {"name", "control_input"}):
+        return "costgraph"
+    if names & _ONNX_NODE:
+        return "onnx"
+    if names & {"name", "input"}:
+        return "nodedef"  # a name / inputs and misspelt fields: a broken graph
+    return "unknown"
+
+
+def _best_other(info: _TextInfo):
+    """The best-matching other message: (score, kind, evidence) or None."""
+    top = set(info.top)
+    best = None
+    for kind in _OTHER_TEXT:
+        evidence = sorted(top & kind.keys)
+        for name, kids in kind.child_keys:
+            got = kids & set(info.children.get(name) or ())
+            if got:
+                evidence.append(f"{name} {{ {', '.join(sorted(got))} }}")
+        if not evidence:
+            continue
+        known = kind.keys | kind.fields | {name for name, _ in kind.child_keys}
+        explained = len(top & known)
+        score = (len(evidence) * 2 + explained, -len(top - known))
+        if best is None or score > best[0]:
+            best = (score, kind, evidence)
+    return best
+
+
+def _header_message(text: str) -> str | None:
+    """`# proto-message: X` in the comment block at the top of the file."""
+    for line in text[:4096].splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return None
+        m = _PROTO_HEADER.match(stripped)
+        if m:
+            return m.group(1).rsplit(".", 1)[-1]
+    return None
+
+
+def _describe(info: _TextInfo) -> str:
+    parts = []
+    for name in info.top[:6]:
+        kids = info.children.get(name)
+        parts.append(f"{name} {{ {', '.join(kids[:5])} }}" if kids else name)
+    return "top-level fields " + ", ".join(parts) if parts else "no fields"
+
+
+def _decide_text(info: _TextInfo, text: str, hint) -> Verdict:
+    form = "text"
+    header = _header_message(text)
+    top = set(info.top)
+    look = _node_look(info.children.get("node"))
+    if header in _GRAPH_TOP:
+        return Verdict("graph", header, f"'# proto-message: {header}' header; {_describe(info)}", form)
+    if not info.top:
+        if info.error:
+            return Verdict("unsure", "GraphDef", f"not text format ({info.error})", form)
+        if hint and hint[0] != "graph":
+            return Verdict(hint[0], hint[1], "empty file; the file name suggests it", form)
+        return Verdict("graph", "GraphDef", "empty", form)
+    graph_kinds = [name for name, vocab in _GRAPH_TOP.items() if top <= vocab]
+    broken = f" (syntax error: {info.error})" if info.error else ""
+    if graph_kinds:
+        kind = graph_kinds[0]
+        if kind == "GraphDef" and look in ("mediapipe", "costgraph", "onnx", "unknown"):
+            pass  # decided below
+        elif top == {"version"}:
+            return Verdict("unsure", "GraphDef", "only the deprecated top-level field 'version'" + broken, form)
+        else:
+            return Verdict("graph", kind, _describe(info) + broken, form)
+    other = _best_other(info)
+    if header is not None:
+        message = other[1].message if other else header
+        return Verdict("other-protobuf", message, f"'# proto-message: {header}' header; {_describe(info)}", form)
+    graph_names = top & _ALL_GRAPH_TOP
+    if other is not None and look != "nodedef":
+        _, kind, evidence = other
+        return Verdict("other-protobuf", kind.message, f"{_describe(info)}; evidence: {', '.join(evidence)}", form)
+    if graph_names and (look == "nodedef" or info.top[0] in _ALL_GRAPH_TOP):
+        unknown = ", ".join(sorted(top - _ALL_GRAPH_TOP))
+        kind = next((k for k, vocab in _GRAPH_TOP.items() if graph_names <= vocab), "GraphDef")
+        return Verdict("graph", kind, f"{_describe(info)}; unknown top-level fields {unknown}{broken}", form)
+    if graph_names or look == "nodedef" or _nodedef_like_block(info):
+        return Verdict("unsure", "GraphDef", _describe(info) + broken, form)
+    if hint is not None and hint[0] == "other-protobuf":
+        return Verdict("other-protobuf", hint[1], f"{_describe(info)}; the file name suggests it" + broken, form)
+    if not info.error and len(info.top) >= 1:
+        return Verdict(
+            "other-protobuf",
+            "unrecognised protobuf message",
+            f"well-formed text format without any graph field: {_describe(info)}",
+            form,
+        )
+    return Verdict("unsure", "unknown", f"{_describe(info)}{broken}", form)
+
+
+def _nodedef_like_block(info: _TextInfo) -> bool:
+    return any({"name", "op"} <= set(kids) for kids in info.children.values())
+
+
+_JSON_START = re.compile(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[{"\]]|-?\d|(?:true|false|null)\s*[,\]]))')
+_MARKUP = re.compile(r"\s*<(?:!doctype\s+html|html|\?xml|!--|[A-Za-z])", re.I)
+
+
+def _classify_text(src: _Source, head: bytes, base: str, hint) -> Verdict | None:
+    """Verdict for a text file, or None when the bytes are not text after all."""
+    window = TEXT_WINDOW
+    while True:
+        raw = head if len(head) >= min(window, src.size) else src.get(0, window)
+        complete = len(raw) >= src.size
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if not complete and error.start >= len(raw) - 3:
+                text = raw[: error.start].decode("utf-8", "replace")
+            elif _BINARY_BYTES.search(raw) is not None:
+                return None  # control bytes after the first KiB: binary after all
+            else:
+                # Text with a stray byte (Latin-1, a damaged file): still read as text, so that a graph
+                # with a bad string is a broken graph, not binary noise.
+                text = raw.decode("utf-8", "replace")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if _JSON_START.match(text):
+            if complete:
+                try:
+                    json.loads(text)
+                    return Verdict("not-protobuf", "JSON", "the file is a JSON document", "text")
+                except (ValueError, RecursionError):  # nesting deeper than the interpreter's stack
+                    pass
+            return Verdict("not-protobuf", "JSON", "starts like a JSON document", "text")
+        if _MARKUP.match(text):
+            what = "HTML" if re.match(r"\s*<(?:!doctype\s+html|html)", text, re.I) else "XML/markup"
+            return Verdict("not-protobuf", what, "starts with a markup tag", "text")
+        if not complete:
+            cut = text.rfind("\n")
+            text = text[: cut + 1] if cut > 0 else text  # no token cut in half by the window
+        info = _scan_text(text)
+        if not complete and info.error and (info.at_end or info.error_pos >= len(text) - 256):
+            info.error = None  # the window ended, not the file
+            info.at_end = True
+        verdict = _decide_text(info, text, hint)
+        if complete or verdict.kind != "unsure" or window >= TEXT_WINDOW_MAX or not info.at_end:
+            return verdict
+        window = TEXT_WINDOW_MAX
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+
+
+GRAPH_MESSAGES = ("GraphDef", "MetaGraphDef", "SavedModel")
+
+
+def looks_like_text(data: bytes) -> bool:
+    """Whether `data` reads as text format rather than binary wire format: no control byte in its first KiB.
+
+    Binary GraphDefs start with 0x0a (a newline!) and are full of control
+    bytes; text format never contains bytes below 0x20 other than whitespace.
+    """
+    return _BINARY_BYTES.search(data, 0, SNIFF_BYTES) is None
+
+
+def text_message(text: str) -> str:
+    """Which graph message a text holds (GraphDef when the text does not say)."""
+    verdict = classify(text[:TEXT_WINDOW_MAX].encode("utf-8", "surrogatepass"), "")
+    return verdict.message if verdict.message in GRAPH_MESSAGES else "GraphDef"
+
+
+def classify(data: bytes | bytearray | memoryview | Any, filename: str = "") -> Verdict:
+    """Classify the content `data` of file `filename` (bytes, bytearray, memoryview or mmap)."""
+    src = _Source(data)
+    try:
+        return _classify_source(src, filename)
+    finally:
+        src.release()
+
+
+def _classify_source(src: _Source, filename: str) -> Verdict:
+    base = os.path.basename(filename.replace("\\", "/")).lower()
+    hint = _name_hint(filename)
+    if src.size == 0:
+        if hint and hint[0] != "graph":
+            return Verdict(hint[0], hint[1], "empty file; the file name suggests it", None)
+        return Verdict("graph", "GraphDef", "empty", None)
+    magic = _magic(src, base)
+    if magic is not None:
+        return magic
+    head = src.get(0, SNIFF_BYTES)
+    if _BINARY_BYTES.search(head) is None:
+        verdict = _classify_text(src, head, base, hint)
+        if verdict is not None and verdict.kind != "unsure":
+            return verdict
+        binary = _classify_binary(src, base, hint, whole=verdict is not None)
+        if verdict is None:
+            return binary
+        if binary.kind in ("graph",) or (
+            binary.kind == "other-protobuf" and binary.message != "unrecognised protobuf message"
+        ):
+            return binary
+        return verdict
+    return _classify_binary(src, base, hint)
+
+
+def _classify_binary(src: _Source, base: str, hint, whole: bool = False) -> Verdict:
+    """The verdict on `src` as wire format; `whole`: another message is named only for bytes that are one
+    complete message (text that is not text format comes here too: runs of blanks are varints)."""
+    form = "binary"
+    walk = _walk(src, 0, src.size, window=TOP_WINDOW, min_fields=META_FAR_FIELDS)
+    if not walk.fields:
+        # Unidentified bytes (noise, a zero-filled or damaged file): not known to be anything else, so linted.
+        what = "truncated" if walk.status == "truncated" else "not protobuf wire format"
+        return Verdict("unsure", hint[1] if hint and hint[0] == "graph" else "unknown", f"{what} at byte 0", form)
+    results = {}
+    for message, check in (
+        ("SavedModel", _check_savedmodel),
+        ("MetaGraphDef", _check_metagraph),
+        ("GraphDef", _check_graphdef),
+    ):
+        results[message] = check(src, walk)
+    tail = ""
+    if walk.status == "truncated":
+        tail = f"; truncated at byte {walk.where}"
+    elif walk.status == "invalid":
+        tail = f"; malformed at byte {walk.where}"
+    for message in ("SavedModel", "MetaGraphDef", "GraphDef"):
+        state, note = results[message]
+        if state == "yes":
+            return Verdict("graph", message, note + tail, form)
+    other = _other_binary(src, walk, base)
+    if other is not None and (walk.status == "complete" if whole else walk.status != "invalid"):
+        return Verdict("other-protobuf", other[0], other[1] + tail, form)
+    maybes = [(m, note) for m, (state, note) in results.items() if state == "maybe"]
+    if maybes:
+        message, note = maybes[-1] if len(maybes) > 1 and maybes[-1][0] == "GraphDef" else maybes[0]
+        if hint and hint[0] == "other-protobuf":
+            return Verdict("other-protobuf", hint[1], f"{note}{tail}; the file name suggests it", form)
+        return Verdict("unsure", message, note + tail, form)
+    shape = ", ".join(f"{f.num}:{('varint', 'i64', 'len', '', '', 'i32')[f.wt]}" for f in walk.fields[:6])
+    if walk.status == "invalid" and len(walk.fields) < 2:
+        return Verdict("unsure", "unknown", f"not protobuf wire format (fields {shape}{tail})", form)
+    if hint and hint[0] == "other-protobuf":
+        return Verdict("other-protobuf", hint[1], f"top-level fields {shape}; the file name suggests it{tail}", form)
+    if walk.status in ("invalid", "truncated"):
+        # Cut short or broken inside the fields it has: a damaged file, maybe a graph; tflint reads it and says.
+        return Verdict("unsure", "unknown", f"top-level fields {shape}{tail}", form)
+    why = "; ".join(note for _, (_, note) in results.items())
+    return Verdict("other-protobuf", "unrecognised protobuf message", f"top-level fields {shape} ({why}){tail}", form)

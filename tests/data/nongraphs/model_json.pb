@@ -1,0 +1,1 @@
+{"format": "graph-model", "modelTopology": {"node": [{"name": "x", "op": "Placeholder"}]}}
