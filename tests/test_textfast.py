@@ -314,9 +314,7 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
 
 # -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
 
-GRAPHDEF_TEXTS = [
-    path for path in TEXT_FILES if sniff.text_message(path.read_text("utf-8", "replace")) == "GraphDef"
-]
+GRAPHDEF_TEXTS = [path for path in TEXT_FILES if sniff.text_message(path.read_text("utf-8", "replace")) == "GraphDef"]
 
 
 def split_everything(monkeypatch):

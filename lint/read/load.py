@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
-from tflint.read.sniff import classify, looks_like_text, text_message
+from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, GRAPH_EXTENSIONS, SAVED_MODEL_FILES, os_errors_as_usage, saved_model_file
 
 __all__ = ["GRAPH_EXTENSIONS", "SAVED_MODEL_FILES"]  # where callers look for them
@@ -219,8 +219,8 @@ def holds_saved_model(path: str) -> bool:
     if not os.path.isfile(path):
         return False
     verdict = sniff_path(path)
-    if verdict is None:
-        return True  # unreadable: the directory is linted, and says why
+    if verdict is None or verdict.reason == EMPTY:
+        return True  # unreadable or empty: the directory is linted, and says what is wrong with it
     return (
         verdict.kind == "chunked-saved-model" or verdict.kind in ("graph", "unsure") and verdict.message == "SavedModel"
     )

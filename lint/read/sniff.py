@@ -36,6 +36,7 @@ from typing import Any
 __all__ = ["Verdict", "classify", "KINDS"]
 
 KINDS = ("graph", "other-protobuf", "not-protobuf", "chunked-saved-model", "unsure")
+EMPTY = "empty"  # the reason given for a file with no field at all
 
 # ---------------------------------------------------------------------------
 # Budgets
@@ -1103,7 +1104,7 @@ def _decide_text(info: _TextInfo, text: str, hint) -> Verdict:
             return Verdict("unsure", "GraphDef", f"not text format ({info.error})", form)
         if hint and hint[0] != "graph":
             return Verdict(hint[0], hint[1], "empty file; the file name suggests it", form)
-        return Verdict("graph", "GraphDef", "empty", form)
+        return Verdict("graph", "GraphDef", EMPTY, form)
     graph_kinds = [name for name, vocab in _GRAPH_TOP.items() if top <= vocab]
     broken = f" (syntax error: {info.error})" if info.error else ""
     if graph_kinds:
@@ -1228,7 +1229,7 @@ def _classify_source(src: _Source, filename: str) -> Verdict:
     if src.size == 0:
         if hint and hint[0] != "graph":
             return Verdict(hint[0], hint[1], "empty file; the file name suggests it", None)
-        return Verdict("graph", "GraphDef", "empty", None)
+        return Verdict("graph", "GraphDef", EMPTY, None)
     magic = _magic(src, base)
     if magic is not None:
         return magic
