@@ -566,7 +566,7 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """tflint never writes to a file it lints: `-o g.pbtxt g.pbtxt` is a usage error, not a lost graph."""
     from tflint.api import discover
     from tflint.errors import UsageError
-    from tflint.read.load import SAVED_MODEL_FILES
+    from tflint.read.walk import SAVED_MODEL_FILES
 
     targets = [
         (flag, path)

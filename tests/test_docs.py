@@ -9,7 +9,7 @@ import yaml
 from conftest import REPO
 
 from tflint.cli import _build_parser, main
-from tflint.read.load import GRAPH_EXTENSIONS
+from tflint.read.walk import GRAPH_EXTENSIONS
 from tflint.report.rulesdoc import GENERATED_NOTE, markdown
 from tflint.rules import RULES
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tflint.config.settings import Config, with_preset
-from tflint.read.load import SAVED_MODEL_FILES, sniff_path
+from tflint.read.load import sniff_path
 from tflint.read.sniff import classify
+from tflint.read.walk import SAVED_MODEL_FILES
 
 SERVING_PRESET = "serving"
 

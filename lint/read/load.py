@@ -22,9 +22,10 @@ from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
-from tflint.read.walk import CHUNKED_SAVED_MODEL, GRAPH_EXTENSIONS, SAVED_MODEL_FILES, os_errors_as_usage, saved_model_file
-
-__all__ = ["GRAPH_EXTENSIONS", "SAVED_MODEL_FILES"]  # where callers look for them
+from tflint.escape import quote
+from tflint.read.guarded import read_bytes
+from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
+from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
