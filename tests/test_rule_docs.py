@@ -78,7 +78,9 @@ def test_docstring_example(rule_id, kind, text, expected, name):
         expected = [(rule, line - offset) for rule, line in expected]
         found = [(f.rule, f.line) for f in compat_text(old + "\n", new) if f.rule == rule_id]
     else:
-        found = [(f.rule, f.line) for f in lint_text(text, config, import_args=import_args, name=name) if f.rule == rule_id]
+        found = [
+            (f.rule, f.line) for f in lint_text(text, config, import_args=import_args, name=name) if f.rule == rule_id
+        ]
     if kind == "Okay":
         assert found == []
     else:

@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from tflint.errors import UsageError
-from tflint.read.load import SAVED_MODEL_FILES, Artifact, ParseFailure, load_path, looks_like_text
+from tflint.read.load import Artifact, ParseFailure, load_path
+from tflint.read.sniff import looks_like_text
+from tflint.read.walk import SAVED_MODEL_FILES
 
 # Field numbers (tensorflow/core/protobuf/saved_model.proto, meta_graph.proto, framework/graph.proto).
 _SAVED_MODEL_META_GRAPHS = 2
