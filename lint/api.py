@@ -581,14 +581,15 @@ class _RunExcludes(Excludes):
         return self._configs.for_directory(os.path.dirname(path)).excludes().excluded_path(path, is_dir)
 
 
-def _baseline_groups(
-    linted: list[tuple[str, Config, list[Finding], str | None]], baseline: Any
-) -> dict[str, list[str]]:
-    """Baseline path -> the linted files it applies to (an explicit one applies to all)."""
+def _baseline_groups(linted: Sequence[tuple[Any, ...]], baseline: Any) -> dict[str, list[str]]:
+    """Baseline path -> the files it applies to (an explicit one applies to all).
+
+    `linted` holds (shown path, config, ...) per file, from a lint or a compat run.
+    """
     groups: dict[str, list[str]] = {}
     if baseline is False:
         return groups
-    for shown, resolved, _, _ in linted:
+    for shown, resolved, *_ in linted:
         path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
         if path:
             groups.setdefault(path, []).append(shown)
