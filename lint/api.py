@@ -26,8 +26,8 @@ from tflint.finding import Finding, Severity
 from tflint.read.load import (
     artifact_from_message,
     coerce_message,
-    load_bytes,
     holds_saved_model,
+    load_bytes,
     load_path,
     parse_op_list,
 )

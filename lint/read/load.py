@@ -22,9 +22,6 @@ from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
-from tflint.escape import quote
-from tflint.read.guarded import read_bytes
-from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 
 if TYPE_CHECKING:
