@@ -690,6 +690,8 @@ def lint_graph(
             message, kind = coerce_message(graph)
             artifact = artifact_from_message(message, kind, name)
         findings = tuple(lint_artifact(artifact, resolved, registry))
+    if artifact.skipped is not None:  # bytes of another message: a not-a-graph finding, as for a file
+        return Report(findings, resolved.fail_on, (), rules=resolved.modules, skipped=((name, artifact.skipped),))
     return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
 
 

@@ -185,5 +185,8 @@ def test_files_that_are_not_graphs_are_skipped_and_listed(tmp_path):
     assert report.ok and [f.rule for f in report.findings] == ["not-a-graph"]
     with pytest.raises(GraphValidationError, match="not a TensorFlow graph: Object Detection label map"):
         validate(tmp_path / "label_map.pbtxt")
-    with pytest.raises(ValueError, match="not a graph: SavedModel fingerprint"):
-        lint_graph((DATA / "nongraphs" / "fingerprint.pb").read_bytes())
+    fingerprint = (DATA / "nongraphs" / "fingerprint.pb").read_bytes()
+    report = lint_graph(fingerprint, name="fingerprint.pb")
+    assert report.skipped == (("fingerprint.pb", "SavedModel fingerprint (FingerprintDef)"),) and report.ok
+    with pytest.raises(GraphValidationError, match="not a TensorFlow graph: SavedModel fingerprint"):
+        validate(fingerprint)
