@@ -100,8 +100,10 @@ def iter_graph_files(paths: Iterable[str], options: WalkOptions | None = None) -
             yield raw
             continue
         with os_errors_as_usage(raw):
-            if not os.path.lexists(raw):
-                raise UsageError(f"{raw}: no such file or directory")
+            try:
+                os.lstat(raw)  # a path too long, a NUL in it: said as such, not as "no such file"
+            except FileNotFoundError:
+                raise UsageError(f"{raw}: no such file or directory") from None
             if os.path.isdir(raw):
                 yield from walker.walk(raw)
             elif os.path.exists(raw):
