@@ -529,6 +529,8 @@ def _known(version: str) -> bool:
     from tflint.tf.releases import known_releases
 
     return version in known_releases()
+
+
 def _globs(value: Any, where: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
