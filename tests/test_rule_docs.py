@@ -1,9 +1,14 @@
-"""Every rule is registered, documented, and its docstring examples hold (pycodestyle's trick)."""
+"""Every rule is registered, documented, and its docstring examples hold (pycodestyle's trick).
+
+A `Fail:` example gives exactly the findings its `# rule-id` comments mark, on those lines; an
+`Okay:` example lints clean, with no finding of any rule, so the docs never show a bad graph as good.
+"""
 
 from __future__ import annotations
 
 import pkgutil
 import re
+from pathlib import Path
 
 import pytest
 from conftest import compat_text, lint_text
@@ -49,6 +54,12 @@ def test_every_rule_module_is_registered():
 
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))
+def test_every_rule_has_a_test_module(rule_id):
+    name = RULES[rule_id].__name__.rsplit(".", 1)[1]
+    assert (Path(__file__).parent / "rules" / f"test_{name}.py").is_file(), f"no tests/rules/test_{name}.py"
+
+
+@pytest.mark.parametrize("rule_id", sorted(RULES))
 def test_rule_declares_its_contract(rule_id):
     module = RULES[rule_id]
     assert module.ID == rule_id
@@ -60,6 +71,7 @@ def test_rule_declares_its_contract(rule_id):
     assert isinstance(module.OPTIONS, dict)
     kinds = [kind for kind, _, _ in _examples(module)]
     assert "Fail" in kinds, f"{rule_id} documents no failing example"
+    assert "Okay" in kinds, f"{rule_id} documents no passing example"
 
 
 @pytest.mark.parametrize("rule_id, kind, text, expected", list(_cases()))
@@ -74,10 +86,10 @@ def test_docstring_example(rule_id, kind, text, expected):
         old, new = text.split("\n---\n")
         offset = old.count("\n") + 2
         expected = [(rule, line - offset) for rule, line in expected]
-        found = [(f.rule, f.line) for f in compat_text(old + "\n", new) if f.rule == rule_id]
+        findings = compat_text(old + "\n", new)
     else:
-        found = [(f.rule, f.line) for f in lint_text(text, config, import_args=import_args) if f.rule == rule_id]
+        findings = lint_text(text, config, import_args=import_args)
     if kind == "Okay":
-        assert found == []
+        assert [(f.rule, f.line, f.message) for f in findings] == []
     else:
-        assert sorted(found) == sorted(expected)
+        assert sorted((f.rule, f.line) for f in findings if f.rule == rule_id) == sorted(expected)

@@ -27,7 +27,8 @@ def render(findings: Sequence[Finding], summary: Summary) -> str:
     out.append(f'<testsuites name="tflint" tests="{total_tests}" failures="{len(findings)}" errors="0">')
     for path, items in by_file.items():
         out.append(
-            f'  <testsuite name={quoteattr(path)} tests="{max(1, len(items))}" failures="{len(items)}" errors="0" skipped="0">'
+            f'  <testsuite name={quoteattr(path)} tests="{max(1, len(items))}" failures="{len(items)}" errors="0" '
+            'skipped="0">'
         )
         if not items:
             out.append(f'    <testcase classname={quoteattr(path)} name="tflint"/>')
@@ -43,6 +44,7 @@ def _testcase(finding: Finding) -> list[str]:
     name = f"{finding.rule} ({finding.node})" if finding.node else finding.rule
     return [
         f"    <testcase classname={quoteattr(finding.file)} name={quoteattr(name)}>",
-        f"      <failure type={quoteattr(str(finding.severity))} message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
+        f"      <failure type={quoteattr(str(finding.severity))} "
+        f"message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
         "    </testcase>",
     ]
