@@ -1,7 +1,8 @@
 """Every rule is registered, documented, and its docstring examples hold (pycodestyle's trick).
 
 A `Fail:` example gives exactly the findings its `# rule-id` comments mark, on those lines; an
-`Okay:` example lints clean, with no finding of any rule, so the docs never show a bad graph as good.
+`Okay:` example gives no finding of its rule and no warning or error of any other, so the docs
+never show a bad graph as good.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def test_docstring_example(rule_id, kind, text, expected):
     else:
         findings = lint_text(text, config, import_args=import_args)
     if kind == "Okay":
-        assert [(f.rule, f.line, f.message) for f in findings] == []
+        # Nothing of the rule, and nothing to fix from any other (an info note, such as api-added's, may remain).
+        assert [(f.rule, f.line, f.message) for f in findings if f.rule == rule_id or f.severity > Severity.INFO] == []
     else:
         assert sorted((f.rule, f.line) for f in findings if f.rule == rule_id) == sorted(expected)
