@@ -65,6 +65,7 @@ def phase_times(path: str) -> list[tuple[str, float]]:
 
     from tflint.api import registry_for, resolve_config
     from tflint.engine import run as engine
+    from tflint.engine.findings import run_rules
     from tflint.read.load import load_path
     from tflint.report import renderer
     from tflint.report.summary import Summary
@@ -83,7 +84,7 @@ def phase_times(path: str) -> list[tuple[str, float]]:
         starts: list[tuple[str, float]] = []
         for index, source in zip(indexes, artifact.graphs):
             try:
-                run = engine.run_rules(
+                run = run_rules(
                     index,
                     config,
                     artifact.path,
@@ -91,7 +92,7 @@ def phase_times(path: str) -> list[tuple[str, float]]:
                     progress=lambda rule: starts.append((rule, time.perf_counter())),
                 )
             except TypeError:  # an engine without the progress hook: no per-rule times
-                run = engine.run_rules(index, config, artifact.path, source.label)
+                run = run_rules(index, config, artifact.path, source.label)
             findings.extend(run)
             starts.append(("", time.perf_counter()))
         lap("rules")

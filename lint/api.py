@@ -20,7 +20,9 @@ from tflint.config.settings import (
     find_config,
     load_config,
 )
-from tflint.engine.run import lint_artifact
+from tflint.engine import parallel
+from tflint.engine.findings import RuleLevel, configured
+from tflint.engine.run import lint_artifact, lint_path
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Finding, Severity
 from tflint.read.load import (
@@ -140,7 +142,8 @@ def resolve_config(config: ConfigLike, near: str | None = None) -> Config:
 def registry_for(
     config: Config, extra_op_defs: Iterable[str | Any] = (), target_tf: str | Sequence[str] | None = None
 ) -> OpRegistry:
-    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the bundled snapshot.
+    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the
+    bundled snapshot.
 
     Its targets are the releases `target_tf` names (overriding the config's `target-tf:`), if any.
     """
@@ -269,7 +272,8 @@ def lint_paths(
         if registry is None:
             registry = registries[id(base)] = registry_for(base, op_defs, target_tf)
         plan.append((path, base.for_file(configs.named(path)), registry))
-    linted = _lint_planned(plan, input_type, stdin_name, progress, _worker_count(files, jobs), _core_count(jobs))
+    workers, cores = parallel.worker_count(files, jobs), parallel.core_count(jobs)
+    linted = parallel.lint_planned(plan, lint_path, input_type, stdin_name, progress, workers, cores)
 
     skipped = tuple((shown, what) for shown, _, _, what in linted if what is not None)
     config_of = {shown: resolved for shown, resolved, _, _ in linted}
@@ -389,15 +393,12 @@ def _apply_baseline(
     member_set = set(members)
     fallback = config_of[members[0]]
 
-    def stale_level(shown: str | None) -> Severity:
+    def rules_for(shown: str | None) -> list[RuleLevel]:
         if pruning:
-            return Severity.OFF  # the entries are being removed: nothing to report
-        rule = config_of.get(shown, fallback).rules.get(
-            "unused-suppression"
-        )  # None (a file that is gone): the fallback
-        return rule.severity if rule is not None else Severity.OFF
+            return []  # the entries are being removed: nothing to report
+        return configured(config_of.get(shown, fallback))  # None (a file that is gone): the fallback
 
-    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, stale_level, judged)
+    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, rules_for, judged)
     outside = [f for f in findings if f.file not in member_set]
     return sorted(outside + applied.findings, key=Finding.sort_key), applied
 
@@ -407,125 +408,6 @@ def _not_compat(modules: Mapping[str, Any]) -> Any:
     from tflint.engine.compat import is_compat_rule
 
     return lambda rule_id: not is_compat_rule(rule_id, modules)
-
-
-# Below this many bytes in all, starting worker processes costs more than it saves.
-PARALLEL_MIN_BYTES = 2 << 20
-
-# What -j workers lint: set in the parent just before it forks them, so configs,
-# registries and plugins are shared by copy-on-write instead of pickled.
-_PLAN: dict[str, tuple[Config, OpRegistry]] = {}
-_PLAN_OPTIONS: tuple[str | None, str] = (None, "<stdin>")
-
-
-def _core_count(jobs: int | None) -> int:
-    """How many processes `jobs` allows (None or 0: one per core); 1 where fork is unavailable.
-
-    By default a process that runs other threads (an application calling the
-    API) is never forked: a child may inherit a lock another thread holds.
-    """
-    import threading
-
-    if not hasattr(os, "fork"):  # what multiprocessing's "fork" start method needs (importing it costs 10 ms)
-        return 1
-    if jobs is None or jobs <= 0:
-        return (os.cpu_count() or 1) if threading.active_count() == 1 else 1
-    return jobs
-
-
-def _worker_count(files: list[str], jobs: int | None) -> int:
-    """How many processes to lint `files` with (1: in this process)."""
-    wanted = min(_core_count(jobs), len(files))
-    if wanted <= 1 or "-" in files:
-        return 1
-    total = 0
-    for path in files:
-        target = os.path.join(path, "saved_model.pb") if os.path.isdir(path) else path
-        try:
-            total += os.path.getsize(target)
-        except OSError:
-            pass
-    return wanted if total >= PARALLEL_MIN_BYTES else 1
-
-
-def _lint_planned(
-    plan: list[tuple[str, Config, OpRegistry]],
-    input_type: str | None,
-    stdin_name: str,
-    progress: Any,
-    workers: int,
-    cores: int = 1,
-) -> list[tuple[str, Config, list[Finding], str | None]]:
-    """Lint each planned file, in order, in this process or in `workers` forked ones.
-
-    Linting in this process, a big graph's rules may still use `cores` processes.
-    """
-    global _PLAN, _PLAN_OPTIONS
-    if workers <= 1:
-        linted = []
-        for number, (path, resolved, registry) in enumerate(plan, start=1):
-            if progress is not None:
-                progress.file(number, len(plan), stdin_name if path == "-" else path)
-            shown, findings, skipped = _lint_one(
-                path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores
-            )
-            linted.append((shown, resolved, findings, skipped))
-        return linted
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    _PLAN = {path: (resolved, registry) for path, resolved, registry in plan}
-    _PLAN_OPTIONS = (input_type, stdin_name)
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=process.ignore_interrupts
-    )
-    try:
-        results = []
-        for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
-            if progress is not None:
-                progress.file(number, len(plan), result[0])
-            results.append(result)
-    except BaseException:
-        _terminate(pool)  # Ctrl-C or an error: the workers end now, none is left behind
-        raise
-    else:
-        pool.shutdown()
-    finally:
-        _PLAN, _PLAN_OPTIONS = {}, (None, "<stdin>")
-    return [(shown, resolved, findings, skipped) for (shown, findings, skipped), (_, resolved, _) in zip(results, plan)]
-
-
-def _terminate(pool: Any) -> None:
-    """End a process pool's workers at once (shutdown() would wait for every queued file)."""
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
-    for worker in workers:
-        worker.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.join(1)
-
-
-def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:
-    resolved, registry = _PLAN[path]
-    input_type, stdin_name = _PLAN_OPTIONS
-    return _lint_one(path, resolved, registry, input_type, stdin_name)
-
-
-def _lint_one(
-    path: str,
-    config: Config,
-    registry: OpRegistry,
-    input_type: str | None,
-    stdin_name: str,
-    rule_progress: Any = None,
-    rule_workers: int = 1,
-) -> tuple[str, list[Finding], str | None]:
-    """Load and lint one file: (the name it is shown under, its findings, what it holds if not a graph)."""
-    with process.collector_paused():
-        artifact = load_path(path, input_type, stdin_name=stdin_name, workers=rule_workers)
-        findings = lint_artifact(artifact, config, registry, rule_progress, rule_workers)
-        process.keep_if_retaining(artifact)
-    return artifact.path, findings, artifact.skipped
 
 
 class _ConfigCache:

@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tflint.engine.suppress import UNUSED, suppressible
+from tflint.engine.findings import RuleLevel, file_findings
+from tflint.engine.suppress import SUPPRESSIONS, StaleEntry, Suppressions, suppressible
 from tflint.errors import UsageError
 from tflint.escape import quote
-from tflint.finding import Finding, Severity
+from tflint.finding import Finding
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
 from tflint.report.summary import quiet_skip
@@ -115,7 +116,7 @@ class Baseline:
         findings: Sequence[Finding],
         linted: Iterable[str],
         modules: Mapping[str, Any],
-        stale_level: Callable[[str | None], Severity],
+        rules_for: Callable[[str | None], Sequence[RuleLevel]],
         judged: Callable[[str], bool] | None = None,
     ) -> Applied:
         """Hide the recorded findings; report entries that matched nothing.
@@ -126,8 +127,9 @@ class Baseline:
         Likewise `judged(rule)` says which rules the run ran (linting does
         not run the compat rules, `tflint compat` runs only them): entries
         of other rules are never stale.
-        `stale_level(file)` is the unused-suppression level for a linted
-        file (None: for a file that no longer exists); OFF reports nothing.
+        `rules_for(file)` are the (id, module, severity, options) of the
+        rules for a linted file (None: for a file that no longer exists):
+        those about suppressions report stale entries; none reports nothing.
         """
         remaining = {
             (file, rule, key): count
@@ -152,9 +154,10 @@ class Baseline:
             if judged is not None and not judged(rule):
                 continue  # a rule this run did not run: nothing is known of it either
             stale += 1
-            level = stale_level(shown_names.get(file))
-            if level > Severity.OFF:
-                kept.append(self._stale_finding(file, rule, key, count, shown_names.get(file), level))
+            shown = shown_names.get(file)
+            entry = StaleEntry(file, rule, key, count, self.counts[file][rule][key], exists=shown is not None)
+            where = shown if shown is not None else _display(self.path)
+            kept.extend(file_findings(SUPPRESSIONS, Suppressions(stale=(entry,)), where, rules_for(shown)))
         kept.sort(key=Finding.sort_key)
         return Applied(kept, sum(matched.values()), matched, stale)
 
@@ -165,7 +168,8 @@ class Baseline:
         judged: Callable[[str], bool] | None = None,
     ) -> Baseline:
         """This baseline without its stale entries: never more than `apply` matched for linted
-        files (and rules the run `judged`), nothing for files that no longer exist, and never anything new."""
+        files (and rules the run `judged`), nothing for files that no longer exist, and never
+        anything new."""
         linted_files = {repo_path(path, self.root) for path in linted}
         counts: Counts = {}
         for file, rules in self.counts.items():
@@ -183,17 +187,6 @@ class Baseline:
 
     def _exists(self, file: str) -> bool:
         return os.path.exists(os.path.join(self.root, file))
-
-    def _stale_finding(self, file: str, rule: str, key: str, count: int, shown: str | None, level: Severity) -> Finding:
-        recorded = self.counts[file][rule][key]
-        what = f"{rule} on '{key}'" if key else rule
-        gone = f"{count} of {recorded} recorded" if count != recorded else f"{recorded} recorded"
-        fix = "prune it with: tflint --prune-baseline PATH..."
-        if shown is None:
-            message = f"Stale baseline entry: {file} no longer exists ({what}, {gone}); {fix}"
-            return Finding(rule=UNUSED, severity=level, message=message, file=_display(self.path))
-        message = f"Stale baseline entry: {what} no longer occurs ({gone}); {fix}"
-        return Finding(rule=UNUSED, severity=level, message=message, file=shown)
 
 
 def _display(path: str) -> str:

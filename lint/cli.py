@@ -181,7 +181,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_count,
         metavar="N",
-        help="lint files (and the rules of a graph of 20k+ nodes, the text of an 8 MB+ GraphDef) in N processes (default: one per core; 0 too); small runs stay in one",
+        help=(
+            "lint files (and the rules of a graph of 20k+ nodes, the text of an 8 MB+ GraphDef) in N processes "
+            "(default: one per core; 0 too); small runs stay in one"
+        ),
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
     parser.add_argument(
@@ -390,7 +393,10 @@ def version_text() -> str:
     # The file tflint.tf.registry.snapshot_info reads; importing that module would cost --version 5 ms.
     with open(os.path.join(PACKAGE_DIR, "tf", "data", "registry.json"), encoding="utf-8") as file:
         raw = json.load(file)
-    return f"tflint {__version__} (op registry: TensorFlow {raw['tensorflow_version']}, GraphDef version {raw['graph_def_version']}, {raw['op_count']} ops)"
+    return (
+        f"tflint {__version__} (op registry: TensorFlow {raw['tensorflow_version']}, GraphDef version "
+        f"{raw['graph_def_version']}, {raw['op_count']} ops)"
+    )
 
 
 def _lint(args: argparse.Namespace) -> int:
@@ -428,7 +434,8 @@ def _lint(args: argparse.Namespace) -> int:
         from tflint.escape import escape
 
         print(
-            f"tflint: wrote {escape(args.write_baseline)}: {report.baselined} {'finding' if report.baselined == 1 else 'findings'} recorded",
+            f"tflint: wrote {escape(args.write_baseline)}: {report.baselined} "
+            f"{'finding' if report.baselined == 1 else 'findings'} recorded",
             file=sys.stderr,
         )
     if args.prune_baseline:

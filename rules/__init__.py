@@ -5,6 +5,18 @@ A rule is a module with `ID`, `CATEGORY`, `DEFAULT_SEVERITY`, `OPTIONS` and
 category `compat` take `check(pair, options)` instead: they compare two
 versions of a model (a `tflint.tf.compat.VersionPair`) in `tflint compat`. Registration is
 explicit so that `tflint rules` and the docs list exactly what runs.
+
+Optional constants, read by the engine (which names no rule itself):
+- `CHECKS`: what check() receives, when not a graph (`tflint.tf.index.GraphIndex`):
+  "unreadable-file" (the `tflint.read.load.Artifact` of a file that could not be
+  read, checked whatever the config says) or "suppressions" (a file's
+  `tflint.engine.suppress.Suppressions`, or a baseline's stale entries).
+- `SUPPRESSIBLE = False`: no inline directive or baseline hides its findings.
+- `COST`: about how long the rule takes on a large graph relative to others
+  (hundredths of a second per 100k nodes on bench/'s generated graph; default
+  1), so that the parallel planner hands out the costliest first.
+- `SHARES`: the name of an analysis it builds on first use; rules sharing one
+  run in the same process when a graph's rules are forked, so it is built once.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ allowed type first), or pick the op variant that supports the dtype.
 Okay:
   node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
   node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "conv" op: "Conv2D" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } attr { key: "padding" value { s: "SAME" } } attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } }
+  node { name: "conv" op: "Conv2D" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "padding" value { s: "SAME" } } attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } }
 Fail:
   node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_INT64 } } }
   node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_INT64 } } }
@@ -46,6 +47,8 @@ ID = "allowed-values"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Reads tflint.tf.attrs.attr_report: runs beside the other rules that do, so it is built once.
+SHARES = "attr_report"
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

@@ -16,12 +16,16 @@ tensor is an `Identity`.
 Okay:
   node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
   node { name: "axis" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } }
-  node { name: "cat" op: "ConcatV2" input: "x" input: "x" input: "axis" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } } }
+  node { name: "cat" op: "ConcatV2" input: "x" input: "x" input: "axis" attr { key: "N" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } } }
 Fail:
   node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
   node { name: "axis" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } }
-  node { name: "cat" op: "ConcatV2" input: "x" input: "axis" attr { key: "N" value { i: 1 } } attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } } }   # attr-minimum
-  node { name: "pool" op: "MaxPool" input: "x" attr { key: "T" value { type: DT_FLOAT } } attr { key: "ksize" value { list { i: 1 i: 2 } } } attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: "padding" value { s: "SAME" } } }   # attr-minimum
+  node { name: "cat" op: "ConcatV2" input: "x" input: "axis" attr { key: "N" value { i: 1 } }   # attr-minimum
+    attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } } }
+  node { name: "pool" op: "MaxPool" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "ksize" value { list { i: 1 i: 2 } } }   # attr-minimum
+    attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: "padding" value { s: "SAME" } } }
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ ID = "attr-minimum"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Reads tflint.tf.attrs.attr_report: runs beside the other rules that do, so it is built once.
+SHARES = "attr_report"
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

@@ -33,10 +33,13 @@ for `type`, `list { i: 1 i: 2 }` for `list(int)`, `s: "SAME"` for
 only inside function bodies.
 
 Okay:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
-  node { name: "q" op: "FIFOQueueV2" attr { key: "component_types" value { list { type: DT_FLOAT } } } attr { key: "shapes" value { } } }
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
+  node { name: "q" op: "FIFOQueueV2" attr { key: "component_types" value { list { type: DT_FLOAT } } }
+    attr { key: "shapes" value { } } }
 Fail:
-  node { name: "c" op: "Const" attr { key: "dtype" value { i: 1 } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }   # attr-type-mismatch
+  node { name: "c" op: "Const" attr { key: "dtype" value { i: 1 } }   # attr-type-mismatch
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
   node { name: "r" op: "Relu" input: "c" attr { key: "T" value { type: DT_FLOAT_REF } } }   # attr-type-mismatch
   node { name: "p" op: "Placeholder" attr { key: "dtype" value { placeholder: "T" } } }   # attr-type-mismatch
 Fail:
@@ -65,6 +68,8 @@ ID = "attr-type-mismatch"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Reads tflint.tf.attrs.attr_report: runs beside the other rules that do, so it is built once.
+SHARES = "attr_report"
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

@@ -40,6 +40,8 @@ ID = "colocation-unresolved"
 CATEGORY = "structure"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 2
 
 ATTR = "_class"
 PREFIX = b"loc:@"
@@ -62,7 +64,8 @@ def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
     if kind != "list":
         yield Issue(
             node,
-            f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python importer fails reading it",
+            f"Node '{node.name}': attr '{ATTR}' holds {_describe(kind)}, not a list of strings; TensorFlow's Python "
+            "importer fails reading it",
             field=ATTR,
         )
         return
@@ -71,7 +74,8 @@ def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
     if first is not None and first != "s":
         yield Issue(
             node,
-            f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python importer fails reading it",
+            f"Node '{node.name}': attr '{ATTR}' is a list({first}), not a list of strings; TensorFlow's Python "
+            "importer fails reading it",
             field=ATTR,
         )
         return
@@ -81,7 +85,8 @@ def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
         except UnicodeDecodeError:
             yield Issue(
                 node,
-                f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer fails decoding it",
+                f"Node '{node.name}': attr '{ATTR}' entry {entry!r} is not UTF-8 text; TensorFlow's Python importer "
+                "fails decoding it",
                 field=ATTR,
             )
             continue
@@ -90,7 +95,8 @@ def _node_issues(node: Node, known: Mapping[str, Node]) -> Iterator[Issue]:
             if target not in known:
                 yield Issue(
                     node,
-                    f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: expects to be colocated with unknown node '{target}')",
+                    f"Node '{node.name}': attr '{ATTR}' entry '{text}' names no node of the graph (TensorFlow: "
+                    f"expects to be colocated with unknown node '{target}')",
                     field=ATTR,
                 )
 

@@ -35,9 +35,11 @@ in a hand-built loop, feed the `Merge` exactly one `Enter` (or initial value)
 and one `NextIteration`.
 
 Okay:
-  node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "enter" op: "Enter" input: "x" attr { key: "T" value { type: DT_FLOAT } } attr { key: "frame_name" value { s: "loop" } } }
-  node { name: "merge" op: "Merge" input: "enter" input: "next" attr { key: "T" value { type: DT_FLOAT } } attr { key: "N" value { i: 2 } } }
+  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+  node { name: "enter" op: "Enter" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "frame_name" value { s: "loop" } } }
+  node { name: "merge" op: "Merge" input: "enter" input: "next" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "N" value { i: 2 } } }
   node { name: "next" op: "NextIteration" input: "merge" attr { key: "T" value { type: DT_FLOAT } } }
 Fail:
   node { name: "a" op: "Identity" input: "b" attr { key: "T" value { type: DT_FLOAT } } }   # cycle
@@ -58,6 +60,8 @@ ID = "cycle"
 CATEGORY = "structure"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 10
 
 # Cycles longer than this are shown as their first nodes, "...", and the closing node.
 MAX_SHOWN = 10
@@ -332,7 +336,8 @@ def _cycle_issue(nodes: list[Any], sources: list[int], starts: list[int], compon
     extra = f"; {len(component)} nodes are on cycles with it" if len(component) > len(path) else ""
     return Issue(
         nodes[start],
-        f"{head}{extra}. TensorFlow only accepts cycles through a loop Merge fed by a NextIteration and {verdict} ('nodes in a cycle')",
+        f"{head}{extra}. TensorFlow only accepts cycles through a loop Merge fed by a NextIteration and {verdict} "
+        "('nodes in a cycle')",
     )
 
 

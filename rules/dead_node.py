@@ -86,7 +86,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             continue
         yield Issue(
             node,
-            f"Node '{node.name}' (op {node.op}) is dead: no signature, init or saver op, asset or collection needs it, and nothing consumes it",
+            f"Node '{node.name}' (op {node.op}) is dead: no signature, init or saver op, asset or collection needs "
+            "it, and nothing consumes it",
         )
 
 

@@ -29,8 +29,10 @@ Okay:
   node { name: "a" op: "NoOp" }
   versions { producer: 27 }
 Fail:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 } } } }
-  node { name: "t" op: "TopK" input: "c" attr { key: "T" value { type: DT_FLOAT } } attr { key: "k" value { i: 1 } } }   # deprecated-op
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 } } } }
+  node { name: "t" op: "TopK" input: "c" attr { key: "T" value { type: DT_FLOAT } }   # deprecated-op
+    attr { key: "k" value { i: 1 } } }
   versions { producer: 27 }
 """
 
@@ -77,6 +79,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             )
             yield Issue(
                 node,
-                f"Node '{node.name}' uses op {op}, which is deprecated and ceases to work in GraphDef version {deprecation.version} "
+                f"Node '{node.name}' uses op {op}, which is deprecated and ceases to work in GraphDef version "
+                f"{deprecation.version} "
                 f"({where}).{explanation}",
             )

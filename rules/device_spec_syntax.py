@@ -119,7 +119,10 @@ def _problem(device: str, python_entry: str | None, extra_types: frozenset[str])
     python_error = python_device_error(device, extra_types) if python_entry is not None else None
     if python_error is not None and cpp_error is not None:
         python = _PYTHON.format(entry=python_entry)
-        return f"is rejected by both of TensorFlow's device parsers: by {python}, because {python_error}; and by {_CPP}, because {cpp_error}"
+        return (
+            f"is rejected by both of TensorFlow's device parsers: by {python}, because {python_error}; and by {_CPP}, "
+            f"because {cpp_error}"
+        )
     if python_error is not None:
         return (
             f"is rejected by {_PYTHON.format(entry=python_entry)}, because {python_error} (the C++ parser accepts it)"
@@ -130,7 +133,10 @@ def _problem(device: str, python_entry: str | None, extra_types: frozenset[str])
     if python_entry is not None:
         canonical = python_canonical_name(device, extra_types)
         if canonical is not None and cpp_device_error(canonical) is None:
-            message += f'; {python_entry} rewrites it to "{canonical}", so only C++ loaders (TF Serving, the C++ SavedModel loader, the C API) fail'
+            message += (
+                f'; {python_entry} rewrites it to "{canonical}", so only C++ loaders (TF Serving, the C++ SavedModel '
+                "loader, the C API) fail"
+            )
     return message
 
 

@@ -24,13 +24,34 @@ that call it), or drop the stale copy.
 
 Okay:
   library {
-    function { signature { name: "f" output_arg { name: "y" type: DT_FLOAT } } ret { key: "y" value: "c:output:0" } node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } } }
-    function { signature { name: "f" output_arg { name: "y" type: DT_FLOAT } } ret { key: "y" value: "c:output:0" } node_def { name: "c" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } attr { key: "dtype" value { type: DT_FLOAT } } } }
+    function {
+      signature { name: "f" output_arg { name: "y" type: DT_FLOAT } }
+      ret { key: "y" value: "c:output:0" }
+      node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+        attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+    }
+    function {
+      signature { name: "f" output_arg { name: "y" type: DT_FLOAT } }
+      ret { key: "y" value: "c:output:0" }
+      node_def { name: "c" op: "Const"
+        attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } }
+        attr { key: "dtype" value { type: DT_FLOAT } } }
+    }
   }
 Fail:
   library {
-    function { signature { name: "f" output_arg { name: "y" type: DT_FLOAT } } ret { key: "y" value: "c:output:0" } node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } } }
-    function { signature { name: "f" output_arg { name: "y" type: DT_FLOAT } } ret { key: "y" value: "c:output:0" } node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 2 } } } } }   # function-name-conflict
+    function {
+      signature { name: "f" output_arg { name: "y" type: DT_FLOAT } }
+      ret { key: "y" value: "c:output:0" }
+      node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+        attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+    }
+    function {
+      signature { name: "f" output_arg { name: "y" type: DT_FLOAT } }   # function-name-conflict
+      ret { key: "y" value: "c:output:0" }
+      node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+        attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 2 } } } }
+    }
   }
 Fail:
   library {
@@ -65,7 +86,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             if not function_defs_equal(existing, function):
                 yield Issue(
                     None,
-                    f"Function '{name}' (library entry {scope.function_ordinal + 1}) is defined differently by library entry {ordinal + 1}: "
+                    f"Function '{name}' (library entry {scope.function_ordinal + 1}) is defined differently by "
+                    f"library entry {ordinal + 1}: "
                     "TensorFlow refuses a second, different function with the same name",
                     function=name,
                     library=True,
@@ -76,7 +98,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         if registered_op(graph, name) is not None:
             yield Issue(
                 None,
-                f"Function '{name}' has the name of a registered op: TensorFlow refuses a function that would shadow an op",
+                f"Function '{name}' has the name of a registered op: TensorFlow refuses a function that would shadow "
+                "an op",
                 function=name,
                 library=True,
                 position=where,

@@ -34,14 +34,16 @@ input arg), and each control output in `control_ret` to a body node.
 
 Okay:
   library { function {
-    signature { name: "f" input_arg { name: "x" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT } output_arg { name: "z" type: DT_FLOAT } }
+    signature { name: "f" input_arg { name: "x" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT }
+      output_arg { name: "z" type: DT_FLOAT } }
     node_def { name: "n" op: "Neg" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
     ret { key: "y" value: "n:y:0" }
     ret { key: "z" value: "x" }
   } }
 Fail:
   library { function {
-    signature { name: "f" input_arg { name: "x" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT } }   # function-ret
+    signature { name: "f" input_arg { name: "x" type: DT_FLOAT }   # function-ret
+      output_arg { name: "y" type: DT_FLOAT } }
     node_def { name: "n" op: "Neg" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
     ret { key: "y" value: "n:0" }
   } }
@@ -95,21 +97,29 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
             source = f"its type comes from attr '{attr}'" if attr else "it names no type at all"
             yield _LibraryProblem(
                 f"input arg '{arg.name}' has no fixed type ({source}): tf.import_graph_def "
-                "cannot import a library function with such an input (TypeError: Cannot convert the argument `type_value`: 0 "
-                "to a TensorFlow DType), though C++ loaders can"
+                "cannot import a library function with such an input "
+                "(TypeError: Cannot convert the argument `type_value`: 0 to a TensorFlow DType), though C++ loaders can"
             )
     for node in scope.nodes:
         arg = seen.get(node.name)
         if arg is None:
             continue
         if _has_no_output_args(graph, node.op):
-            yield f"body node '{node.name}' has no outputs and the name of an input arg (TensorFlow: Duplicated ret name)"
+            yield (
+                f"body node '{node.name}' has no outputs and the name of an input arg (TensorFlow: Duplicated ret name)"
+            )
         elif _fixed_count(arg) == 1:
-            yield f"body node '{node.name}' has the name of input arg '{node.name}', which TensorFlow also gives the arg's node (Node '{node.name}' is not unique)"
+            yield (
+                f"body node '{node.name}' has the name of input arg '{node.name}', which TensorFlow also gives the "
+                f"arg's node (Node '{node.name}' is not unique)"
+            )
     single_outputs = {f"{arg.name}_RetVal" for arg in signature.output_arg if _fixed_count(arg) == 1}
     for node in scope.nodes:
         if node.name in single_outputs:
-            yield f"body node '{node.name}' has the name TensorFlow gives the node of output arg '{node.name[: -len('_RetVal')]}' (Node '{node.name}' is not unique)"
+            yield (
+                f"body node '{node.name}' has the name TensorFlow gives the node of output arg "
+                f"'{node.name[: -len('_RetVal')]}' (Node '{node.name}' is not unique)"
+            )
     outputs: set[str] = set()
     for arg in signature.output_arg:
         if arg.name in outputs:
@@ -127,12 +137,18 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
         expected = _fixed_types(arg)
         if expected is not None and resolved is not None and expected != resolved:
             shown = ", ".join(type_names.get(t, str(t)) for t in resolved) or "no tensor"
-            yield f"output arg '{arg.name}' is {', '.join(type_names.get(t, str(t)) for t in expected)} but its 'ret' value \"{value}\" is {shown}"
+            yield (
+                f"output arg '{arg.name}' is {', '.join(type_names.get(t, str(t)) for t in expected)} but its 'ret' "
+                f'value "{value}" is {shown}'
+            )
     for name in dict.fromkeys(signature.control_output):
         if name not in function.control_ret:
             yield f"control output '{name}' has no 'control_ret' entry"
         elif function.control_ret[name] not in scope.by_name and function.control_ret[name] not in scope.arg_names:
-            yield f"'control_ret' maps control output '{name}' to \"{function.control_ret[name]}\", which is not a body node"
+            yield (
+                f"'control_ret' maps control output '{name}' to \"{function.control_ret[name]}\", which is not a body "
+                "node"
+            )
 
 
 def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | str:
@@ -156,7 +172,10 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
     if len(parts) == 1:
         if not schema.outputs:
             return []  # indexed under the bare name, with no tensors: a type mismatch
-        return f"but a node output is written '{name}:<output arg>:<index>' (outputs of {node.op}: {', '.join(a.name for a in schema.outputs)})"
+        return (
+            f"but a node output is written '{name}:<output arg>:<index>' (outputs of {node.op}: "
+            f"{', '.join(a.name for a in schema.outputs)})"
+        )
     output = next((arg for arg in schema.outputs if arg.name == parts[1]), None)
     if output is None or len(parts) > 3:
         names = ", ".join(arg.name for arg in schema.outputs) or "none"

@@ -70,11 +70,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     problems = []
     if versions.producer < info.min_producer:
         problems.append(
-            f"producer version {versions.producer} is below the oldest producer TensorFlow supports ({info.min_producer}); regenerate the graph"
+            f"producer version {versions.producer} is below the oldest producer TensorFlow supports "
+            f"({info.min_producer}); regenerate the graph"
         )
     if versions.min_consumer > target:
         problems.append(
-            f"min_consumer {versions.min_consumer} is above the target GraphDef version {target}; the graph needs a newer TensorFlow"
+            f"min_consumer {versions.min_consumer} is above the target GraphDef version {target}; the graph needs a "
+            "newer TensorFlow"
         )
     if target in versions.bad_consumers:
         problems.append(

@@ -92,5 +92,8 @@ def pin_problem(device: str, allowed: frozenset[str]) -> str | None:
     if kind is not None and kind != "*" and kind.upper() not in allowed:
         return f"a server without a {kind.upper()} device cannot run it there (clear devices when exporting)"
     if job is not None and job not in ("localhost", "*"):
-        return f"a model server runs as job 'localhost', not '{job}', and cannot place it even with soft placement (clear devices when exporting)"
+        return (
+            f"a model server runs as job 'localhost', not '{job}', and cannot place it even with soft placement "
+            "(clear devices when exporting)"
+        )
     return None

@@ -34,14 +34,20 @@ How to fix: make the inputs match the attrs (add or remove inputs, or correct
 `N`, `T`, `Tin`, ...), and give length attrs a non-negative int.
 
 Okay:
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
-  node { name: "s" op: "AddN" input: "a" input: "a:0" input: "^a" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "n" op: "IdentityN" input: "a" input: "s" attr { key: "T" value { list { type: DT_FLOAT type: DT_FLOAT } } } }
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+  node { name: "s" op: "AddN" input: "a" input: "a:0" input: "^a" attr { key: "N" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "n" op: "IdentityN" input: "a" input: "s"
+    attr { key: "T" value { list { type: DT_FLOAT type: DT_FLOAT } } } }
 Fail:
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
-  node { name: "m" op: "Merge" input: "a" input: "a" attr { key: "N" value { i: 3 } } attr { key: "T" value { type: DT_FLOAT } } }   # input-count
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+  node { name: "m" op: "Merge" input: "a" input: "a" attr { key: "N" value { i: 3 } }   # input-count
+    attr { key: "T" value { type: DT_FLOAT } } }
   node { name: "i" op: "Identity" attr { key: "T" value { type: DT_FLOAT } } }   # input-count
-  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 4294967296 } } attr { key: "T" value { type: DT_FLOAT } } }   # input-count
+  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 4294967296 } }   # input-count
+    attr { key: "T" value { type: DT_FLOAT } } }
 """
 
 from __future__ import annotations
@@ -65,6 +71,8 @@ ID = "input-count"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 4
 
 # Longest expected-type list spelled out in a message.
 _SHOWN_TYPES = 8
@@ -89,7 +97,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 for node in group:
                     yield Issue(
                         node,
-                        f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: {result.message}",
+                        f"Node '{node.name}' ({op_label(graph, node)}): its signature cannot be computed: "
+                        f"{result.message}",
                         field=result.attr,
                         severity=severity,
                     )
@@ -115,7 +124,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if count != expected:
                     yield Issue(
                         node,
-                        f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature expects {expected}{_expectation(result)}",
+                        f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature "
+                        f"expects {expected}{_expectation(result)}",
                     )
 
 
@@ -161,13 +171,23 @@ def _body_mismatch(node: Node, signature: Signature, items: list[BodyInput | Non
         filled = 0
         while filled < need:
             if position >= len(sizes):
-                return f"its data inputs supply {_values(supplied)} but its signature expects {expected}{_expectation(signature)}"
+                return (
+                    f"its data inputs supply {_values(supplied)} but its signature expects "
+                    f"{expected}{_expectation(signature)}"
+                )
             if sizes[position] > need - filled:
-                return f"input '{raws[position]}' supplies {_values(sizes[position])} but only {need - filled} {'remains' if need - filled == 1 else 'remain'} for input arg '{arg.name}'{_expectation(signature)}"
+                return (
+                    f"input '{raws[position]}' supplies {_values(sizes[position])} but only {need - filled} "
+                    f"{'remains' if need - filled == 1 else 'remain'} for input arg "
+                    f"'{arg.name}'{_expectation(signature)}"
+                )
             filled += sizes[position]
             position += 1
     if position < len(sizes):
-        return f"its data inputs supply {_values(supplied)} but its signature expects {expected}{_expectation(signature)}; '{raws[position]}' and later data inputs are left over"
+        return (
+            f"its data inputs supply {_values(supplied)} but its signature expects "
+            f"{expected}{_expectation(signature)}; '{raws[position]}' and later data inputs are left over"
+        )
     return None
 
 

@@ -18,6 +18,9 @@ How to fix: regenerate the file with TensorFlow (`tf.io.write_graph`), or
 correct the syntax at the reported position. Use `--input-type` if the
 content was detected as the wrong kind of message.
 
+Okay:
+  node { name: "a" op: "NoOp" }
+  node { name: "b" op: "NoOp" }
 Fail:
   node { name: "a" op: "NoOp" }
   node { name: "b" op: "NoOp"     # invalid-graph
@@ -29,15 +32,24 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.load import Artifact
 
 ID = "invalid-graph"
 CATEGORY = "input"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
-# The engine reports this rule for files that do not parse; no config may silence it.
+# check() receives a file that could not be read, not a graph; the engine runs it whatever the
+# config says, at DEFAULT_SEVERITY, and no suppression may silence it.
+CHECKS = "unreadable-file"
 SUPPRESSIBLE = False
 
 
-def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Parsed graphs are valid by definition here; the loader reports the rest."""
-    return iter(())
+def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield the issue of a file the reader could not parse, at the parser's position (text files)."""
+    failure = artifact.failure
+    if failure is None:
+        return
+    kind = artifact.message_type or "graph"
+    form = f"{artifact.form} " if artifact.form else ""
+    position = (failure.line, failure.column) if failure.line is not None else None
+    yield Issue(None, f"cannot read {form}{kind}: {failure.message}", position=position)

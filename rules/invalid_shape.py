@@ -31,12 +31,16 @@ How to fix: write -1 for an unknown dimension and `unknown_rank: true` with
 no dims for an unknown shape; regenerate `_output_shapes` (or drop it).
 
 Okay:
-  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
-  node { name: "q" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { unknown_rank: true } } } }
+  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+  node { name: "q" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { unknown_rank: true } } } }
 Fail:
-  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -5 } } } } }   # invalid-shape
+  node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: -5 } } } } }   # invalid-shape
   node { name: "a" op: "NoOp" }
-  node { name: "i" op: "Identity" input: "p" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { list { } } } }   # invalid-shape
+  node { name: "i" op: "Identity" input: "p" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_output_shapes" value { list { } } } }   # invalid-shape
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ ID = "invalid-shape"
 CATEGORY = "tensor"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 5
 
 OUTPUT_SHAPES = "_output_shapes"
 

@@ -36,9 +36,12 @@ ID = "invalid-suppression"
 CATEGORY = "meta"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# check() receives a file's suppressions (tflint.engine.suppress.Suppressions), not a graph.
+CHECKS = "suppressions"
 SUPPRESSIBLE = False
 
 
-def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Nothing per graph: tflint.engine.suppress reports this rule."""
-    return iter(())
+def check(suppressions: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield one issue per directive that cannot be honoured, where it is written."""
+    for problem in suppressions.problems:
+        yield Issue(None, problem.message, position=(problem.line, problem.column))

@@ -19,9 +19,13 @@ How to fix: keep large weights in variables (do not freeze them for
 serving), or raise `max-bytes` for models that are meant to be frozen.
 
 Okay:
-  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1024 } dim { size: 1024 } } float_val: 0.5 } } } }
+  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT
+      tensor_shape { dim { size: 1024 } dim { size: 1024 } } float_val: 0.5 } } } }
 Fail:
-  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 4096 } dim { size: 4096 } } float_val: 0.5 } } } }   # large-constant
+  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT   # large-constant
+      tensor_shape { dim { size: 4096 } dim { size: 4096 } } float_val: 0.5 } } } }
 """
 
 from __future__ import annotations
@@ -66,7 +70,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             dims = [dim.size for dim in tensor.tensor_shape.dim]
             yield Issue(
                 node,
-                f"Node '{node.name}' (op {node.op}) holds a {dtype_name(tensor.dtype)} {shape_text(dims)} tensor of {human_bytes(size)}, more than {human_bytes(limit)}",
+                f"Node '{node.name}' (op {node.op}) holds a {dtype_name(tensor.dtype)} {shape_text(dims)} tensor of "
+                f"{human_bytes(size)}, more than {human_bytes(limit)}",
                 field="value",
             )
 

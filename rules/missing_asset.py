@@ -84,6 +84,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             shown = os.path.join(listing.root, "assets", filename)
             yield Issue(
                 None,
-                f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the init op reads it",
+                f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the "
+                "init op reads it",
                 position=where,
             )

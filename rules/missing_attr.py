@@ -20,12 +20,15 @@ dtype; for `T`-style attrs, the dtype of the input), or regenerate the graph
 with the TensorFlow that wrote its op definitions.
 
 Okay:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 } } } }
   node { name: "r" op: "Relu" input: "c" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } } }
+  node { name: "axis" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+    attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } } }
   node { name: "s" op: "Sum" input: "r" input: "axis" attr { key: "T" value { type: DT_FLOAT } } }
 Fail:
-  node { name: "c" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }   # missing-attr
+  node { name: "c" op: "Const"   # missing-attr
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
   node { name: "r" op: "Relu" input: "c" }   # missing-attr
 """
 
@@ -42,6 +45,10 @@ ID = "missing-attr"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 4
+# Reads tflint.tf.attrs.attr_report: runs beside the other rules that do, so it is built once.
+SHARES = "attr_report"
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

@@ -26,9 +26,11 @@ Okay:
   saved_model_schema_version: 1
   meta_graphs {
     meta_info_def { tags: "serve" }
+    graph_def { node { name: "a" op: "NoOp" } }
   }
   meta_graphs {
     meta_info_def { tags: "train" }
+    graph_def { node { name: "a" op: "NoOp" } }
   }
 Fail:
   saved_model_schema_version: 1
@@ -84,7 +86,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         available = ", ".join(tag_set_text(tags) for tags in tag_sets) or "no meta graphs"
         yield Issue(
             None,
-            f"No meta graph has the tag set {tag_set_text(wanted)} a model server loads; the SavedModel has {available}",
+            f"No meta graph has the tag set {tag_set_text(wanted)} a model server loads; the SavedModel has "
+            f"{available}",
             position=where,
         )
     mine = tag_sets[ordinal] if ordinal < len(tag_sets) else frozenset()
@@ -92,7 +95,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         if tag_sets[earlier] == mine:
             yield Issue(
                 None,
-                f"Meta graph #{ordinal} has the same tag set {tag_set_text(mine)} as meta graph #{earlier}; loaders take the first match, so this one can never be loaded",
+                f"Meta graph #{ordinal} has the same tag set {tag_set_text(mine)} as meta graph #{earlier}; loaders "
+                "take the first match, so this one can never be loaded",
                 position=where,
             )
             break

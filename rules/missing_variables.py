@@ -24,7 +24,8 @@ How to fix: copy the whole export directory, `variables/` included (and
 
 Okay:
   graph_def {
-    node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } } attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { } string_val: "model" } } } }
+    node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+      attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { } string_val: "model" } } } }
     node { name: "save/restore_all" op: "NoOp" }
   }
   saver_def {
@@ -33,7 +34,8 @@ Okay:
   }
 Fail:
   graph_def {
-    node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } } attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { } string_val: "model" } } } }
+    node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+      attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape { } string_val: "model" } } } }
   }
   saver_def {
     filename_tensor_name: "save/Const:0"
@@ -77,7 +79,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         if filename.problem is not None:
             yield Issue(
                 filename.node,
-                f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint path",
+                f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint "
+                "path",
                 position=position(graph, ("saver", "filename_tensor_name")),
             )
     listing = saved_model_listing(graph)
@@ -96,7 +99,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,
-        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; loading fails or serves uninitialized variables",
+        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; "
+        "loading fails or serves uninitialized variables",
         position=position(graph, ("saver", "restore_op_name")),
     )
 

@@ -132,7 +132,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 elif not found:
                     yield Issue(
                         node,
-                        f"Node '{name}' (op {node.op}): name does not match the required pattern {patterns.pattern.pattern!r}",
+                        f"Node '{name}' (op {node.op}): name does not match the required pattern "
+                        f"{patterns.pattern.pattern!r}",
                     )
             op_pattern = patterns.op_patterns.get(node.op)
             if op_pattern is not None and op_pattern not in timed_out:
@@ -142,7 +143,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 elif not found:
                     yield Issue(
                         node,
-                        f"Node '{name}' (op {node.op}): name does not match the pattern for {node.op} nodes {op_pattern.pattern!r}",
+                        f"Node '{name}' (op {node.op}): name does not match the pattern for {node.op} nodes "
+                        f"{op_pattern.pattern!r}",
                     )
             for forbidden in patterns.forbid:
                 if forbidden in timed_out:
@@ -153,7 +155,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 elif found:
                     yield Issue(
                         node,
-                        f"Node '{name}' (op {node.op}): name matches the forbidden pattern {forbidden.pattern!r} (at {found.group(0)!r})",
+                        f"Node '{name}' (op {node.op}): name matches the forbidden pattern {forbidden.pattern!r} (at "
+                        f"{found.group(0)!r})",
                     )
 
 

@@ -54,6 +54,8 @@ ID = "node-name-syntax"
 CATEGORY = "structure"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 3
 
 # TensorFlow's IsValidNodeName, ASCII only (explicit classes: \w would admit Unicode).
 _SEGMENT = r"[A-Za-z0-9.][A-Za-z0-9_./\-]*"

@@ -21,10 +21,16 @@ How to fix: find where the value came from (re-freeze from a good
 checkpoint), or replace infinities with large finite values.
 
 Okay:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1.0 float_val: -3.4e38 } } } }
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1.0
+      float_val: -3.4e38 } } } }
 Fail:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1.0 float_val: nan } } } }   # non-finite-constant
-  node { name: "d" op: "Const" attr { key: "dtype" value { type: DT_DOUBLE } } attr { key: "value" value { tensor { dtype: DT_DOUBLE tensor_shape { } double_val: -inf } } } }   # non-finite-constant
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }   # non-finite-constant
+      float_val: 1.0 float_val: nan } } } }
+  node { name: "d" op: "Const" attr { key: "dtype" value { type: DT_DOUBLE } }
+    attr { key: "value" value { tensor { dtype: DT_DOUBLE tensor_shape { }   # non-finite-constant
+      double_val: -inf } } } }
 """
 
 from __future__ import annotations
@@ -87,7 +93,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             what = "a NaN or infinite value" if count == 1 else f"{count} NaN or infinite values"
             yield Issue(
                 node,
-                f"Node '{node.name}' (op {node.op}, {dtype_name(value.tensor.dtype)}) holds {what} (element {first} is {shown})",
+                f"Node '{node.name}' (op {node.op}, {dtype_name(value.tensor.dtype)}) holds {what} (element {first} "
+                f"is {shown})",
                 field="value",
             )
 

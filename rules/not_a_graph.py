@@ -32,13 +32,19 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.load import Artifact
 
 ID = "not-a-graph"
 CATEGORY = "input"
 DEFAULT_SEVERITY = Severity.INFO
 OPTIONS: dict[str, Any] = {}
+# check() receives a file the loader did not lint (tflint.engine.run.UNLINTED), not a graph.
+CHECKS = "unlinted-file"
 
 
-def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Graphs are graphs here; the loader tells which files are not, and the engine reports them."""
-    return iter(())
+def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield the issue of a file the loader did not lint: at its start (text), or about the file (binary)."""
+    if artifact.skipped is None:
+        return
+    position = None if artifact.form == "binary" else (1, 1)
+    yield Issue(None, f"not a TensorFlow graph: {artifact.skipped}; not linted", position=position)

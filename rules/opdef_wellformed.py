@@ -43,7 +43,8 @@ Okay:
   meta_info_def {
     stripped_op_list {
       op { name: "NoOp" }
-      op { name: "Identity" input_arg { name: "input" type_attr: "T" } output_arg { name: "output" type_attr: "T" } attr { name: "T" type: "type" } }
+      op { name: "Identity" input_arg { name: "input" type_attr: "T" } output_arg { name: "output" type_attr: "T" }
+        attr { name: "T" type: "type" } }
       op { name: "_Internal>Op" attr { name: "N" type: "int" has_minimum: true minimum: 1 default_value { i: 2 } } }
     }
   }
@@ -152,7 +153,10 @@ def _type_string_problem(text: str) -> str | None:
     rest = text[5:] if text.startswith("list(") else text
     element = next((kind for kind in _ELEMENT_TYPES if rest.startswith(kind)), None)
     if element is None:
-        return f"has type {text!r}, which is not an attr type (the 16 types are {', '.join(_ELEMENT_TYPES)} and list(...) of each)"
+        return (
+            f"has type {text!r}, which is not an attr type (the 16 types are {', '.join(_ELEMENT_TYPES)} and "
+            "list(...) of each)"
+        )
     rest = rest[len(element) :]
     if text.startswith("list("):
         if not rest.startswith(")"):
@@ -224,7 +228,10 @@ def _default_problem(attr: Any, is_list: bool) -> str | None:
     if verdict is not None and verdict.minimum is not None:
         return verdict.minimum
     if attr.HasField("allowed_values") and attr.type not in ("type", "list(type)", "string", "list(string)"):
-        return f"cannot be checked: TensorFlow supports allowed_values only on type and string attrs, not {attr.type} (`Support for allowed_values not implemented`)"
+        return (
+            f"cannot be checked: TensorFlow supports allowed_values only on type and string attrs, not {attr.type} "
+            "(`Support for allowed_values not implemented`)"
+        )
     if verdict is not None and verdict.allowed is not None:
         return verdict.allowed
     return None
@@ -244,15 +251,18 @@ def _arg_problems(arg: Any, direction: str, names: set[str], attrs: dict[str, An
         attr = attrs.get(arg.number_attr)
         if attr is None:
             problems.append(
-                f"{subject} takes its length from attr '{arg.number_attr}' (number_attr), which the OpDef does not declare"
+                f"{subject} takes its length from attr '{arg.number_attr}' (number_attr), which the OpDef does not "
+                "declare"
             )
         elif attr.type != "int":
             problems.append(
-                f"{subject} takes its length from attr '{arg.number_attr}', which has type {attr.type}; it must be an int"
+                f"{subject} takes its length from attr '{arg.number_attr}', which has type {attr.type}; it must be an "
+                "int"
             )
         elif not attr.has_minimum:
             problems.append(
-                f"{subject} takes its length from attr '{arg.number_attr}', which has no minimum; a length attr needs one (>= 0)"
+                f"{subject} takes its length from attr '{arg.number_attr}', which has no minimum; a length attr needs "
+                "one (>= 0)"
             )
         elif attr.minimum < 0:
             problems.append(

@@ -24,14 +24,23 @@ How to fix: point the input at an existing output (count from 0), or correct
 the producer's attrs (`num`, `N`, `Tout`, ...) so that it has the output.
 
 Okay:
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
-  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "s" op: "AddN" input: "u:1" input: "u" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1
+      float_val: 2 } } } }
+  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "s" op: "AddN" input: "u:1" input: "u" attr { key: "N" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } } }
 Fail:
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2 } } } }
-  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "s" op: "AddN" input: "u:2" input: "a:1" attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }   # output-index-out-of-range, output-index-out-of-range
-  node { name: "w" op: "Identity" input: "a:4294967295" attr { key: "T" value { type: DT_FLOAT } } }   # output-index-out-of-range
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1
+      float_val: 2 } } } }
+  node { name: "u" op: "Unpack" input: "a" attr { key: "num" value { i: 2 } }
+    attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "s" op: "AddN" input: "u:2" input: "a:1"   # output-index-out-of-range, output-index-out-of-range
+    attr { key: "N" value { i: 2 } } attr { key: "T" value { type: DT_FLOAT } } }
+  node { name: "w" op: "Identity" input: "a:4294967295"   # output-index-out-of-range
+    attr { key: "T" value { type: DT_FLOAT } } }
 """
 
 from __future__ import annotations
@@ -47,6 +56,8 @@ ID = "output-index-out-of-range"
 CATEGORY = "structure"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 5
 
 # TensorFlow adds a hint for these ops, whose intermediate outputs may be pruned away.
 _FUNCTIONAL_OPS = frozenset({"If", "StatelessIf", "While", "StatelessWhile"})
@@ -75,14 +86,16 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if index < 0:
                     yield Issue(
                         node,
-                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the index overflows TensorFlow's 32-bit parser and wraps around to a negative number",
+                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{item.node}': the "
+                        "index overflows TensorFlow's 32-bit parser and wraps around to a negative number",
                     )
                 else:
                     producer = by_name[item.node]
                     count = len(_output_types(cache, producer))
                     yield Issue(
                         node,
-                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', which has {_outputs(count)} ({op_label(graph, producer)}){_hint(producer)}",
+                        f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', "
+                        f"which has {_outputs(count)} ({op_label(graph, producer)}){_hint(producer)}",
                     )
 
 
@@ -137,5 +150,8 @@ def _outputs(count: int) -> str:
 
 def _hint(producer: Node) -> str:
     if producer.op in _FUNCTIONAL_OPS:
-        return "; if the graph relies on intermediate outputs, build it with tf.compat.v1.experimental.output_all_intermediates(True)"
+        return (
+            "; if the graph relies on intermediate outputs, build it with "
+            "tf.compat.v1.experimental.output_all_intermediates(True)"
+        )
     return ""

@@ -138,7 +138,10 @@ def _message(
         return f"Function '{function}' is recursive: {how} '{function}' itself; TensorFlow does not support recursion"
     path = _path(callee, function, calls, members) if len(members) <= _MAX_PATH_SEARCH else None
     cycle = " -> ".join([function, *path]) if path else f"{len(members)} functions"
-    return f"Function '{function}' is recursive: {how} '{callee}', which leads back to '{function}' ({cycle}); TensorFlow does not support recursion"
+    return (
+        f"Function '{function}' is recursive: {how} '{callee}', which leads back to '{function}' ({cycle}); "
+        "TensorFlow does not support recursion"
+    )
 
 
 def _path(start: str, goal: str, calls: dict[str, list[tuple[str, Node]]], members: set[str]) -> list[str] | None:
@@ -180,7 +183,8 @@ def _gradient_cycle(graph: GraphIndex) -> Iterator[Issue]:
     yield Issue(
         None,
         "Every function of the library has a gradient function, so gradients form a cycle "
-        f"({' -> '.join(chain)}): tf.import_graph_def refuses the graph (FunctionDefLibrary contains cyclic gradient functions)",
+        f"({' -> '.join(chain)}): tf.import_graph_def refuses the graph (FunctionDefLibrary contains cyclic gradient "
+        "functions)",
         function=first,
         library=True,  # tf.import_graph_def's check of the library, whether or not a function runs
     )

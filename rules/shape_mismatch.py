@@ -43,14 +43,20 @@ How to fix: correct the producer of the offending input (or the constant
 holding the shape or axes); regenerate or delete stale `_output_shapes`.
 
 Okay:
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
-  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 3 } dim { size: 4 } } } } }
-  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: 4 } } } } } }
+  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 3 } dim { size: 4 } } } } }
+  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: 4 } } } } } }
 Fail:
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
-  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { dim { size: 4 } } } } }
+  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
+  node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 4 } } } } }
   node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }   # shape-mismatch
-  node { name: "z" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } } attr { key: "_output_shapes" value { list { shape { dim { size: 3 } } } } } }   # shape-mismatch
+  node { name: "z" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_output_shapes" value { list { shape { dim { size: 3 } } } } } }   # shape-mismatch
 """
 
 from __future__ import annotations
@@ -73,6 +79,8 @@ ID = "shape-mismatch"
 CATEGORY = "shape"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 25
 
 _VERDICT = "TensorFlow rejects the graph at import"
 
@@ -108,6 +116,7 @@ def _output_shapes_message(issue: ShapeIssue) -> str:
     node = issue.node
     return (
         f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
-        f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} ({issue.message.rstrip('.')}); "
+        f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} "
+        f"({issue.message.rstrip('.')}); "
         f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)"
     )

@@ -47,8 +47,10 @@ Fail:
   signature_def {
     key: "serving_default"
     value {
-      inputs { key: "x" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: -1 } dim { size: 3 } } } }   # signature-shape
-      inputs { key: "x_flat" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: -1 } } } }   # signature-shape
+      inputs { key: "x"
+        value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: -1 } dim { size: 3 } } } }   # signature-shape
+      inputs { key: "x_flat"
+        value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: -1 } } } }   # signature-shape
     }
   }
 """
@@ -102,7 +104,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         )
         yield Issue(
             resolved.node,
-            f"{subject} declares shape {shape_text(list(declared[0]))}, but '{item.name}' ({resolved.node.op}) has shape {shape_text(list(actual[0]))}",
+            f"{subject} declares shape {shape_text(list(declared[0]))}, but '{item.name}' ({resolved.node.op}) has "
+            f"shape {shape_text(list(actual[0]))}",
             position=where,
         )
 

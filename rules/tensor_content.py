@@ -44,13 +44,22 @@ How to fix: rebuild the tensor with `tf.make_tensor_proto(array, dtype)`, or
 make the node's `dtype` attr match the tensor.
 
 Okay:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: 1 } } } }
-  node { name: "z" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } tensor_content: "\001\000\000\000\002\000\000\000" } } } }
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: 1 } } } }
+  node { name: "z" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+    attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } }
+      tensor_content: "\001\000\000\000\002\000\000\000" } } } }
 Fail:
-  node { name: "short" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } tensor_content: "\000\000\200?" } } } }   # tensor-content
-  node { name: "typed" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }   # tensor-content
-  node { name: "open" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: -1 } } float_val: 1 } } } }   # tensor-content
-  node { name: "zeros" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } int_val: 1 } } } }   # tensor-content
+  node { name: "short" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }   # tensor-content
+      tensor_content: "\000\000\200?" } } } }
+  node { name: "typed" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }   # tensor-content
+  node { name: "open" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: -1 } }   # tensor-content
+      float_val: 1 } } } }
+  node { name: "zeros" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } int_val: 1 } } } }   # tensor-content
 """
 
 from __future__ import annotations
@@ -83,6 +92,8 @@ ID = "tensor-content"
 CATEGORY = "tensor"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 12
 
 # Ops whose kernel requires the tensor's dtype to equal an attr: `Type mismatch between value (...) and dtype (...)`.
 _DTYPE_ATTR_OF = {"Const": "dtype", "HostConst": "dtype"}
@@ -263,7 +274,8 @@ def _tensor_problems(
     if count == 0:
         if content or values:
             yield (
-                f" has a tensor of shape {shape_text(dims)} with no elements, but it carries data; TensorFlow ignores it",
+                f" has a tensor of shape {shape_text(dims)} with no elements, but it carries data; TensorFlow "
+                "ignores it",
                 Severity.WARNING,
             )
         return
@@ -271,7 +283,8 @@ def _tensor_problems(
         yield from _content_problems(content, dtype, name, dims, count)
         if values:
             yield (
-                f" has both tensor_content and {', '.join(values)}; TensorFlow reads tensor_content and ignores the values",
+                f" has both tensor_content and {', '.join(values)}; TensorFlow reads tensor_content and ignores the "
+                "values",
                 Severity.WARNING,
             )
         return
@@ -301,7 +314,8 @@ def _content_problems(
             )
         elif dtype == DT_BOOL and content.count(0) + content.count(1) != len(content):
             yield (
-                " has a bool tensor_content with bytes other than 0 and 1; TensorFlow cannot build it (`Cannot parse tensor from proto`)",
+                " has a bool tensor_content with bytes other than 0 and 1; TensorFlow cannot build it (`Cannot "
+                "parse tensor from proto`)",
                 None,
             )
     elif dtype == DT_STRING:
@@ -339,7 +353,8 @@ def _value_problems(
     if given > count:
         yield (
             f" has {given} values in {field} for a tensor of shape {shape_text(dims)} with {count} "
-            f"element{'s' if count != 1 else ''}; TensorFlow's runtime drops the extra values and `tf.make_ndarray` fails",
+            f"element{'s' if count != 1 else ''}; TensorFlow's runtime drops the extra values and `tf.make_ndarray` "
+            "fails",
             Severity.WARNING,
         )
     bounds = VALUE_RANGE.get(dtype)

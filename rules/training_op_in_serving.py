@@ -31,7 +31,8 @@ Okay:
 Fail:
   node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
   node { name: "y" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "dy" op: "ReluGrad" input: "x" input: "y" attr { key: "T" value { type: DT_FLOAT } } }   # training-op-in-serving
+  node { name: "dy" op: "ReluGrad" input: "x" input: "y"   # training-op-in-serving
+    attr { key: "T" value { type: DT_FLOAT } } }
 """
 
 from __future__ import annotations

@@ -23,14 +23,18 @@ How to fix: change the attr that sets the consumer's type (`T`, `dtype`,
 variable's ref output.
 
 Okay:
-  node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+  node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape {} } } }
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
   node { name: "as" op: "Assign" input: "v" input: "a" attr { key: "T" value { type: DT_FLOAT } } }
   node { name: "r" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }
 Fail:
-  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+  node { name: "a" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
   node { name: "i" op: "Identity" input: "a" attr { key: "T" value { type: DT_INT32 } } }   # type-attr-consistency
-  node { name: "as" op: "Assign" input: "a" input: "a" attr { key: "T" value { type: DT_FLOAT } } }   # type-attr-consistency
+  node { name: "as" op: "Assign" input: "a" input: "a"   # type-attr-consistency
+    attr { key: "T" value { type: DT_FLOAT } } }
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ ID = "type-attr-consistency"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
+COST = 12
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
@@ -146,5 +152,6 @@ def _issue(
     why = "; a ref input needs a reference, e.g. a TF1 variable's output" if expected == actual + REF_OFFSET else ""
     return Issue(
         node,
-        f"Node '{node.name}' ({op_label(graph, node)}): input {slot}{arg_text} expects {dtype_name(expected)} but '{raw}'{source} is {dtype_name(actual)}{why}",
+        f"Node '{node.name}' ({op_label(graph, node)}): input {slot}{arg_text} expects {dtype_name(expected)} but "
+        f"'{raw}'{source} is {dtype_name(actual)}{why}",
     )

@@ -24,9 +24,13 @@ needs it, or drop it; for graphs from a newer TensorFlow, run them with that
 version (or strip attrs that equal their defaults before export).
 
 Okay:
-  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } attr { key: "_output_shapes" value { list { shape { } } } } }
+  node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } }
+    attr { key: "_output_shapes" value { list { shape { } } } } }
 Fail:
-  node { name: "c" op: "Const" attr { key: "dtpye" value { type: DT_FLOAT } } attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }   # unknown-attr
+  node { name: "c" op: "Const" attr { key: "dtpye" value { type: DT_FLOAT } }   # unknown-attr
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ ID = "unknown-attr"
 CATEGORY = "schema"
 DEFAULT_SEVERITY = Severity.WARNING
 OPTIONS: dict[str, Any] = {}
+# Reads tflint.tf.attrs.attr_report: runs beside the other rules that do, so it is built once.
+SHARES = "attr_report"
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:

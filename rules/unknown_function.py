@@ -24,9 +24,11 @@ with its functions), or correct the name.
 
 Okay:
   library { function { signature { name: "f" } } }
-  node { name: "call" op: "PartitionedCall" attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "f" } } } }
+  node { name: "call" op: "PartitionedCall" attr { key: "Tin" value { list { } } }
+    attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "f" } } } }
 Fail:
-  node { name: "call" op: "PartitionedCall" attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "g" } } } }   # unknown-function
+  node { name: "call" op: "PartitionedCall" attr { key: "Tin" value { list { } } }
+    attr { key: "Tout" value { list { } } } attr { key: "f" value { func { name: "g" } } } }   # unknown-function
 """
 
 from __future__ import annotations
@@ -143,7 +145,8 @@ def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:
             if name not in graph.function_by_name:
                 yield Issue(
                     None,
-                    f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names {role} "
+                    f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names "
+                    f"{role} "
                     f"'{_shown(name)}', which is not in the graph's function library "
                     "(tf.import_graph_def: FunctionDefLibrary missing it)",
                     function=gradient.function_name if gradient.function_name in graph.function_by_name else None,

@@ -38,7 +38,8 @@ or, if the deployment trusts the model, drop the op from `ops`.
 
 Okay:
   node { name: "path" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
-  node { name: "save/RestoreV2" op: "RestoreV2" input: "path" input: "path" input: "path" attr { key: "dtypes" value { list { type: DT_FLOAT } } } }
+  node { name: "save/RestoreV2" op: "RestoreV2" input: "path" input: "path" input: "path"
+    attr { key: "dtypes" value { list { type: DT_FLOAT } } } }
 Fail:
   node { name: "path" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
   node { name: "contents" op: "ReadFile" input: "path" }   # unsafe-op

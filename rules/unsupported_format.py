@@ -10,6 +10,8 @@ How to fix: nothing to fix in the model. To check it with tflint, export a
 copy without `experimental_image_format` (models under 2 GB), or lint the
 graph another way (`tf.io.write_graph` of its concrete functions).
 
+Okay:
+  node { name: "a" op: "NoOp" }
 Fail (file saved_model.cpb):
   riegeli chunks of a SavedModel   # unsupported-format
 """
@@ -20,13 +22,19 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.read.load import Artifact
 
 ID = "unsupported-format"
 CATEGORY = "input"
 DEFAULT_SEVERITY = Severity.WARNING
 OPTIONS: dict[str, Any] = {}
+# check() receives a file the loader did not lint (tflint.engine.run.UNLINTED), not a graph.
+CHECKS = "unlinted-file"
 
 
-def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Readable graphs are never reported here; the loader tells which files are not, and the engine reports them."""
-    return iter(())
+def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield the issue of a file the loader did not lint: at its start (text), or about the file (binary)."""
+    if artifact.unsupported is None:
+        return
+    position = None if artifact.form == "binary" else (1, 1)
+    yield Issue(None, f"{artifact.unsupported}: not linted", position=position)

@@ -33,9 +33,40 @@ ID = "unused-suppression"
 CATEGORY = "meta"
 DEFAULT_SEVERITY = Severity.WARNING
 OPTIONS: dict[str, Any] = {}
+# check() receives suppressions (tflint.engine.suppress.Suppressions): a file's inline directives,
+# or a baseline's stale entries; not a graph.
+CHECKS = "suppressions"
 SUPPRESSIBLE = False
 
+_PRUNE = "prune it with: tflint --prune-baseline PATH..."
 
-def check(graph: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Nothing per graph: tflint.engine.suppress and tflint.baseline report this rule."""
-    return iter(())
+
+def check(suppressions: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield one issue per rule a directive names but suppressed nothing of, and per stale baseline entry."""
+    for directive, rule_id, rule_is_off in suppressions.unused:
+        why = _why_unused(directive, rule_id, rule_is_off)
+        yield Issue(None, f"Suppression of '{rule_id}' is unused: {why}", position=(directive.line, directive.column))
+    for entry in suppressions.stale:
+        what = f"{entry.rule} on '{entry.key}'" if entry.key else entry.rule
+        gone = (
+            f"{entry.count} of {entry.recorded} recorded"
+            if entry.count != entry.recorded
+            else f"{entry.recorded} recorded"
+        )
+        if entry.exists:
+            yield Issue(None, f"Stale baseline entry: {what} no longer occurs ({gone}); {_PRUNE}")
+        else:
+            yield Issue(None, f"Stale baseline entry: {entry.file} no longer exists ({what}, {gone}); {_PRUNE}")
+
+
+def _why_unused(directive: Any, rule_id: str, rule_is_off: bool) -> str:
+    if rule_is_off:
+        return "the rule is off"
+    if directive.whole_file:
+        return f"no {rule_id} finding in this file"
+    if directive.first is None:
+        return "nothing follows it to cover"
+    lines = (
+        f"line {directive.first}" if directive.first == directive.last else f"lines {directive.first}-{directive.last}"
+    )
+    return f"no {rule_id} finding on {lines}"

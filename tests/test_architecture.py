@@ -1,4 +1,5 @@
-"""The architecture holds: layers import only downwards (ARCHITECTURE.md), and no module import cycle.
+"""The architecture holds: layers import only downwards (ARCHITECTURE.md), no module import cycle, and
+the package's code is formatted and within 120 columns (pyproject.toml's [tool.ruff]).
 
 The package's rooms live in three folders (lint/, rules/, protos/) that setuptools maps to one
 `tflint` package, so the checks run on a staged copy laid out as installed.
@@ -73,6 +74,32 @@ def test_architecture_md_names_every_room_of_the_contract():
             assert f"{room}/" in text or f"{room}.py" in text, room
     for folder in sorted(p.name for p in (REPO / "lint").iterdir() if p.is_dir() and p.name != "__pycache__"):
         assert f"{folder}/" in text, f"lint/{folder}/ is not described in ARCHITECTURE.md"
+
+
+def test_the_engine_names_no_rule():
+    from tflint.rules import RULES
+
+    for path in sorted((REPO / "lint" / "engine").glob("*.py")):
+        code = path.read_text(encoding="utf-8")
+        named = [rule_id for rule_id in RULES if f'"{rule_id}"' in code or f"'{rule_id}'" in code]
+        assert named == [], f"{path.name} names rules: a rule's module declares what the engine needs"
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess:
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+    return subprocess.run([str(ruff), *args], cwd=REPO, capture_output=True, text=True)
+
+
+def test_package_lines_are_at_most_120_columns():
+    result = _ruff("check", "--no-cache", "--select", "E501", "--output-format", "concise", "lint", "rules")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+
+
+def test_package_is_formatted():
+    result = _ruff("format", "--no-cache", "--check", "lint", "rules")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
 
 def _strongly_connected(graph) -> list[list[str]]:

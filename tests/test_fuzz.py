@@ -207,7 +207,7 @@ def test_length_attrs_keep_the_contract(op_and_attr, count, inputs):
 @given(st.integers(0, 3000), st.sampled_from(["^x", "x", "x:0", "missing", "^missing", "x:9"]), st.integers(0, 2000))
 def test_repeated_fields_keep_the_contract(times, item, list_items):
     from tflint import protos
-    from tflint.engine.run import MAX_PER_NODE
+    from tflint.engine.findings import MAX_PER_NODE
 
     graph = protos.GraphDef()
     placeholder = graph.node.add(name="x", op="Placeholder")

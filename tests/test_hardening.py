@@ -199,7 +199,7 @@ def _repeated_control_inputs(count: int) -> bytes:
 
 
 def test_findings_per_rule_and_node_are_capped():
-    from tflint.engine.run import MAX_PER_NODE
+    from tflint.engine.findings import MAX_PER_NODE
 
     report = tflint.lint_graph(_repeated_control_inputs(20_000))
     repeated = [f for f in report.findings if f.rule == "input-syntax"]
@@ -214,9 +214,9 @@ def test_findings_per_rule_and_node_are_capped():
 
 
 def test_findings_per_rule_and_graph_are_capped(monkeypatch):
-    from tflint.engine import run
+    from tflint.engine import findings
 
-    monkeypatch.setattr(run, "MAX_PER_GRAPH", 50)
+    monkeypatch.setattr(findings, "MAX_PER_GRAPH", 50)
     text = "\n".join(f'node {{ name: "n{i}" op: "Nope" }}' for i in range(120))
     report = tflint.lint_graph(text.encode())
     assert len(report.findings) == 51

@@ -64,7 +64,8 @@ def load_plugins(
         if not groups:
             known = ", ".join(sorted(available)) or "none"
             raise ConfigError(
-                f"{where}: plugin {quote(name)} is not installed{did_you_mean(name, available)} (installed plugins: {known})"
+                f"{where}: plugin {quote(name)} is not installed{did_you_mean(name, available)} (installed plugins: "
+                f"{known})"
             )
         if RULES_GROUP in groups:
             loaded = _load(groups[RULES_GROUP], name, where, untrusted)
@@ -126,7 +127,8 @@ def _load(entry_point: Any, name: str, where: str, untrusted: Iterable[str] = ()
     except Exception as error:
         detail = str(error).splitlines()[0] if str(error) else ""
         raise ConfigError(
-            f"{where}: cannot load plugin {quote(name)} ({entry_point.group} = {entry_point.value}): {type(error).__name__}: {detail}"
+            f"{where}: cannot load plugin {quote(name)} ({entry_point.group} = {entry_point.value}): "
+            f"{type(error).__name__}: {detail}"
         ) from None
     finally:
         sys.path[:] = saved
@@ -142,7 +144,8 @@ def _rule_modules(loaded: Any, name: str, where: str) -> Iterator[Any]:
         collection = collection.values()
     if isinstance(collection, (str, bytes)) or not isinstance(collection, Iterable):
         raise ConfigError(
-            f"{where}: plugin {quote(name)}: its {RULES_GROUP} entry point is neither a rule module nor a collection of them (RULES)"
+            f"{where}: plugin {quote(name)}: its {RULES_GROUP} entry point is neither a rule module nor a collection "
+            "of them (RULES)"
         )
     yield from collection
 

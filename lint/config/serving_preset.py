@@ -1,4 +1,5 @@
-"""The `serving` preset as `tflint.validate` applies it: which inputs are SavedModels, and layering the preset under a config.
+"""The `serving` preset as `tflint.validate` applies it: which inputs are SavedModels, and layering
+the preset under a config.
 
 `extends: serving` in a config file turns on the serving-policy rules
 (`lint/presets/serving.yaml`). `tflint.validate` applies the same preset to

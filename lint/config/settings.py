@@ -465,7 +465,8 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     for rule_id in settings:
         if rule_id not in rules:
             raise ConfigError(
-                f"{shown}: rules: unknown rule {quote(rule_id)}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
+                f"{shown}: rules: unknown rule "
+                f"{quote(rule_id)}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
             )
     resolved = {}
     for rule_id, module in rules.items():
@@ -695,7 +696,7 @@ def _rule_config(module: Any, setting: Any, where: str) -> RuleConfig:
     else:
         raise ConfigError(f"{where}: expected a level or a mapping, got {quote(setting)}")
     validate = getattr(module, "validate_options", None)
-    # A rule's own defaults are valid (tests/test_config.py checks every rule's), and validating
+    # A rule's own defaults are valid (tests/config/test_settings.py checks every rule's), and validating
     # them would compile node-name-pattern's regexes (the `regex` import) on every start-up.
     if validate is not None and options != defaults:
         problem = validate(options)
@@ -722,7 +723,8 @@ def _check_option(value: Any, default: Any, where: str) -> Any:
         for item in value:
             if type(item) not in element_types:
                 raise ConfigError(
-                    f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got {quote(item)}"
+                    f"{where}: expected a list of {', '.join(sorted(t.__name__ for t in element_types))}, got "
+                    f"{quote(item)}"
                 )
         return tuple(value)
     if isinstance(value, dict):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from tflint.config.settings import Config, RuleConfig
-from tflint.engine.run import RuleCrash, is_compat_rule, lint_artifact
+from tflint.engine.findings import RuleCrash, is_compat_rule
+from tflint.engine.run import lint_artifact
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.interface import ModelVersion
 from tflint.read.meta_positions import Locator

@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tflint.config.settings import Config, InlineSuppressions
+from tflint.engine.findings import configured, file_findings
 from tflint.errors import Suggestions
 from tflint.finding import Finding, Severity
 
-UNUSED = "unused-suppression"
-INVALID = "invalid-suppression"
+# What the rules about suppressions check (their CHECKS): a Suppressions record.
+SUPPRESSIONS = "suppressions"
 KINDS = ("ignore", "file-ignore")
 USAGE = "expected '# tflint: ignore[rule, ...]' or '# tflint: file-ignore[rule, ...]'"
 
@@ -91,6 +92,34 @@ class Problem:
     line: int
     column: int
     message: str
+
+
+@dataclass(frozen=True)
+class StaleEntry:
+    """A baseline entry that matched no finding: `count` of the `recorded` findings of `rule` on
+    the subject `key` in `file` (relative to the baseline's root) no longer occur, or the file
+    no longer `exists`."""
+
+    file: str
+    rule: str
+    key: str
+    count: int
+    recorded: int
+    exists: bool
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    """What the rules about suppressions check (CHECKS = "suppressions"), for one file.
+
+    `problems`: the directives that cannot be honoured; `unused`: (directive, rule id, whether
+    the rule is off) for each rule a directive names but suppressed no finding of; `stale`: the
+    baseline entries that matched nothing.
+    """
+
+    problems: Sequence[Problem] = ()
+    unused: Sequence[tuple[Directive, str, bool]] = ()
+    stale: Sequence[StaleEntry] = ()
 
 
 def apply_inline(
@@ -323,54 +352,21 @@ def _next_statement(text: str, line_end: int, line: int) -> tuple[int | None, in
 
 def _meta_findings(
     directives: Iterable[Directive],
-    problems: Iterable[Problem],
+    problems: Sequence[Problem],
     path: str,
     config: Config,
     judged: Callable[[str], bool] | None = None,
 ) -> list[Finding]:
-    found = []
-    invalid = config.rules.get(INVALID)
-    if invalid is not None and invalid.severity > Severity.OFF:
-        for problem in problems:
-            found.append(
-                Finding(
-                    rule=INVALID,
-                    severity=invalid.severity,
-                    message=problem.message,
-                    file=path,
-                    line=problem.line,
-                    column=problem.column,
-                )
-            )
-    unused = config.rules.get(UNUSED)
-    if unused is not None and unused.severity > Severity.OFF:
-        for directive in directives:
-            for rule_id in directive.rules:
-                if directive.used.get(rule_id) or (judged is not None and not judged(rule_id)):
-                    continue
-                message = f"Suppression of '{rule_id}' is unused: {_why_unused(directive, rule_id, config)}"
-                found.append(
-                    Finding(
-                        rule=UNUSED,
-                        severity=unused.severity,
-                        message=message,
-                        file=path,
-                        line=directive.line,
-                        column=directive.column,
-                    )
-                )
-    return found
+    """The findings of the rules about suppressions on this file's directives."""
 
+    def off(rule_id: str) -> bool:
+        rule = config.rules.get(rule_id)
+        return rule is None or rule.severity == Severity.OFF
 
-def _why_unused(directive: Directive, rule_id: str, config: Config) -> str:
-    rule = config.rules.get(rule_id)
-    if rule is None or rule.severity == Severity.OFF:
-        return "the rule is off"
-    if directive.whole_file:
-        return f"no {rule_id} finding in this file"
-    if directive.first is None:
-        return "nothing follows it to cover"
-    lines = (
-        f"line {directive.first}" if directive.first == directive.last else f"lines {directive.first}-{directive.last}"
-    )
-    return f"no {rule_id} finding on {lines}"
+    unused = [
+        (directive, rule_id, off(rule_id))
+        for directive in directives
+        for rule_id in directive.rules
+        if not directive.used.get(rule_id) and (judged is None or judged(rule_id))
+    ]
+    return file_findings(SUPPRESSIONS, Suppressions(problems, unused), path, configured(config))

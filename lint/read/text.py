@@ -12,7 +12,7 @@ It is conservative: whatever it does not recognise is left in a residual
 text that protobuf's own parser reads (a LineMap keeps its line numbers
 those of the file). If the residual still holds nodes, or anything looks
 unusual, the caller falls back to the general reader, so the two always
-agree (tests/test_textfast.py checks that on real graphs).
+agree (tests/read/test_text.py checks that on real graphs).
 
 Attr values are decoded once per distinct text (graphs repeat `T: DT_FLOAT`
 thousands of times), into plain AttrValue messages: through wire bytes

@@ -120,7 +120,7 @@ def _bytes_literal(scalar: str) -> bytes | None:
             return body.encode("utf-8")
         if _UNSHARED_ESCAPE.search(body.replace("\\\\", "")):
             return None
-        # Equal to CUnescape for every other escape (tests/test_textvalues.py), ten times faster.
+        # Equal to CUnescape for every other escape (tests/read/test_textvalues.py), ten times faster.
         return codecs.escape_decode(body.encode("utf-8"))[0]
     except ValueError:  # \x without two hex digits (CUnescape pads one, refuses none); surrogates
         return None

@@ -41,7 +41,10 @@ def annotation(finding: Finding, root: str | None) -> str:
 def _totals(findings: Sequence[Finding], summary: Summary) -> str:
     text = summary.line(findings)
     if any(sum(1 for f in findings if f.severity == level) > SHOWN_PER_KIND for level in COMMANDS):
-        text += f" GitHub shows only {SHOWN_PER_KIND} annotations of each kind per step: see the log, or upload --format sarif to code scanning."
+        text += (
+            f" GitHub shows only {SHOWN_PER_KIND} annotations of each kind per step: see the log, or upload --format "
+            "sarif to code scanning."
+        )
     return f"::notice title=tflint::{_data(text)}"
 
 

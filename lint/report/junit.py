@@ -54,6 +54,7 @@ def _testcase(finding: Finding) -> list[str]:
     name = f"{finding.rule} ({finding.node})" if finding.node else finding.rule
     return [
         f"    <testcase classname={quoteattr(finding.file)} name={quoteattr(name)}>",
-        f"      <failure type={quoteattr(str(finding.severity))} message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
+        f"      <failure type={quoteattr(str(finding.severity))} "
+        f"message={quoteattr(finding.message)}>{escape(format_line(finding))}</failure>",
         "    </testcase>",
     ]

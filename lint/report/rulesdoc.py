@@ -83,7 +83,8 @@ def markdown(rules: Mapping[str, Any]) -> str:
     out.extend(["", "| rule | category | default level | summary |", "|---|---|---|---|"])
     for rule_id, module in ordered:
         out.append(
-            f"| [`{rule_id}`](#{rule_id}) | {module.CATEGORY} | {module.DEFAULT_SEVERITY} | {_cell(summary_of(module))} |"
+            f"| [`{rule_id}`](#{rule_id}) | {module.CATEGORY} | {module.DEFAULT_SEVERITY} | "
+            f"{_cell(summary_of(module))} |"
         )
     for rule_id, module in ordered:
         out.extend(["", f"## {rule_id}", "", rule_markdown(module)])

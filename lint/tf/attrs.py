@@ -33,13 +33,12 @@ TensorFlow 2.21 (which validates with its own registry and ignores a
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable
 from typing import Any
 
 from tflint.finding import Issue
 from tflint.tf.index import GraphIndex, Node
-from tflint.tf.registry import snapshot_info
+from tflint.tf.registry import OpRegistry, snapshot_info
 
 # AttrValue / ListValue field of each attr element type, in the order AttrValueHasType checks them.
 FIELD_OF_TYPE = {
@@ -262,7 +261,10 @@ class AttrSpec:
             if present != [self.field]:
                 others = [name for name in present if name != self.field]
                 if self.field in present:
-                    return f"is a list mixing {_kind_label([self.field] + others)} values; a {expected} holds only {TYPE_OF_FIELD[self.field]} values"
+                    return (
+                        f"is a list mixing {_kind_label([self.field] + others)} values; a {expected} holds only "
+                        f"{TYPE_OF_FIELD[self.field]} values"
+                    )
                 return f"holds a list({_kind_label(others)}) where a {expected} is expected"
             if self.field == "type":
                 return _type_list_problem(value.list.type)
@@ -310,7 +312,10 @@ class AttrSpec:
         if not bad:
             return None
         show = type_name if self.field == "type" else quote_string
-        return f"contains {', '.join(show(item) for item in bad)}; allowed values are {', '.join(show(item) for item in allowed)}"
+        return (
+            f"contains {', '.join(show(item) for item in bad)}; allowed values are "
+            f"{', '.join(show(item) for item in allowed)}"
+        )
 
 
 def _kind_label(fields: list[str]) -> str:
@@ -357,8 +362,9 @@ class OpAttrs:
             self.attrs[name].required = True
 
 
-# Merged op definitions per registry (shared by every graph a registry serves).
-_REGISTRY_OPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+def _merged_ops(registry: OpRegistry) -> dict[str, OpAttrs | None]:
+    """Merged op definitions by op name, filled on first use (OpRegistry.derived: one per registry)."""
+    return {}
 
 
 def op_attrs(graph: GraphIndex, op: str) -> OpAttrs | None:
@@ -367,10 +373,7 @@ def op_attrs(graph: GraphIndex, op: str) -> OpAttrs | None:
     if function is not None:
         return OpAttrs(op, [function.signature], True)
     registry = graph.registry
-    cache = _REGISTRY_OPS.get(registry)
-    if cache is None:
-        cache = {}
-        _REGISTRY_OPS[registry] = cache
+    cache = registry.derived(_merged_ops)
     try:
         return cache[op]
     except KeyError:
@@ -484,7 +487,8 @@ def _check_node(
                 mismatch.append(
                     Issue(
                         node,
-                        f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a {attr.type} is expected)",
+                        f"{_subject(node, spec)}: attr '{key}' has no value, which a function body cannot bind (a "
+                        f"{attr.type} is expected)",
                         key,
                     )
                 )

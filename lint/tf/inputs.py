@@ -116,7 +116,10 @@ def graph_input_problem(raw: str) -> str | None:
                 f"from a node named '{parsed.node}' (write '^{name}')"
             )
         if ":" in parsed.node:
-            return f"is a control input with a ':' in it; TensorFlow reads it as a dependency on a node named '{parsed.node}' (write '^{name}')"
+            return (
+                "is a control input with a ':' in it; TensorFlow reads it as a dependency on a node named "
+                f"'{parsed.node}' (write '^{name}')"
+            )
         return None
     if parsed.digits is None:
         if ":" not in raw:
@@ -128,8 +131,14 @@ def graph_input_problem(raw: str) -> str | None:
                 f"has an empty output index; TensorFlow reads it as a node named '{raw}' (write '{name}' or '{name}:0')"
             )
         if _is_ascii_digits(suffix):
-            return f"has an output index too large for TensorFlow to parse ({len(suffix)} digits); it reads the whole string as a node name"
-        return f"has a malformed output index '{suffix}'; TensorFlow reads it as a node named '{raw}' (an index is ':' and decimal digits)"
+            return (
+                f"has an output index too large for TensorFlow to parse ({len(suffix)} digits); it reads the whole "
+                "string as a node name"
+            )
+        return (
+            f"has a malformed output index '{suffix}'; TensorFlow reads it as a node named '{raw}' (an index is ':' "
+            "and decimal digits)"
+        )
     if parsed.node == "":
         return "has an output index but no node name"
     if ":" in parsed.node:
@@ -142,7 +151,10 @@ def graph_input_problem(raw: str) -> str | None:
             effect = f"the index becomes {parsed.index} and TensorFlow's importer crashes or reads out of bounds"
         return f"has output index {value}, which overflows TensorFlow's 32-bit index; {effect}"
     if value > INT32_MAX:
-        return f"has output index {value}, which TensorFlow truncates to 32 bits and silently reads as '{parsed.node}:{parsed.index}'"
+        return (
+            f"has output index {value}, which TensorFlow truncates to 32 bits and silently reads as "
+            f"'{parsed.node}:{parsed.index}'"
+        )
     return None
 
 
@@ -179,7 +191,10 @@ def function_input_problem(raw: str, arg_names: Collection[str], node_names: Col
         if _is_ascii_digits(second):
             if is_arg:
                 if _has_leading_zero(second):
-                    return f"has a leading zero in its index; the function instantiation looks inputs up literally (write '{name}:{int(second)}')"
+                    return (
+                        "has a leading zero in its index; the function instantiation looks inputs up literally "
+                        f"(write '{name}:{int(second)}')"
+                    )
                 return None
             if is_node:
                 return (
@@ -188,17 +203,26 @@ def function_input_problem(raw: str, arg_names: Collection[str], node_names: Col
                 )
             return None
         if is_arg and not is_node:
-            return f"names an output '{second}' of function argument '{name}'; an argument is referenced as '{name}' or '{name}:<i>'"
+            return (
+                f"names an output '{second}' of function argument '{name}'; an argument is referenced as '{name}' or "
+                f"'{name}:<i>'"
+            )
         return None
     out_arg, element = parts[1], parts[2]
     if is_arg and not is_node:
         return f"has two ':' after function argument '{name}'; an argument is referenced as '{name}' or '{name}:<i>'"
     if _is_ascii_digits(out_arg) and is_node:
-        return f"uses '{out_arg}' as the output arg name of '{name}'; outputs are named by the op's output arg ('{name}:<out_arg>:{element}')"
+        return (
+            f"uses '{out_arg}' as the output arg name of '{name}'; outputs are named by the op's output arg "
+            f"('{name}:<out_arg>:{element}')"
+        )
     if not _is_ascii_digits(element):
         return f"has a non-numeric element index '{element}'"
     if _has_leading_zero(element):
-        return f"has a leading zero in its index; the function instantiation looks inputs up literally (write '{name}:{out_arg}:{int(element)}')"
+        return (
+            "has a leading zero in its index; the function instantiation looks inputs up literally (write "
+            f"'{name}:{out_arg}:{int(element)}')"
+        )
     return None
 
 
@@ -255,7 +279,8 @@ def hygiene_problems(
                 yield HygieneProblem(
                     position,
                     raw,
-                    f"input '{raw}' has a leading zero in its output index; TensorFlow reads it as '{parsed.node}:{parsed.index}'",
+                    f"input '{raw}' has a leading zero in its output index; TensorFlow reads it as "
+                    f"'{parsed.node}:{parsed.index}'",
                     "leading-zero",
                 )
 

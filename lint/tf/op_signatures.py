@@ -433,7 +433,8 @@ def _arg(
             SignatureProblem(
                 "untyped-arg",
                 None,
-                f"{what} of {'function' if schema.is_function else 'op'} '{schema.name}' has no type, type_attr or type_list_attr",
+                f"{what} of {'function' if schema.is_function else 'op'} '{schema.name}' has no type, type_attr or "
+                "type_list_attr",
             )
         )
     if arg.is_ref:
@@ -531,7 +532,8 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
         return BodyInput(
             producer,
             None,
-            f"it names node '{name}' without an output arg; inside a function body an output is written '{name}:<output arg>:<index>' ({_output_args(producer, signature)})",
+            f"it names node '{name}' without an output arg; inside a function body an output is written "
+            f"'{name}:<output arg>:<index>' ({_output_args(producer, signature)})",
         )
     producer = scope.by_name.get(name)
     if producer is None:
@@ -556,7 +558,8 @@ def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None
         return BodyInput(
             producer,
             None,
-            f"output arg '{item.output_arg}' of node '{name}' has {_values(len(arg.types))}, so it has no element {item.index}",
+            f"output arg '{item.output_arg}' of node '{name}' has {_values(len(arg.types))}, so it has no element "
+            f"{item.index}",
         )
     return BodyInput(producer, (arg.types[item.index],))
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # The bundled snapshot, read by path beside this module (no importlib.resources at start-up).
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -84,6 +86,19 @@ class OpRegistry:
         if include_bundled:
             self._layers.append(("tensorflow", bundled_ops()))
         self._schemas: dict[str, OpSchema | None] = {}
+        self._derived: dict[Any, Any] = {}
+
+    def derived(self, factory: Callable[[OpRegistry], T]) -> T:
+        """An analysis of this registry's ops shared by every graph it serves (built on first use).
+
+        The registry's counterpart of GraphIndex.derived: the result lives and dies with the
+        registry, and a registry layered over another (with_op_list) has its own.
+        """
+        try:
+            return self._derived[factory]
+        except KeyError:
+            value = self._derived[factory] = factory(self)
+            return value
 
     def with_op_list(self, source: str, op_list: Any) -> OpRegistry:
         """A registry that consults `op_list` (e.g. a stripped_op_list) before this one."""

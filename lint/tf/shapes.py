@@ -112,7 +112,8 @@ def merge(a: Shape, b: Shape) -> Shape:
             out[position] = y
             continue
         raise ShapeError(
-            f"Dimension {position} in both shapes must be equal, but are {x} and {y}. Shapes are {shape_text(a)} and {shape_text(b)}."
+            f"Dimension {position} in both shapes must be equal, but are {x} and {y}. Shapes are {shape_text(a)} and "
+            f"{shape_text(b)}."
         )
     return tuple(out)
 
@@ -620,7 +621,8 @@ def _conv2d(c: Context) -> list[Shape]:
     strides = c.attr_ints("strides")
     if len(strides) != 4:
         raise ShapeError(
-            f"Conv2D on data format {data_format} requires the stride attribute to contain 4 values, but got: {len(strides)}"
+            f"Conv2D on data format {data_format} requires the stride attribute to contain 4 values, but got: "
+            f"{len(strides)}"
         )
     if data_format == "NHWC":
         batch, rows, cols, depth = image
@@ -760,7 +762,8 @@ def _value_index(axis_index: int, offset: int) -> int:
 
 
 def _split_at(shape: Shape, axis: int) -> tuple[Shape, int, Shape]:
-    """(dims before `axis`, the dim at `axis`, dims after) like TF's Subshape calls; None parts when the rank is unknown."""
+    """(dims before `axis`, the dim at `axis`, dims after) like TF's Subshape calls; None parts when
+    the rank is unknown."""
     if shape is None:
         return None, -1, None
     rank = len(shape)
@@ -907,7 +910,8 @@ def _arg_reduction(c: Context) -> list[Shape]:
     axis = dimension + rank if dimension < 0 else dimension
     if axis < 0 or axis >= rank:
         raise ShapeError(
-            f"Dimension ({dimension}) must be in the range [{-rank}, {rank}), where {rank} is the number of dimensions in the input.",
+            f"Dimension ({dimension}) must be in the range [{-rank}, {rank}), where {rank} is the number of "
+            "dimensions in the input.",
             1,
         )
     return [shape[:axis] + shape[axis + 1 :]]
@@ -1144,7 +1148,8 @@ def _split(c: Context) -> list[Shape]:
     if size >= 0:
         if size % count != 0:
             raise ShapeError(
-                f"Dimension size must be evenly divisible by {count} but is {size}; Number of ways to split should evenly divide the split dimension",
+                f"Dimension size must be evenly divisible by {count} but is {size}; Number of ways to split should "
+                "evenly divide the split dimension",
                 1,
             )
         size //= count

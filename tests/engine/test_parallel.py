@@ -7,6 +7,7 @@ from conftest import CORPUS, require
 
 from tflint import api
 from tflint.cli import main
+from tflint.engine import parallel
 
 
 @pytest.fixture
@@ -24,19 +25,19 @@ def graphs(tmp_path):
 
 
 def test_parallel_report_is_identical(graphs, monkeypatch):
-    monkeypatch.setattr(api, "PARALLEL_MIN_BYTES", 0)
-    assert api._worker_count(graphs, 2) == 2
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    assert parallel.worker_count(graphs, 2) == 2
     serial = api.lint_paths(graphs, jobs=1)
-    parallel = api.lint_paths(graphs, jobs=2)
+    pooled = api.lint_paths(graphs, jobs=2)
     assert serial.findings  # the comparison is about something
-    assert parallel.findings == serial.findings
-    assert parallel.files == serial.files
+    assert pooled.findings == serial.findings
+    assert pooled.files == serial.files
 
 
 def test_small_runs_and_stdin_stay_in_one_process(graphs):
-    assert api._worker_count(graphs[:1], 4) == 1
-    assert api._worker_count(graphs, 4) == 1  # a few hundred KB: not worth starting processes
-    assert api._worker_count(graphs + ["-"], 4) == 1
+    assert parallel.worker_count(graphs[:1], 4) == 1
+    assert parallel.worker_count(graphs, 4) == 1  # a few hundred KB: not worth starting processes
+    assert parallel.worker_count(graphs + ["-"], 4) == 1
 
 
 def test_crash_in_a_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
@@ -45,7 +46,7 @@ def test_crash_in_a_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
     def explode(graph, options):
         raise ValueError("boom")
 
-    monkeypatch.setattr(api, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(all_rules()["empty-op"], "check", explode)
     code = main(["-j", "2", *graphs])
     err = capsys.readouterr().err
@@ -58,9 +59,8 @@ def test_crash_in_a_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
 
 
 def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
-    from tflint.engine import run as engine
 
-    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(parallel, "FORK_MIN_NODES", 0)
     for path in graphs:
         serial = api.lint_paths([path], jobs=1).findings
         forked = api.lint_paths([path], jobs=3).findings  # one file: three rule workers
@@ -70,10 +70,10 @@ def test_forked_rules_give_the_findings_of_one_process(graphs, monkeypatch):
 
 def test_rule_units_costliest_first_attr_family_together():
     from tflint.config.settings import default_config
-    from tflint.engine import run as engine
 
-    enabled = sorted(rule for rule, _ in default_config().enabled())
-    units = engine.rule_units(enabled)
+    config = default_config()
+    enabled = sorted(rule for rule, _ in config.enabled())
+    units = parallel.rule_units(enabled, config.modules)
     assert sorted(rule for unit in units for rule in unit) == enabled
     assert units[0] == ["shape-mismatch"]
     attr_family = [unit for unit in units if "missing-attr" in unit][0]
@@ -82,22 +82,20 @@ def test_rule_units_costliest_first_attr_family_together():
 
 
 def test_forked_rules_with_more_units_than_the_queue_holds(graphs, monkeypatch):
-    from tflint.engine import run as engine
 
-    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
-    monkeypatch.setattr(engine, "_MAX_QUEUED", 3)
+    monkeypatch.setattr(parallel, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(parallel, "_MAX_QUEUED", 3)
     for path in graphs:
         assert api.lint_paths([path], jobs=2).findings == api.lint_paths([path], jobs=1).findings, path
 
 
 def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
-    from tflint.engine import run as engine
     from tflint.rules import all_rules
 
     def explode(graph, options):
         raise ValueError("boom")
 
-    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(parallel, "FORK_MIN_NODES", 0)
     monkeypatch.setattr(all_rules()["shape-mismatch"], "check", explode)  # the heaviest rule: it runs in this process
     monkeypatch.setattr(all_rules()["empty-op"], "check", explode)
     code = main(["-j", "2", graphs[0]])
@@ -111,7 +109,6 @@ def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, c
     import os
     import time
 
-    from tflint.engine import run as engine
     from tflint.rules import all_rules
 
     parent = os.getpid()
@@ -125,7 +122,7 @@ def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, c
             return check(graph, options)
         raise ValueError("boom")
 
-    monkeypatch.setattr(engine, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(parallel, "FORK_MIN_NODES", 0)
     for module in all_rules().values():
         monkeypatch.setattr(module, "check", explode_in_a_child)
     code = main(["-j", "2", graphs[0]])
@@ -138,14 +135,14 @@ def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, c
 def test_no_fork_by_default_in_a_process_running_threads():
     import threading
 
-    assert api._core_count(3) == 3
+    assert parallel.core_count(3) == 3
     stop = threading.Event()
     worker = threading.Thread(target=stop.wait)
     worker.start()
     try:
-        assert api._core_count(None) == 1
-        assert api._core_count(0) == 1
-        assert api._core_count(2) == 2  # asked for explicitly
+        assert parallel.core_count(None) == 1
+        assert parallel.core_count(0) == 1
+        assert parallel.core_count(2) == 2  # asked for explicitly
     finally:
         stop.set()
         worker.join()

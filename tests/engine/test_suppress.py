@@ -118,7 +118,8 @@ def shifted(expected, by):
             NODE + "# tflint: ignore[unknown-attr]\n", BOTH + [("unused-suppression", None, 10)], id="nothing-follows"
         ),
         pytest.param(
-            'library {\n  function {\n    signature { name: "fn" }\n    # tflint: ignore[unknown-op]\n    node_def {\n      name: "inner"\n      op: "AlsoNope"\n    }\n  }\n}\n',
+            'library {\n  function {\n    signature { name: "fn" }\n    # tflint: ignore[unknown-op]\n    node_def '
+            '{\n      name: "inner"\n      op: "AlsoNope"\n    }\n  }\n}\n',
             [],
             id="function-body-node",
         ),
@@ -173,7 +174,8 @@ def test_messages():
             12,
             1,
             "error",
-            "Unknown suppression kind 'ignroe' (did you mean 'ignore'?): expected '# tflint: ignore[rule, ...]' or '# tflint: file-ignore[rule, ...]'",
+            "Unknown suppression kind 'ignroe' (did you mean 'ignore'?): expected '# tflint: ignore[rule, ...]' or "
+            "'# tflint: file-ignore[rule, ...]'",
         ),
         (
             "unused-suppression",
@@ -269,9 +271,11 @@ def test_cli_end_to_end(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 1
     assert out.splitlines() == [
-        f"{path}:11:1: warning: Suppression of 'unknown-op' is unused: no unknown-op finding on lines 12-20 [unused-suppression]",
+        f"{path}:11:1: warning: Suppression of 'unknown-op' is unused: no unknown-op finding on lines 12-20 "
+        "[unused-suppression]",
         f"{path}:13:3: error: Node 'b' has control input '^gone' but no node is named 'gone' [unresolved-input]",
-        f"{path}:16:5: warning: Node 'b' (op NoOp) has attr 'bogus', which op NoOp does not define; TensorFlow ignores it [unknown-attr]",
+        f"{path}:16:5: warning: Node 'b' (op NoOp) has attr 'bogus', which op NoOp does not define; TensorFlow "
+        "ignores it [unknown-attr]",
         "Found 1 error, 2 warnings in 1 of 1 file.",
     ]
     path.write_text(

@@ -21,7 +21,7 @@ from conftest import CORPUS, DATA, REPO, WILD
 from google.protobuf import text_encoding, text_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_textfast import edit
+from test_text import edit
 
 from tflint import protos
 from tflint.read import load, sniff
@@ -485,7 +485,7 @@ _STRAY = ["{", "}", "<", ">", ":", "#", '"', "'", "\\", " ", "\t", "\n", "[", "]
 
 
 def mutated(text: str, rng: random.Random) -> str:
-    """`text` with one or two small edits: those of test_textfast, scalars replaced, truncation."""
+    """`text` with one or two small edits: those of test_text, scalars replaced, truncation."""
     for _ in range(rng.randint(1, 2)):
         lines = text.splitlines(keepends=True) or [""]
         kind = rng.randrange(3)
