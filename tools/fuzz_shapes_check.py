@@ -12,7 +12,7 @@ import collections
 import json
 import sys
 
-import tflint.tf.shapes as SH
+import tflint.tf.shapes.inference as SH
 from tflint.api import registry_for
 from tflint.config.settings import default_config
 from tflint.engine.run import build_index
