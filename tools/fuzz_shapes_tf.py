@@ -818,6 +818,368 @@ def gen_fbn():
     return g, g.add("op", op, [g.ph("float", x)] + vecs, attrs)
 
 
+# ---- generators for the shape functions of issue 17 (array, nn, image, training, ... ops)
+
+
+def shape_arg(g, n, choices=(1, 2, 3, 0, -1, -2), unknown=0.15):
+    """A Const int vector of `n` random values (sometimes a Placeholder instead)."""
+    if R.random() < unknown:
+        return g.ph("int32", R.choice([(n,), (-1,), None]))
+    vals = [R.choice(choices) for _ in range(n)]
+    return int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
+
+
+def scalar_arg(g, lo, hi, unknown=0.1, dtype="int32"):
+    if R.random() < unknown:
+        return g.ph(dtype, R.choice([(), None, (1,)]))
+    return g.const([R.randint(lo, hi)], [] if R.random() < 0.95 else [1], dtype)
+
+
+def gen_strided_slice():
+    g = G()
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    n = R.randint(0, 4) if s is None or R.random() < 0.3 else max(len(s) + R.choice([-1, 0, 0, 0, 1]), 0)
+    dt = R.choice(["int32", "int64"])
+
+    def vec(vals, unknown):
+        if R.random() < unknown:
+            return g.ph(dt, R.choice([(n,), (-1,), None, (n + 1,)]))
+        if R.random() < 0.03:
+            return g.const(vals, [1, len(vals)] if vals else [0], dt)
+        return g.const(vals, [len(vals)], dt)
+
+    begin = vec([R.choice([0, 0, 1, 2, -1, -3, 5]) for _ in range(n)], 0.15)
+    end = vec([R.choice([0, 1, 2, 3, -1, 10, -5]) for _ in range(n)], 0.15)
+    strides = vec([R.choice([1, 1, 1, 2, -1, 3, 0]) if R.random() < 0.9 else 1 for _ in range(n)], 0.08)
+    attrs = {**tattr(), "Index": f"type: {DT[dt]}"}
+    for mask in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"):
+        if R.random() < 0.4:
+            bits = R.randint(0, (1 << max(n, 1)) - 1)
+            if mask == "ellipsis_mask" and R.random() < 0.7:
+                bits = 1 << R.randint(0, max(n - 1, 0)) if R.random() < 0.5 else 0
+            attrs[mask] = f"i: {bits}"
+    return g, g.add("op", "StridedSlice", [x, begin, end, strides], attrs)
+
+
+def gen_pad():
+    g = G()
+    op = R.choice(["Pad", "PadV2", "MirrorPad"])
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 3)
+    if R.random() < 0.15:
+        pads = g.ph("int32", R.choice([(n, 2), (-1, 2), (n, 3), None, (n,)]))
+    else:
+        vals = [R.choice([0, 0, 1, 2, -1]) for _ in range(2 * n)]
+        pads = g.const(vals, [n, 2], "int32") if R.random() < 0.95 else g.const(vals, [2 * n], "int32")
+    ins = [x, pads]
+    attrs = {**tattr(), "Tpaddings": "type: DT_INT32"}
+    if op == "PadV2":
+        ins.append(g.ph("float", R.choice([(), (), (1,)])))
+    if op == "MirrorPad":
+        attrs["mode"] = f's: "{R.choice(["REFLECT", "SYMMETRIC"])}"'
+    return g, g.add("op", op, ins, attrs)
+
+
+def gen_one_hot():
+    g = G()
+    ind = g.ph("int32", rand_shape(3))
+    depth = scalar_arg(g, -2, 5)
+    on = g.ph("float", R.choice([(), (), (1,)]))
+    off = g.ph("float", R.choice([(), (), (2,)]))
+    attrs = {"T": "type: DT_FLOAT", "TI": "type: DT_INT32", "axis": f"i: {R.choice([-1, -1, 0, 1, 2, 3, -2])}"}
+    return g, g.add("op", "OneHot", [ind, depth, on, off], attrs)
+
+
+def gen_split_v():
+    g = G()
+    s = rand_shape(3)
+    x = g.ph("float", s)
+    k = R.choice([1, 2, 3])
+    if R.random() < 0.15:
+        sizes = g.ph("int32", R.choice([(k,), None]))
+    else:
+        vals = [R.choice([0, 1, 2, 3, -1, 4]) for _ in range(k + (1 if R.random() < 0.05 else 0))]
+        sizes = g.const(vals, [len(vals)], "int32")
+    axis = scalar_arg(g, -4, 3)
+    attrs = {**tattr(), "Tlen": "type: DT_INT32", "num_split": f"i: {k}"}
+    return g, g.add("op", "SplitV", [x, sizes, axis], attrs)
+
+
+def gen_reverse():
+    g = G()
+    op = R.choice(["ReverseV2", "Roll", "ReverseSequence"])
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    if op == "ReverseV2":
+        axes = shape_arg(g, R.randint(0, 3), (0, 1, 2, -1, 3, -4))
+        return g, g.add("op", op, [x, axes], {**tattr(), "Tidx": idx_attr()})
+    if op == "Roll":
+        shift = g.ph("int32", R.choice([(), (1,), (2,), None, (1, 1)]))
+        axis = g.ph("int32", R.choice([(), (1,), (2,), None]))
+        return g, g.add("op", op, [x, shift, axis], {**tattr(), "Tshift": "type: DT_INT32", "Taxis": "type: DT_INT32"})
+    lens = g.ph("int64", R.choice([(2,), (3,), (-1,), None, ()]))
+    attrs = {
+        **tattr(),
+        "Tlen": "type: DT_INT64",
+        "seq_dim": f"i: {R.randint(0, 3)}",
+        "batch_dim": f"i: {R.randint(0, 3)}",
+    }
+    return g, g.add("op", op, [x, lens], attrs)
+
+
+def gen_space_depth():
+    g = G()
+    op = R.choice(["SpaceToDepth", "DepthToSpace"])
+    x = g.ph("float", tuple(R.choice([-1, 1, 2, 3, 4, 6, 8]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5))
+    attrs = {**tattr(), "block_size": f"i: {R.choice([2, 2, 3])}", "data_format": f's: "{R.choice(["NHWC", "NCHW"])}"'}
+    return g, g.add("op", op, [x], attrs)
+
+
+def gen_space_batch():
+    g = G()
+    op = R.choice(["SpaceToBatchND", "BatchToSpaceND"])
+    s = tuple(R.choice([-1, 1, 2, 3, 4, 6, 8]) for _ in range(R.randint(2, 4))) if R.random() < 0.9 else rand_shape()
+    x = g.ph("float", s)
+    m = R.choice([1, 1, 2, 2, 3])
+    if R.random() < 0.1:
+        block = g.ph("int32", R.choice([(m,), (-1,), None]))
+    else:
+        block = g.const([R.choice([1, 2, 2, 3, 0]) for _ in range(m)], [m], "int32")
+    if R.random() < 0.1:
+        pads = g.ph("int32", R.choice([(m, 2), (-1, 2), None, (m, 3)]))
+    else:
+        pads = g.const([R.choice([0, 0, 1, 2, -1]) for _ in range(2 * m)], [m, 2], "int32")
+    attrs = {
+        **tattr(),
+        "Tblock_shape": "type: DT_INT32",
+        ("Tpaddings" if op == "SpaceToBatchND" else "Tcrops"): "type: DT_INT32",
+    }
+    return g, g.add("op", op, [x, block, pads], attrs)
+
+
+def gen_scatter():
+    g = G()
+    op = R.choice(["ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "GatherNd"])
+    idx = g.ph(
+        "int32", tuple(R.choice([-1, 1, 2, 3]) for _ in range(R.randint(1, 3))) if R.random() < 0.85 else rand_shape(3)
+    )
+    if op == "GatherNd":
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape()), idx], {"Tparams": "type: DT_FLOAT", "Tindices": "type: DT_INT32"}
+        )
+    upd = g.ph("float", rand_shape(3))
+    attrs = {**tattr(), "Tindices": "type: DT_INT32"}
+    if op == "ScatterNd":
+        return g, g.add("op", op, [idx, upd, shape_arg(g, R.randint(1, 3), (1, 2, 3, 0))], attrs)
+    return g, g.add("op", op, [g.ph("float", rand_shape()), idx, upd], attrs)
+
+
+def gen_conv_more():
+    g = G()
+    op = R.choice(["DepthwiseConv2dNative", "Conv3D", "MaxPool3D", "AvgPool3D"])
+    rank = 4 if op == "DepthwiseConv2dNative" else 5
+    x = tuple(R.choice([-1, 1, 2, 3, 4, 5, 8]) for _ in range(rank)) if R.random() < 0.92 else rand_shape(6)
+    fmt = R.choice(["NHWC", "NCHW"] if rank == 4 else ["NDHWC", "NCDHW"])
+    st = [1] + [R.choice([1, 1, 2, 3]) for _ in range(rank - 2)] + [1]
+    if fmt in ("NCHW", "NCDHW"):
+        st = [1, 1] + st[1:-1]
+    if R.random() < 0.05:
+        st = st[:-1]
+    pad = R.choice(["SAME", "VALID"])
+    attrs = {**tattr(), "strides": ilist(st), "padding": f's: "{pad}"', "data_format": f's: "{fmt}"'}
+    if op.endswith("Pool3D"):
+        k = [1] + [R.choice([1, 2, 3]) for _ in range(3)] + [1]
+        if fmt == "NCDHW":
+            k = [1, 1] + k[1:-1]
+        attrs["ksize"] = ilist(k)
+        return g, g.add("op", op, [g.ph("float", x)], attrs)
+    f = tuple(R.choice([1, 2, 3, 4, -1]) for _ in range(rank)) if R.random() < 0.9 else rand_shape(6)
+    if R.random() < 0.2:
+        d = [1] + [R.choice([1, 2]) for _ in range(rank - 2)] + [1]
+        attrs["dilations"] = ilist(d if R.random() < 0.95 else d[:-1])
+    return g, g.add("op", op, [g.ph("float", x), g.ph("float", f)], attrs)
+
+
+def gen_backprop():
+    g = G()
+    op = R.choice(["Conv2DBackpropInput", "Conv2DBackpropFilter", "BiasAddGrad", "MaxPoolGrad", "AvgPoolGrad"])
+    fmt = R.choice(["NHWC", "NCHW"])
+    if op == "BiasAddGrad":
+        return g, g.add("op", op, [g.ph("float", rand_shape(5))], {**tattr(), "data_format": f's: "{fmt}"'})
+    attrs = {**tattr(), "strides": ilist([1, 1, 1, 1]), "padding": 's: "SAME"', "data_format": f's: "{fmt}"'}
+    if op in ("MaxPoolGrad", "AvgPoolGrad"):
+        attrs["ksize"] = ilist([1, 2, 2, 1] if fmt == "NHWC" else [1, 1, 2, 2])
+        if op == "MaxPoolGrad":
+            return g, g.add(
+                "op",
+                op,
+                [g.ph("float", rand_shape(5)), g.ph("float", rand_shape(5)), g.ph("float", rand_shape(5))],
+                attrs,
+            )
+        return g, g.add("op", op, [shape_arg(g, R.choice([4, 4, 3]), (1, 2, 3)), g.ph("float", rand_shape(5))], attrs)
+    sizes = shape_arg(g, R.choice([4, 4, 4, 2, 3]), (1, 2, 3, 4))
+    a = g.ph("float", rand_shape(5))
+    b_ = g.ph("float", rand_shape(5))
+    if op == "Conv2DBackpropInput":
+        return g, g.add("op", op, [sizes, a, b_], attrs)
+    return g, g.add("op", op, [a, sizes, b_], attrs)
+
+
+def gen_losses():
+    g = G()
+    op = R.choice(["SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "TopKV2", "InTopKV2"])
+    if op == "SoftmaxCrossEntropyWithLogits":
+        s = rand_shape(3)
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "SparseSoftmaxCrossEntropyWithLogits":
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", rand_shape(3)), g.ph("int32", rand_shape(2))],
+            {**tattr(), "Tlabels": "type: DT_INT32"},
+        )
+    if op == "TopKV2":
+        return g, g.add("op", op, [g.ph("float", rand_shape(3)), scalar_arg(g, -1, 5)], tattr())
+    return g, g.add(
+        "op",
+        op,
+        [g.ph("float", rand_shape(3)), g.ph("int32", rand_shape(2)), scalar_arg(g, 0, 3)],
+        {"T": "type: DT_INT32"},
+    )
+
+
+def gen_image():
+    g = G()
+    op = R.choice(
+        [
+            "ResizeBilinear",
+            "ResizeNearestNeighbor",
+            "ResizeBicubic",
+            "CropAndResize",
+            "NonMaxSuppressionV3",
+            "NonMaxSuppressionV2",
+        ]
+    )
+    if op.startswith("NonMax"):
+        ins = [
+            g.ph("float", R.choice([(3, 4), (-1, 4), (3, 5), (2, 4), None, (3,)])),
+            g.ph("float", R.choice([(3,), (-1,), (2,), ()])),
+        ]
+        ins.append(scalar_arg(g, 0, 5))
+        ins.append(g.ph("float", R.choice([(), (), (1,)])))
+        if op == "NonMaxSuppressionV3":
+            ins.append(g.ph("float", R.choice([(), (), (1,)])))
+        return g, g.add(
+            "op", op, ins, {**tattr(), "T_threshold": "type: DT_FLOAT"} if op == "NonMaxSuppressionV3" else {}
+        )
+    img = g.ph("float", rand_shape(5))
+    size = shape_arg(g, R.choice([2, 2, 2, 3, 1]), (1, 2, 4, 0))
+    if op == "CropAndResize":
+        boxes = g.ph("float", R.choice([(3, 4), (-1, 4), (3, 5), None, (3,)]))
+        ind = g.ph("int32", R.choice([(3,), (-1,), (2,), ()]))
+        return g, g.add("op", op, [img, boxes, ind, size], tattr())
+    return g, g.add("op", op, [img, size], tattr())
+
+
+def gen_apply():
+    g = G()
+    op = R.choice(
+        [
+            "ApplyGradientDescent",
+            "ApplyMomentum",
+            "ApplyAdam",
+            "ResourceApplyGradientDescent",
+            "ResourceApplyKerasMomentum",
+            "ResourceApplyMomentum",
+            "ResourceApplyAdam",
+            "ApplyRMSProp",
+            "ApplyFtrl",
+        ]
+    )
+    s = rand_shape(3)
+    spec = {
+        "GradientDescent": "rsg",
+        "Momentum": "rrsgs",
+        "KerasMomentum": "rrsgs",
+        "Adam": "rrrssssssg",
+        "RMSProp": "rrrssssg",
+        "Ftrl": "rrrgssss",
+    }
+    resource = op.startswith("Resource")
+    ins = []
+    for kind in spec[op[len("ResourceApply") :] if resource else op[len("Apply") :]]:
+        if kind == "s":
+            ins.append(g.ph("float", R.choice([(), (), (), (1,), None])))
+        elif kind == "r" and resource:
+            ins.append(
+                g.add(g.name("v"), "VarHandleOp", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+            )
+        elif kind == "r":
+            ins.append(g.add(g.name("v"), "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))}))
+        else:
+            ins.append(g.ph("float", perturb(s)))
+    return g, g.add("op", op, ins, tattr())
+
+
+def gen_math_more():
+    g = G()
+    op = R.choice(
+        [
+            "Cumsum",
+            "UnsortedSegmentSum",
+            "DynamicStitch",
+            "MatrixSolve",
+            "Multinomial",
+            "ReluGrad",
+            "TanhGrad",
+            "QuantizeAndDequantizeV2",
+            "Where",
+            "StringJoin",
+        ]
+    )
+    if op == "Cumsum":
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape()), scalar_arg(g, -2, 2)], {**tattr(), "Tidx": "type: DT_INT32"}
+        )
+    if op == "UnsortedSegmentSum":
+        s = rand_shape(3)
+        ids = g.ph("int32", perturb(s)[: R.randint(0, 2)] if s is not None and R.random() < 0.7 else rand_shape(2))
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), ids, scalar_arg(g, -1, 4)],
+            {**tattr(), "Tindices": "type: DT_INT32", "Tnumsegments": "type: DT_INT32"},
+        )
+    if op == "DynamicStitch":
+        n = R.randint(1, 3)
+        idx = [
+            g.const([R.randint(0, 5) for _ in range(2)], [2], "int32")
+            if R.random() < 0.7
+            else g.ph("int32", rand_shape(2))
+            for _ in range(n)
+        ]
+        data = [g.ph("float", R.choice([(2, 3), (2, -1), (3, 3), (2,), None, (-1, 3)])) for _ in range(n)]
+        return g, g.add("op", op, idx + data, {**tattr(), "N": f"i: {n}"})
+    if op == "MatrixSolve":
+        return g, g.add("op", op, [g.ph("float", rand_shape(4)), g.ph("float", rand_shape(4))], tattr())
+    if op == "Multinomial":
+        return g, g.add("op", op, [g.ph("float", rand_shape(3)), scalar_arg(g, -1, 4)], tattr())
+    if op in ("ReluGrad", "TanhGrad"):
+        s = rand_shape()
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "QuantizeAndDequantizeV2":
+        s = rand_shape()
+        mm = R.choice([(), (), (3,), (2,), None])
+        attrs = {**tattr(), "axis": f"i: {R.choice([-1, -1, 0, 1, 2, -2])}"}
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", mm), g.ph("float", R.choice([mm, (), (3,)]))], attrs)
+    if op == "Where":
+        return g, g.add("op", op, [g.ph("bool", rand_shape())], {"T": "type: DT_BOOL"})
+    ins = [g.ph("string", R.choice([(), (), (2,), (3,), None, (2, 1)])) for _ in range(R.randint(1, 3))]
+    return g, g.add("op", op, ins, {"N": f"i: {len(ins)}"})
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -851,6 +1213,20 @@ GENS = {
     "slice": gen_slice,
     "pool": gen_pool,
     "fbn": gen_fbn,
+    "strided_slice": gen_strided_slice,
+    "pad": gen_pad,
+    "one_hot": gen_one_hot,
+    "split_v": gen_split_v,
+    "reverse": gen_reverse,
+    "space_depth": gen_space_depth,
+    "space_batch": gen_space_batch,
+    "scatter": gen_scatter,
+    "conv_more": gen_conv_more,
+    "backprop": gen_backprop,
+    "losses": gen_losses,
+    "image": gen_image,
+    "apply": gen_apply,
+    "math_more": gen_math_more,
 }
 
 

@@ -231,13 +231,14 @@ def decode_ints(tensor: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
 
 
 class ConstValue:
-    """An int32/int64 constant a shape function reads: its dims and flattened values."""
+    """An int32/int64 constant a shape function reads: its dims, flattened values and dtype (3 or 9)."""
 
-    __slots__ = ("dims", "values")
+    __slots__ = ("dims", "values", "dtype")
 
-    def __init__(self, dims: tuple[int, ...], values: tuple[int, ...]) -> None:
+    def __init__(self, dims: tuple[int, ...], values: tuple[int, ...], dtype: int = 3) -> None:
         self.dims = dims
         self.values = values
+        self.dtype = dtype
 
 
 def partial_shape(proto: Any) -> Shape:
@@ -248,3 +249,65 @@ def partial_shape(proto: Any) -> Shape:
     if proto.unknown_rank:
         return None
     return tuple(dims)
+
+
+def with_value(dim: int, value: int, index: int | None = None) -> int:
+    """`WithValue`: a dimension that must be `value` (an unknown one becomes it)."""
+    if dim >= 0 and dim != value:
+        raise ShapeError(f"Dimension must be {value} but is {dim}", index)
+    return value
+
+
+def divide(dim: int, divisor: int, evenly_divisible: bool = True) -> int:
+    """`InferenceContext::Divide` by a known divisor."""
+    if divisor == 1:
+        return dim
+    if divisor <= 0:
+        raise ShapeError(f"Divisor must be positive but is {divisor}")
+    if dim < 0:
+        return -1
+    if evenly_divisible and dim % divisor != 0:
+        raise ShapeError(f"Dimension size must be evenly divisible by {divisor} but is {dim}")
+    return dim // divisor
+
+
+def subshape(shape: Shape, start: int, end: int | None = None) -> Shape:
+    """`InferenceContext::Subshape` (stride 1): dims [start, end), negative indices from the back."""
+    if shape is None:
+        return None
+    rank = len(shape)
+    first, last = start, rank if end is None else end
+    first = min(first, rank)
+    last = min(last, rank)
+    if first < 0:
+        first += rank
+        if first < 0:
+            raise ShapeError(f"Subshape start out of bounds: {start}, for shape with rank {rank}")
+    if last < 0:
+        last += rank
+        if last < 0:
+            raise ShapeError(f"Subshape end out of bounds: {end}, for shape with rank {rank}")
+    if first > last:
+        raise ShapeError(
+            f"Subshape must have computed start <= end, but is {first} and {last} "
+            f"(computed from start {start} and end {end} over shape with rank {rank})"
+        )
+    return shape[first:last]
+
+
+def merge_prefix(shape: Shape, prefix: Shape) -> tuple[Shape, Shape]:
+    """`MergePrefix`: `shape` starts with `prefix` (merged both ways)."""
+    if shape is None or prefix is None:
+        return shape, prefix
+    shape = with_rank_at_least(shape, len(prefix))
+    merged = merge(shape[: len(prefix)], prefix)
+    return merged + shape[len(prefix) :], merged
+
+
+def replace_dim(shape: Shape, position: int, dim: int) -> Shape:
+    """`ReplaceDim`: `shape` with the dim at `position` (negative from the back) replaced."""
+    if shape is None:
+        return None
+    if position < 0:
+        position += len(shape)
+    return shape[:position] + (dim,) + shape[position + 1 :]

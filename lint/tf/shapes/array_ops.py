@@ -4,27 +4,38 @@ from __future__ import annotations
 
 from tflint.tf.shapes.algebra import (
     MAX_RANK,
+    ConstValue,
     Shape,
     ShapeError,
     Unknown,
     add,
+    divide,
     elements,
     merge,
+    merge_dim,
     multiply,
+    replace_dim,
     shape_text,
+    subshape,
     subtract,
     with_rank,
     with_rank_at_least,
+    with_rank_at_most,
+    with_value,
 )
 from tflint.tf.shapes.common import (
     explicit_shape,
+    int_attr,
     merged_inputs,
+    read_data_format,
     scalar,
     scalar_input_dim,
+    scalar_input_size,
     shape_from_const,
     unchanged,
 )
 from tflint.tf.shapes.context import Context, ShapeFn
+from tflint.tf.shapes.strided_slice import validate_strided_slice
 
 
 def _shape_of(c: Context) -> list[Shape]:
@@ -420,6 +431,381 @@ def _slice(c: Context) -> list[Shape]:
     return [None if shape is None else (-1,) * len(shape)]
 
 
+def _strided_slice(c: Context) -> list[Shape]:
+    """StridedSlice: `ValidateStridedSliceOp` once the input's rank, the spec's length and strides are known."""
+    c.expect_inputs(4)
+    shape = c.shapes[0]
+    spec = with_rank(c.shapes[1], 1, 1)
+    spec = merge(spec, with_rank(c.shapes[2], 1, 2))
+    spec = merge(spec, with_rank(c.shapes[3], 1, 3))
+    strides = c.const(3)
+    if shape is None or spec[0] < 0 or strides is None:
+        return [None]
+    begin = c.const(1)
+    end = c.const(2)
+    masks = [int_attr(c, name) for name in _SLICE_MASKS]
+    return [validate_strided_slice(begin, end, strides, shape, *masks)]
+
+
+_SLICE_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _strided_slice_grad(c: Context) -> list[Shape]:
+    c.expect_inputs(5)
+    return [shape_from_const(c, 0)]
+
+
+def _pad(c: Context) -> list[Shape]:
+    """Pad, PadV2, MirrorPad (`PadShapeFn`): `paddings` is a [rank, 2] matrix of non-negative amounts."""
+    if len(c.shapes) not in (2, 3):
+        raise Unknown
+    paddings_shape = with_rank(c.shapes[1], 2, 1)
+    with_value(paddings_shape[1], 2, 1)
+    shape = c.shapes[0]
+    count = paddings_shape[0]
+    if count >= 0:
+        shape = with_rank(shape, count, 0)
+    elif shape is not None:
+        count = with_value(count, len(shape), 1)
+    paddings = c.const(1)
+    if paddings is None:
+        return [None if count < 0 or count > MAX_RANK else (-1,) * count]
+    count = paddings.dims[0] if paddings.dims else 0
+    shape = with_rank(shape, count, 0)
+    if len(paddings.values) != 2 * count:
+        raise Unknown
+    dims = []
+    for position in range(count):
+        before, after = paddings.values[2 * position], paddings.values[2 * position + 1]
+        if before < 0 or after < 0:
+            raise ShapeError("Paddings must be non-negative")
+        dims.append(add(shape[position], before + after))
+    return [tuple(dims)]
+
+
+def _one_hot(c: Context) -> list[Shape]:
+    c.expect_inputs(4)
+    axis = int_attr(c, "axis")
+    if axis < -1:
+        raise ShapeError("axis must be >= -1")
+    depth = scalar_input_size(c, 1)
+    indices = c.shapes[0]
+    if indices is None:
+        return [None]
+    rank = len(indices) + 1
+    position = (axis + rank) % rank
+    return [indices[:position] + (depth,) + indices[position:]]
+
+
+def _split_v(c: Context) -> list[Shape]:
+    """SplitV: `size_splits` (at most one -1) adds up to the split dimension.
+
+    As in TensorFlow, known sizes with an unknown axis are checked against the last dimension
+    (the unknown axis reads as -1).
+    """
+    c.expect_inputs(3)
+    count = c.attr("num_split", "i")
+    if count < 1 or count > (1 << 31) - 1:
+        raise Unknown
+    shape = c.shapes[0]
+    axis = scalar_input_dim(c, 2, -1 if shape is None else len(shape))
+    if shape is None:
+        return [None] * count
+    if not shape:
+        raise ShapeError("Can't split scalars", 0)
+    sizes = c.const(1)
+    if sizes is None:
+        return [replace_dim(shape, axis, -1) if axis >= 0 else (-1,) * len(shape)] * count
+    if len(sizes.dims) != 1:
+        raise Unknown
+    shape = with_rank_at_least(shape, axis + 1, 0)
+    values = sizes.values
+    if len(values) != count:
+        raise ShapeError("Length of size_splits should be equal to num_outputs", 1)
+    total = 0
+    has_minus_one = False
+    for size in values:
+        if size == -1:
+            if has_minus_one:
+                raise ShapeError("size_splits can only have one -1", 1)
+            has_minus_one = True
+        else:
+            total += size
+    dim = shape[axis]
+    outputs = []
+    for size in values:
+        if size == -1 and dim >= 0:
+            size = dim - total
+        outputs.append(replace_dim(shape, axis, size if size >= 0 else -1))
+    if dim >= 0 and (total > dim if has_minus_one else total != dim):
+        raise ShapeError(f"can't split axis of size {dim} into pieces of size [{','.join(map(str, values))}]")
+    return outputs
+
+
+def _reverse_v2(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    with_rank(c.shapes[1], 1, 1)
+    shape = c.shapes[0]
+    if shape is not None and len(shape) > 8:
+        raise ShapeError("reverse does not work on tensors with more than 8 dimensions", 0)
+    axes = c.const(1)
+    if axes is None or shape is None:
+        return [shape]
+    rank = len(shape)
+    seen = set()
+    for position, axis in enumerate(axes.values):
+        canonical = axis + rank if axis < 0 else axis
+        if canonical < 0 or canonical >= rank:
+            raise ShapeError(f"'axis'[{position}] = {axis} is out of valid range [0, {rank - 1}", 1)
+        if canonical in seen:
+            raise ShapeError(f"axis {canonical} specified more than once.", 1)
+        seen.add(canonical)
+    return [shape]
+
+
+def _roll(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    with_rank_at_least(c.shapes[0], 1, 0)
+    with_rank_at_most(c.shapes[1], 1, 1)
+    with_rank_at_most(c.shapes[2], 1, 2)
+    merge(c.shapes[1], c.shapes[2])
+    return [c.shapes[0]]
+
+
+def _reverse_sequence(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    lengths = with_rank(c.shapes[1], 1, 1)
+    shape = c.shapes[0]
+    seq_dim = c.attr("seq_dim", "i")
+    batch_dim = c.attr("batch_dim", "i")
+    if shape is None:
+        return [None]
+    if seq_dim < 0 or batch_dim < 0:
+        raise Unknown
+    rank = len(shape)
+    if batch_dim >= rank:
+        raise ShapeError(f"batch_dim must be < input rank: {batch_dim} vs. {rank}")
+    if seq_dim >= rank:
+        raise ShapeError(f"seq_dim must be < input rank: {seq_dim} vs. {rank}")
+    return [replace_dim(shape, batch_dim, merge_dim(shape[batch_dim], lengths[0]))]
+
+
+def _image_format(c: Context) -> tuple[int, int, int, int]:
+    """(batch, height, width, channels) positions of a 4-D NHWC or NCHW tensor; give up on other formats."""
+    data_format = read_data_format(c)
+    if data_format == "NHWC":
+        return 0, 1, 2, 3
+    if data_format == "NCHW":
+        return 0, 2, 3, 1
+    raise Unknown
+
+
+def _space_to_depth(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    order = _image_format(c)
+    shape = with_rank(c.shapes[0], 4, 0)
+    block = int_attr(c, "block_size")
+    if block < 2:
+        raise Unknown  # the OpDef's minimum (attr-value's finding)
+    out = list(shape)
+    out[order[1]] = divide(shape[order[1]], block)
+    out[order[2]] = divide(shape[order[2]], block)
+    out[order[3]] = multiply(shape[order[3]], block * block)
+    return [tuple(out)]
+
+
+def _depth_to_space(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    order = _image_format(c)
+    shape = with_rank(c.shapes[0], 4, 0)
+    block = int_attr(c, "block_size")
+    if block < 2:
+        raise Unknown
+    out = list(shape)
+    out[order[1]] = multiply(shape[order[1]], block)
+    out[order[2]] = multiply(shape[order[2]], block)
+    out[order[3]] = divide(shape[order[3]], block * block)
+    return [tuple(out)]
+
+
+def _block_spec(c: Context, input_shape: Shape) -> tuple[tuple[int, ...], int, ConstValue | None]:
+    """The shared start of SpaceToBatchND / BatchToSpaceND: (input, number of block dims, block values)."""
+    block_shape = with_rank(c.shapes[1], 1, 1)
+    paddings_shape = with_rank(c.shapes[2], 2, 2)
+    count = block_shape[0]
+    if count < 0:
+        raise ShapeError("block_shape must have known size.", 1)
+    if count > MAX_RANK:
+        raise Unknown
+    shape = with_rank_at_least(input_shape, count + 1, 0)
+    merge(paddings_shape, (count, 2))
+    if shape is None:
+        shape = (-1,) * (count + 1)  # the rest is unknown: see _unless_unknown_rank
+    block = c.const(1)
+    if block is not None and len(block.values) != count:
+        raise Unknown
+    return shape, count, block
+
+
+def _space_to_batch_nd(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    try:
+        shape, count, block = _block_spec(c, c.shapes[0])
+    except Unknown:
+        return [None]
+    batch = shape[0]
+    if block is not None and block.values:
+        for size in block.values:
+            if size < 1:
+                raise ShapeError("block_shape must be positive", 1)
+            batch = multiply(batch, size) if batch >= 0 else -1
+    elif count > 0:
+        batch = -1
+    dims = [batch] + [-1] * count
+    paddings = c.const(2)
+    if paddings is not None and paddings.values:
+        for position in range(count):
+            before, after = paddings.values[2 * position], paddings.values[2 * position + 1]
+            if before < 0 or after < 0:
+                raise ShapeError("paddings cannot be negative", 2)
+            if block is not None:
+                padded = add(add(shape[position + 1], before), after)
+                dims[position + 1] = divide(padded, block.values[position])
+    return [_unless_unknown_rank(c, tuple(dims) + shape[count + 1 :])]
+
+
+def _unless_unknown_rank(c: Context, shape: Shape) -> Shape:
+    """The output of SpaceToBatchND / BatchToSpaceND: unknown when the input's rank is."""
+    return None if c.shapes[0] is None else shape
+
+
+def _batch_to_space_nd(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    try:
+        shape, count, block = _block_spec(c, c.shapes[0])
+    except Unknown:
+        return [None]
+    batch = shape[0]
+    if block is not None and block.values:
+        product = 1
+        for size in block.values:
+            if size < 1:
+                raise ShapeError("block_shape must be positive", 1)
+            product *= size
+        batch = divide(batch, product) if batch >= 0 else -1
+    elif count > 0:
+        batch = -1
+    dims = [batch] + [-1] * count
+    crops = c.const(2)
+    if crops is not None and crops.values:
+        for position in range(count):
+            before, after = crops.values[2 * position], crops.values[2 * position + 1]
+            if before < 0 or after < 0:
+                raise ShapeError("crops cannot be negative", 2)
+            if block is not None:
+                size = multiply(shape[position + 1], block.values[position])
+                dims[position + 1] = subtract(subtract(size, before), after)
+    return [_unless_unknown_rank(c, tuple(dims) + shape[count + 1 :])]
+
+
+def _scatter_nd_check(indices: Shape, updates: Shape, output: Shape) -> None:
+    """`ScatterNdShapeHelper`: indices' outer dims match updates', the rest of updates matches the output."""
+    if elements(output) == 0 and (elements(indices) > 0 or elements(updates) > 0):
+        raise ShapeError("Indices and updates specified for empty input")
+    if indices is None or updates is None or not indices or not updates:
+        return
+    outer = len(indices) - 1
+    inner = indices[-1]
+    if inner < 0:
+        return
+    prefix_indices = subshape(indices, 0, outer)
+    prefix_updates = subshape(updates, 0, outer)
+    try:
+        merge(prefix_indices, prefix_updates)
+    except ShapeError as error:
+        raise ShapeError(
+            f"Dimensions [0,{outer}) of indices[shape={shape_text(indices)}] = {shape_text(prefix_indices)} "
+            f"must match dimensions [0,{outer}) of updates[shape={shape_text(updates)}] = "
+            f"{shape_text(prefix_updates)}: {error.message}"
+        ) from None
+    suffix_output = subshape(output, inner)
+    suffix_updates = subshape(updates, outer)
+    try:
+        merge(suffix_output, suffix_updates)
+    except ShapeError as error:
+        rank = "?" if output is None else len(output)
+        raise ShapeError(
+            f"Dimensions [{inner},{rank}) of input[shape={shape_text(output)}] = {shape_text(suffix_output)} "
+            f"must match dimensions [{outer},{len(updates)}) of updates[shape={shape_text(updates)}] = "
+            f"{shape_text(suffix_updates)}: {error.message}"
+        ) from None
+
+
+def _scatter_nd(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    indices = with_rank_at_least(c.shapes[0], 1, 0)
+    updates = with_rank_at_least(c.shapes[1], 1, 1)
+    output = shape_from_const(c, 2)
+    _scatter_nd_check(indices, updates, output)
+    return [output]
+
+
+def _tensor_scatter(c: Context) -> list[Shape]:
+    """TensorScatterUpdate / Add / Sub / Max / Min (`ScatterNdTensorShape`)."""
+    c.expect_inputs(3)
+    output = with_rank_at_least(c.shapes[0], 1, 0)
+    indices = c.shapes[1]
+    updates = c.shapes[2]
+    _scatter_nd_check(indices, updates, output)
+    return [output]
+
+
+def _gather_nd(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    params = c.shapes[0]
+    indices = with_rank_at_least(c.shapes[1], 1, 1)
+    inner = -1 if indices is None else indices[-1]
+    if params is None or inner < 0:
+        return [None]
+    if inner > len(params):
+        raise ShapeError(
+            f"indices.shape[-1] must be <= params.rank, but saw indices shape: {shape_text(indices)} "
+            f"and params shape: {shape_text(params)}"
+        )
+    return [indices[:-1] + params[inner:]]
+
+
+def _where(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = c.shapes[0]
+    return [(-1, -1 if shape is None else len(shape))]
+
+
+def _invert_permutation(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    return [with_rank(c.shapes[0], 1, 0)]
+
+
+def _list_diff(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    with_rank(c.shapes[0], 1, 0)
+    with_rank(c.shapes[1], 1, 1)
+    return [(-1,), (-1,)]
+
+
+def _quantize_and_dequantize_v2(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    axis = int_attr(c, "axis")
+    minmax = with_rank(c.shapes[1], 0 if axis == -1 else 1, 1)
+    minmax = merge(c.shapes[2], minmax)
+    if axis < -1:
+        raise ShapeError(f"axis should be at least -1, got {axis}")
+    if axis != -1:
+        shape = with_rank_at_least(c.shapes[0], axis + 1, 0)
+        merge_dim(minmax[0], -1 if shape is None else shape[axis])
+    return [c.shapes[0]]
+
+
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _IDENTITY_OPS = (
     "Identity",
@@ -460,4 +846,29 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "Gather": _gather,
     "GatherV2": _gather_v2,
     "Slice": _slice,
+    "StridedSlice": _strided_slice,
+    "StridedSliceGrad": _strided_slice_grad,
+    "Pad": _pad,
+    "PadV2": _pad,
+    "MirrorPad": _pad,
+    "OneHot": _one_hot,
+    "SplitV": _split_v,
+    "ReverseV2": _reverse_v2,
+    "Roll": _roll,
+    "ReverseSequence": _reverse_sequence,
+    "SpaceToDepth": _space_to_depth,
+    "DepthToSpace": _depth_to_space,
+    "SpaceToBatchND": _space_to_batch_nd,
+    "BatchToSpaceND": _batch_to_space_nd,
+    "ScatterNd": _scatter_nd,
+    "TensorScatterUpdate": _tensor_scatter,
+    "TensorScatterAdd": _tensor_scatter,
+    "TensorScatterSub": _tensor_scatter,
+    "TensorScatterMax": _tensor_scatter,
+    "TensorScatterMin": _tensor_scatter,
+    "GatherNd": _gather_nd,
+    "Where": _where,
+    "InvertPermutation": _invert_permutation,
+    "ListDiff": _list_diff,
+    "QuantizeAndDequantizeV2": _quantize_and_dequantize_v2,
 }

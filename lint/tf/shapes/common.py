@@ -143,3 +143,40 @@ def scalar_input_dim(c: Context, index: int, rank: int) -> int:
     if 0 < rank <= axis:
         raise ShapeError(f"Dimension size, given by scalar input {axis} must be in range [-{rank}, {rank})", index)
     return axis
+
+
+def scalar_input_size(c: Context, index: int) -> int:
+    """`MakeDimForScalarInput`: a constant scalar input read as a size (-1 when not a constant)."""
+    value = c.const(index)
+    if value is None:
+        return -1
+    if value.dims:
+        raise ShapeError(f"Input must be scalar but has rank {len(value.dims)}", index)
+    size = value.values[0]
+    if size < 0:
+        raise ShapeError(f"Dimension size, given by scalar input {index}, must be non-negative but is {size}", index)
+    return size
+
+
+def merge_both(c: Context) -> list[Shape]:
+    """`MergeBothInputsShapeFn`: two inputs of one shape (the gradients of element-wise ops)."""
+    c.expect_inputs(2)
+    return [merge(c.shapes[0], c.shapes[1])]
+
+
+def no_outputs(c: Context) -> list[Shape]:
+    """`NoOutputs`: nothing to infer, nothing to check."""
+    return []
+
+
+def unknown_outputs(c: Context) -> list[Shape]:
+    """`UnknownShape` for every output (one per output of the node's signature)."""
+    raise Unknown
+
+
+def int_attr(c: Context, name: str) -> int:
+    """An int attr TensorFlow reads as int32 (give up outside that range)."""
+    value = c.attr(name, "i")
+    if not -(1 << 31) <= value < (1 << 31):
+        raise Unknown
+    return value

@@ -380,7 +380,7 @@ class ShapeInference:
             if tensor.dtype == dtype.type:
                 decoded = decode_ints(tensor)
                 if decoded is not None:
-                    found = ConstValue(*decoded)
+                    found = ConstValue(*decoded, tensor.dtype)
         self._consts[ordinal] = found
         return found
 

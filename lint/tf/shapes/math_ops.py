@@ -9,6 +9,8 @@ from tflint.tf.shapes.algebra import (
     broadcast,
     merge,
     merge_dim,
+    merge_prefix,
+    subshape,
     with_rank,
     with_rank_at_least,
     with_rank_at_most,
@@ -16,6 +18,7 @@ from tflint.tf.shapes.algebra import (
 from tflint.tf.shapes.common import (
     broadcast_binary,
     merged_inputs,
+    scalar_input_size,
     unchanged,
 )
 from tflint.tf.shapes.context import Context, ShapeFn
@@ -162,6 +165,31 @@ def _range(c: Context) -> list[Shape]:
     return [((abs(limit - start) + abs(delta) - 1) // abs(delta),)]
 
 
+def _cumulative(c: Context) -> list[Shape]:
+    """Cumsum / Cumprod: the output has the input's shape (the axis' shape is checked when it runs)."""
+    c.expect_inputs(2)
+    return [c.shapes[0]]
+
+
+def _unsorted_segment(c: Context) -> list[Shape]:
+    """UnsortedSegmentSum / Max / Min / Prod: data starts with segment_ids' shape; [num_segments] + the rest."""
+    c.expect_inputs(3)
+    with_rank(c.shapes[2], 0, 2)
+    ids = c.shapes[1]
+    if ids is None:
+        return [None]
+    data, _ = merge_prefix(c.shapes[0], ids)
+    segments = scalar_input_size(c, 2)
+    rest = subshape(data, len(ids))
+    return [None if rest is None else (segments,) + rest]
+
+
+def _unary_grad(c: Context) -> list[Shape]:
+    """TanhGrad, SigmoidGrad, ...: the shape of `y` (`UnchangedShape`; `dy` is not compared)."""
+    c.expect_inputs(2)
+    return [c.shapes[0]]
+
+
 # Element-wise unary ops (`shape_inference::UnchangedShape`).
 _UNARY_OPS = (
     "Cast",
@@ -257,4 +285,16 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "Select": _select,
     "SelectV2": _select_v2,
     "Range": _range,
+    "Cumsum": _cumulative,
+    "Cumprod": _cumulative,
+    "UnsortedSegmentSum": _unsorted_segment,
+    "UnsortedSegmentMax": _unsorted_segment,
+    "UnsortedSegmentMin": _unsorted_segment,
+    "UnsortedSegmentProd": _unsorted_segment,
+    "TanhGrad": _unary_grad,
+    "SigmoidGrad": _unary_grad,
+    "RsqrtGrad": _unary_grad,
+    "SqrtGrad": _unary_grad,
+    "ReciprocalGrad": _unary_grad,
+    "InvGrad": _unary_grad,
 }

@@ -6,13 +6,21 @@ from tflint.tf.shapes.algebra import (
     Shape,
     ShapeError,
     Unknown,
+    broadcast,
+    merge,
     merge_dim,
+    multiply,
+    replace_dim,
     with_rank,
     with_rank_at_least,
+    with_rank_at_most,
 )
 from tflint.tf.shapes.common import (
     explicit_paddings,
+    merge_both,
     read_data_format,
+    scalar_input_size,
+    shape_from_const,
     unchanged,
     unchanged_rank_at_least_1,
     windowed_output,
@@ -163,6 +171,227 @@ def _fused_batch_norm(c: Context) -> list[Shape]:
     return outputs
 
 
+def _int_list(c: Context, name: str, count: int, message: str) -> tuple[int, ...]:
+    """A list(int) attr of `count` int32 values, else TensorFlow's error `message` (with the count it got)."""
+    values = c.attr_ints(name)
+    if len(values) != count:
+        raise ShapeError(f"{message}{len(values)}")
+    if not all(-(1 << 31) <= value < (1 << 31) for value in values):
+        raise Unknown
+    return values
+
+
+def _depthwise_conv2d(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    image = with_rank(c.shapes[0], 4, 0)
+    kernel = with_rank(c.shapes[1], 4, 1)
+    strides = _int_list(c, "strides", 4, "DepthwiseConv2D requires the stride attribute to contain 4 values, but got: ")
+    dilations = _int_list(
+        c, "dilations", 4, "DepthwiseConv2D requires the dilations attribute to contain 4 values, but got: "
+    )
+    data_format = read_data_format(c)
+    if data_format == "NCHW":
+        image = (image[0], image[2], image[3], image[1])
+        rows, cols = 2, 3
+    else:
+        rows, cols = 1, 2
+    batch, in_rows, in_cols, depth = image
+    filter_rows, filter_cols, filter_depth, multiplier = kernel
+    depth = merge_dim(depth, filter_depth)
+    out_depth = multiply(depth, multiplier)
+    padding = c.attr("padding", "s")
+    if padding not in (b"SAME", b"VALID", b"EXPLICIT"):
+        raise Unknown
+    paddings = explicit_paddings(c, padding, "NCHW" if data_format == "NCHW" else "NHWC")
+    pad_rows = paddings[2 * rows : 2 * rows + 2] if paddings else (0, 0)
+    pad_cols = paddings[2 * cols : 2 * cols + 2] if paddings else (0, 0)
+    mode = padding.decode()
+    out_rows = windowed_output(in_rows, filter_rows, dilations[rows], strides[rows], mode, *pad_rows)
+    out_cols = windowed_output(in_cols, filter_cols, dilations[cols], strides[cols], mode, *pad_cols)
+    if data_format == "NCHW":
+        return [(batch, out_depth, out_rows, out_cols)]
+    return [(batch, out_rows, out_cols, out_depth)]
+
+
+def _conv3d(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    image = with_rank(c.shapes[0], 5, 0)
+    kernel = with_rank(c.shapes[1], 5, 1)
+    data_format = read_data_format(c)
+    dilations = _int_list(c, "dilations", 5, "Conv3D requires the dilation attribute to contain 5 values, but got: ")
+    strides = _int_list(c, "strides", 5, "Conv3D requires the stride attribute to contain 5 values, but got: ")
+    if data_format == "NCDHW":
+        image = (image[0], image[2], image[3], image[4], image[1])
+        spatial = (2, 3, 4)
+    else:
+        spatial = (1, 2, 3)
+    depth = image[4]
+    filter_depth = kernel[3]
+    out_depth = kernel[4]
+    if depth >= 0 and filter_depth >= 0:
+        if filter_depth == 0:
+            raise ShapeError("Depth of filter must not be 0")
+        if depth % filter_depth != 0:
+            raise ShapeError(f"Depth of input ({depth}) is not a multiple of input depth of filter ({filter_depth})")
+        if depth != filter_depth and out_depth >= 0:
+            groups = depth // filter_depth
+            if groups == 0:
+                raise ShapeError("Number of groups must not be 0")
+            if out_depth % groups != 0:
+                raise ShapeError(f"Depth of output ({out_depth}) is not a multiple of the number of groups ({groups})")
+    padding = c.attr("padding", "s")
+    if padding not in (b"SAME", b"VALID"):
+        raise Unknown
+    mode = padding.decode()
+    # TensorFlow 2.21 reads the dilations at the other format's positions (NDHWC: 2..4, NCDHW: 1..3).
+    dilation_at = (1, 2, 3) if data_format == "NCDHW" else (2, 3, 4)
+    out = [
+        windowed_output(image[1 + k], kernel[k], dilations[dilation_at[k]], strides[spatial[k]], mode) for k in range(3)
+    ]
+    if data_format == "NCDHW":
+        return [(image[0], out_depth, *out)]
+    return [(image[0], *out, out_depth)]
+
+
+def _pool3d(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = with_rank(c.shapes[0], 5, 0)
+    data_format = read_data_format(c)
+    strides = _int_list(c, "strides", 5, "Pool3D ops require the stride attribute to contain 5 values, but got: ")
+    kernel = _int_list(c, "ksize", 5, "Pool3D ops require the ksize attribute to contain 5 values, but got: ")
+    if data_format == "NCDHW":
+        shape = (shape[0], shape[2], shape[3], shape[4], shape[1])
+        spatial = (2, 3, 4)
+    else:
+        spatial = (1, 2, 3)
+    padding = c.attr("padding", "s")
+    if padding not in (b"SAME", b"VALID"):
+        raise Unknown
+    mode = padding.decode()
+    out = [windowed_output(shape[1 + k], kernel[spatial[k]], 1, strides[spatial[k]], mode) for k in range(3)]
+    if data_format == "NCDHW":
+        return [(shape[0], shape[4], *out)]
+    return [(shape[0], *out, shape[4])]
+
+
+def _conv2d_backprop_input(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    with_rank(c.shapes[2], 4, 2)
+    with_rank(c.shapes[1], 4, 1)
+    with_rank_at_most(c.shapes[0], 1, 0)
+    sizes = c.const(0)
+    if sizes is None or len(sizes.dims) != 1:
+        return [(-1,) * 4]
+    if len(sizes.values) != 4:
+        if len(sizes.values) == 2:
+            return [(-1,) * 4]
+        raise ShapeError(
+            f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {len(sizes.values)}", 0
+        )
+    if any(size < -1 for size in sizes.values):
+        raise Unknown
+    # TensorFlow takes the batch from out_backprop and, NHWC or NCHW, the spatial dims from input_sizes.
+    rows, cols = (2, 3) if read_data_format(c) == "NCHW" else (1, 2)
+    out = [-1, -1, -1, -1]
+    out[0] = -1 if c.shapes[2] is None else c.shapes[2][0]
+    out[rows] = sizes.values[rows]
+    out[cols] = sizes.values[cols]
+    return [tuple(out)]
+
+
+def _conv2d_backprop_filter(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    return [with_rank(shape_from_const(c, 1), 4)]
+
+
+def _bias_add_grad(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    nchw = read_data_format(c) == "NCHW"
+    shape = with_rank_at_least(c.shapes[0], 2, 0)
+    if shape is None:
+        return [(-1,)]
+    if nchw:
+        shape = with_rank_at_least(shape, 3, 0)
+        return [(shape[1],)]
+    return [(shape[-1],)]
+
+
+def _softmax_cross_entropy(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    try:
+        features = merge(with_rank(c.shapes[0], 2, 0), c.shapes[1])
+    except ShapeError:
+        both = broadcast(c.shapes[0], c.shapes[1])
+        if both is None:
+            raise ShapeError("Shape must be broadcasted with rank 2, but is rank is unknown.") from None
+        if len(both) != 2:
+            raise ShapeError(f"Shape must be broadcasted with rank 2, but is rank {len(both)}") from None
+        return [(both[0],), both]
+    return [(features[0],), features]
+
+
+def _sparse_softmax_cross_entropy(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    features = with_rank(c.shapes[0], 2, 0)
+    labels = with_rank(c.shapes[1], 1, 1)
+    batch = merge_dim(features[0], labels[0])
+    return [(batch,), (batch, features[1])]
+
+
+def _max_pool_grad(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    return [with_rank(c.shapes[0], 4, 0)]
+
+
+def _avg_pool_grad(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    return [with_rank(shape_from_const(c, 0), 4)]
+
+
+def _fused_batch_norm_grad(c: Context) -> list[Shape]:
+    data_format = c.attr("data_format", "s")
+    if data_format not in (b"NHWC", b"NCHW", b"NDHWC", b"NCDHW"):
+        raise Unknown
+    if len(c.shapes) < 5:
+        raise Unknown
+    rank = 5 if data_format in (b"NDHWC", b"NCDHW") else 4
+    backprop = with_rank(c.shapes[0], rank, 0)
+    x = with_rank(c.shapes[1], rank, 1)
+    channel_index = rank - 1 if data_format in (b"NHWC", b"NDHWC") else 1
+    channel = merge_dim(backprop[channel_index], x[channel_index])
+    for index in range(2, 5):
+        channel = merge_dim(channel, with_rank(c.shapes[index], 1, index)[0])
+    out = replace_dim(backprop, channel_index, channel)
+    return [out, (channel,), (channel,), None, None]
+
+
+def _top_k(c: Context) -> list[Shape]:
+    shape = with_rank_at_least(c.shapes[0] if c.shapes else None, 1, 0)
+    if c.node.op == "TopKV2":
+        c.expect_inputs(2)
+        k = scalar_input_size(c, 1)
+    else:
+        c.expect_inputs(1)
+        k = c.attr("k", "i")
+        if k < 0:
+            raise ShapeError(f"Need k >= 0, got {k}")
+    if shape is None:
+        return [None, None]
+    last = shape[-1]
+    if last >= 0 and k >= 0 and last < k:
+        raise ShapeError(f"input must have last dimension >= k = {k} but is {last}", 0)
+    out = shape[:-1] + (k,)
+    return [out, out]
+
+
+def _in_top_k(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    predictions = with_rank(c.shapes[0], 2, 0)
+    targets = with_rank(c.shapes[1], 1, 1)
+    with_rank(c.shapes[2], 0, 2)
+    return [(merge_dim(predictions[0], targets[0]),)]
+
+
 # Activations (`shape_inference::UnchangedShape`).
 _UNARY_OPS = (
     "Relu",
@@ -186,4 +415,27 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "FusedBatchNorm": _fused_batch_norm,
     "FusedBatchNormV2": _fused_batch_norm,
     "FusedBatchNormV3": _fused_batch_norm,
+    "DepthwiseConv2dNative": _depthwise_conv2d,
+    "Conv3D": _conv3d,
+    "MaxPool3D": _pool3d,
+    "AvgPool3D": _pool3d,
+    "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DBackpropFilter": _conv2d_backprop_filter,
+    "BiasAddGrad": _bias_add_grad,
+    "SoftmaxCrossEntropyWithLogits": _softmax_cross_entropy,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_cross_entropy,
+    "MaxPoolGrad": _max_pool_grad,
+    "AvgPoolGrad": _avg_pool_grad,
+    "FusedBatchNormGrad": _fused_batch_norm_grad,
+    "FusedBatchNormGradV2": _fused_batch_norm_grad,
+    "TopKV2": _top_k,
+    "TopK": _top_k,
+    "InTopKV2": _in_top_k,
+    "ReluGrad": merge_both,
+    "Relu6Grad": merge_both,
+    "EluGrad": merge_both,
+    "SeluGrad": merge_both,
+    "SoftplusGrad": merge_both,
+    "SoftsignGrad": merge_both,
+    "LeakyReluGrad": merge_both,
 }

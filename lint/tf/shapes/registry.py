@@ -10,12 +10,19 @@ from __future__ import annotations
 from tflint.tf.shapes import (
     array_ops,
     control_flow_ops,
+    data_flow_ops,
+    image_ops,
+    io_ops,
+    linalg_ops,
+    logging_ops,
     math_ops,
     nn_ops,
     parsing_ops,
     random_ops,
     resource_variable_ops,
     state_ops,
+    string_ops,
+    training_ops,
 )
 from tflint.tf.shapes.context import ShapeFn
 
@@ -28,6 +35,13 @@ FAMILIES = (
     resource_variable_ops,
     random_ops,
     parsing_ops,
+    image_ops,
+    linalg_ops,
+    data_flow_ops,
+    training_ops,
+    io_ops,
+    logging_ops,
+    string_ops,
 )
 
 
