@@ -1180,6 +1180,172 @@ def gen_math_more():
     return g, g.add("op", op, ins, {"N": f"i: {len(ins)}"})
 
 
+def const_chain(g, values, dtype="int32", vector=True):
+    """A tensor of `values` computed by a small constant subgraph (what TensorFlow's refiner folds)."""
+    kind = R.choice(["identity", "identity2", "pack", "concat", "cast", "shape", "slice_shape", "arith"])
+    if kind.startswith("identity"):
+        src = g.const(values, [len(values)] if vector else [], dtype)
+        for _ in range(1 if kind == "identity" else 2):
+            src = g.add(
+                g.name("i"),
+                R.choice(["Identity", "Identity", "Snapshot", "StopGradient"]),
+                [src],
+                {"T": f"type: {DT[dtype]}"},
+            )
+        return src
+    if kind == "pack" and vector and values:
+        parts = [g.const([v], [], dtype) for v in values]
+        return g.add(g.name("pk"), "Pack", parts, {"T": f"type: {DT[dtype]}", "N": f"i: {len(parts)}", "axis": "i: 0"})
+    if kind == "concat" and vector and len(values) >= 2:
+        cut = R.randint(1, len(values) - 1)
+        a = g.const(values[:cut], [cut], dtype)
+        b_ = g.const(values[cut:], [len(values) - cut], dtype)
+        return g.add(
+            g.name("cc"),
+            "ConcatV2",
+            [a, b_, g.const([0], [], "int32")],
+            {"T": f"type: {DT[dtype]}", "N": "i: 2", "Tidx": "type: DT_INT32"},
+        )
+    if kind == "cast":
+        src = g.const(values, [len(values)] if vector else [], "int64" if dtype == "int32" else "int32")
+        return g.add(
+            g.name("ca"),
+            "Cast",
+            [src],
+            {"SrcT": f"type: {DT['int64' if dtype == 'int32' else 'int32']}", "DstT": f"type: {DT[dtype]}"},
+        )
+    if kind == "shape" and vector and all(v >= 0 for v in values):
+        ph = g.ph("float", tuple(values) if R.random() < 0.85 else tuple(-1 if R.random() < 0.3 else v for v in values))
+        return g.add(g.name("sh"), "Shape", [ph], {"T": "type: DT_FLOAT", "out_type": f"type: {DT[dtype]}"})
+    if kind == "slice_shape" and vector and values and all(v >= 0 for v in values):
+        # Pack(StridedSlice(Shape(x), [i], [i+1], [1], shrink) for each i): the dynamic-reshape pattern
+        ph = g.ph("float", tuple(values) if R.random() < 0.85 else tuple(-1 if R.random() < 0.3 else v for v in values))
+        sh = g.add(g.name("sh"), "Shape", [ph], {"T": "type: DT_FLOAT", "out_type": f"type: {DT[dtype]}"})
+        parts = []
+        for i in range(len(values)):
+            parts.append(
+                g.add(
+                    g.name("ss"),
+                    "StridedSlice",
+                    [sh, g.const([i], [1], "int32"), g.const([i + 1], [1], "int32"), g.const([1], [1], "int32")],
+                    {"T": f"type: {DT[dtype]}", "Index": "type: DT_INT32", "shrink_axis_mask": "i: 1"},
+                )
+            )
+        return g.add(g.name("pk"), "Pack", parts, {"T": f"type: {DT[dtype]}", "N": f"i: {len(parts)}", "axis": "i: 0"})
+    if kind == "arith" and not vector:
+        v = values[0]
+        a = R.randint(-3, 3)
+        return g.add(
+            g.name("ar"), "AddV2", [g.const([v - a], [], dtype), g.const([a], [], dtype)], {"T": f"type: {DT[dtype]}"}
+        )
+    return g.const(values, [len(values)] if vector else [], dtype)
+
+
+def gen_const_chain():
+    """Shape arguments computed by small constant subgraphs, into ops that range-check them."""
+    g = G()
+    op = R.choice(
+        [
+            "Reshape",
+            "ExpandDims",
+            "Sum",
+            "Mean",
+            "Split",
+            "Range",
+            "Fill",
+            "Tile",
+            "Transpose",
+            "StridedSlice",
+            "SplitV",
+            "Pad",
+        ]
+    )
+    s = rand_shape(4)
+    if op == "Reshape":
+        x = g.ph("float", s)
+        vals = [R.choice([1, 2, 3, 4, 6, -1]) for _ in range(R.randint(1, 3))]
+        return g, g.add("op", op, [x, const_chain(g, vals)], {**tattr(), "Tshape": "type: DT_INT32"})
+    if op == "ExpandDims":
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, [R.randint(-6, 5)], vector=False)],
+            {**tattr(), "Tdim": "type: DT_INT32"},
+        )
+    if op in ("Sum", "Mean"):
+        axes = [R.randint(-5, 4) for _ in range(R.randint(1, 2))]
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, axes)],
+            {**tattr(), "Tidx": "type: DT_INT32", "keep_dims": b(R.random() < 0.5)},
+        )
+    if op == "Split":
+        return g, g.add(
+            "op",
+            op,
+            [const_chain(g, [R.randint(-5, 4)], vector=False), g.ph("float", s)],
+            {**tattr(), "num_split": f"i: {R.choice([1, 2, 3])}"},
+        )
+    if op == "Range":
+        ins = [const_chain(g, [R.randint(-5, 10)], vector=False) for _ in range(3)]
+        return g, g.add("op", op, ins, {"Tidx": "type: DT_INT32"})
+    if op == "Fill":
+        return g, g.add(
+            "op",
+            op,
+            [const_chain(g, [R.choice([0, 1, 2, -1]) for _ in range(R.randint(1, 3))]), g.ph("float", ())],
+            {**tattr(), "index_type": "type: DT_INT32"},
+        )
+    if op == "Tile":
+        n = len(s) if s is not None else 2
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, [R.choice([1, 2, 0]) for _ in range(max(n, 1))])],
+            {**tattr(), "Tmultiples": "type: DT_INT32"},
+        )
+    if op == "Transpose":
+        n = len(s) if s is not None else 2
+        perm = list(range(n))
+        R.shuffle(perm)
+        if perm and R.random() < 0.3:
+            perm[0] = n + 1
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, perm) if perm else g.const([], [0], "int32")],
+            {**tattr(), "Tperm": "type: DT_INT32"},
+        )
+    if op == "StridedSlice":
+        n = len(s) if s is not None else 1
+        n = max(n, 1)
+        ins = [
+            g.ph("float", s),
+            const_chain(g, [R.choice([0, 1, -1, 5]) for _ in range(n)]),
+            const_chain(g, [R.choice([1, 2, 0, 9]) for _ in range(n)]),
+            const_chain(g, [1] * n),
+        ]
+        return g, g.add(
+            "op", op, ins, {**tattr(), "Index": "type: DT_INT32", "shrink_axis_mask": f"i: {R.choice([0, 1, 2])}"}
+        )
+    if op == "SplitV":
+        return g, g.add(
+            "op",
+            op,
+            [
+                g.ph("float", s),
+                const_chain(g, [R.choice([1, 2, -1]) for _ in range(2)]),
+                const_chain(g, [R.randint(-2, 2)], vector=False),
+            ],
+            {**tattr(), "Tlen": "type: DT_INT32", "num_split": "i: 2"},
+        )
+    n = len(s) if s is not None else 2
+    pads = g.const([R.choice([0, 1, -1]) for _ in range(2 * n)], [n, 2], "int32")
+    pads = g.add(g.name("i"), "Identity", [pads], {"T": "type: DT_INT32"})
+    return g, g.add("op", "Pad", [g.ph("float", s), pads], {**tattr(), "Tpaddings": "type: DT_INT32"})
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -1227,6 +1393,7 @@ GENS = {
     "image": gen_image,
     "apply": gen_apply,
     "math_more": gen_math_more,
+    "const_chain": gen_const_chain,
 }
 
 

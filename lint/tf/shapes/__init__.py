@@ -20,10 +20,13 @@ more than TensorFlow does:
 - a loop `Merge` reads its back edge (from a `NextIteration`) as unknown, as
   TensorFlow does because that edge does not exist yet when it gets there,
   so its output is unknown and loops need no other special case;
-- constant inputs (a reshape's shape, a reduction's axes) are read only from
-  a direct `Const` producer, a variable's shape only from a `VarHandleOp`
-  reached through `Identity` nodes; TensorFlow also folds small constant
-  subgraphs and forwards handle data further, so it may know more, never less;
+- constant inputs (a reshape's shape, a reduction's axes) are read from the
+  small integer subgraphs TensorFlow's refiner folds too (`constants`: Const,
+  Identity chains, Shape/Size/Rank of known shapes, Pack, ConcatV2,
+  StridedSlice, Cast, scalar arithmetic), a variable's shape only from a
+  `VarHandleOp` reached through `Identity` nodes; TensorFlow folds more
+  (any small constant subgraph) and forwards handle data further, so it may
+  know more, never less;
 - a shape function raises `ShapeError` only on known facts that contradict
   it, exactly where TensorFlow's returns an error.
 

@@ -12,11 +12,11 @@ from tflint.tf.shapes.algebra import (
     ShapeError,
     Unknown,
     compatible,
-    decode_ints,
     merge,
     partial_shape,
     shape_text,
 )
+from tflint.tf.shapes.constants import evaluate
 from tflint.tf.shapes.context import Context, ShapeFn
 from tflint.tf.shapes.registry import SHAPE_FNS
 
@@ -93,7 +93,9 @@ class ShapeInference:
         self._functions = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
         self._results: list[Any] = [_PENDING] * len(self._nodes)
         self._context = Context(self)
-        self._consts: dict[int, ConstValue | None] = {}
+        self._consts: dict[int, Any] = {}
+        # Values of (node ordinal, output index) as constants.evaluate computed them.
+        self.values: dict[tuple[int, int], ConstValue | None] = {}
         self._declared_memo: dict[Any, Any] = {}
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
@@ -249,14 +251,21 @@ class ShapeInference:
         the values it reads, so nodes that agree on all of them (their first
         read the same input, with the same value, so their second read is the
         same input too, and so on) get the same result. A Const's value is its
-        producer's op, attr dict (shared by identical nodes) and output index.
+        producer's op, attr dict (shared by identical nodes) and output index; a
+        value computed from a subgraph (constants.evaluate) is the value itself.
         """
         by_name = self._by_name
         identities = []
         for position in read:
             item = inputs[position] if position < len(inputs) else None
             producer = by_name.get(item.node) if item is not None else None
-            identities.append(None if producer is None else (producer.op, id(producer.attr), item.index))
+            if producer is None:
+                identities.append(None)
+            elif producer.op == "Const":
+                identities.append((producer.op, id(producer.attr), item.index))
+            else:  # a computed value: the value itself
+                value = self.const_value(item)
+                identities.append(None if value is None else (value.dims, value.values, value.dtype))
         return tuple(identities)
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
@@ -360,29 +369,16 @@ class ShapeInference:
         return found
 
     def const_value(self, item: Input) -> ConstValue | None:
-        """The int32/int64 value of a directly connected Const, or None."""
-        producer = self._by_name.get(item.node)
-        if producer is None or item.index != 0 or producer.op != "Const" or "Const" not in self._functions:
-            return None
-        ordinal = producer.ordinal
-        if ordinal in self._consts:
-            return self._consts[ordinal]
-        found = None
-        value = producer.attr.get("value")
-        dtype = producer.attr.get("dtype")
-        if (
-            value is not None
-            and value.WhichOneof("value") == "tensor"
-            and dtype is not None
-            and dtype.WhichOneof("value") == "type"
-        ):
-            tensor = value.tensor
-            if tensor.dtype == dtype.type:
-                decoded = decode_ints(tensor)
-                if decoded is not None:
-                    found = ConstValue(*decoded, tensor.dtype)
-        self._consts[ordinal] = found
-        return found
+        """The int32/int64 value of a data input, when a small constant subgraph computes it (see constants)."""
+        return evaluate(self, item)
+
+    def producer_of(self, item: Input) -> Node | None:
+        """The top-level node that produces `item`, if any."""
+        return self._by_name.get(item.node)
+
+    def has_shape_fn(self, op: str) -> bool:
+        """Whether `op` is run through a shape function here (not shadowed by a library function)."""
+        return op in self._functions
 
 
 def _read_declared(value: Any) -> Any:
