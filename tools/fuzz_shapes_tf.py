@@ -1346,6 +1346,47 @@ def gen_const_chain():
     return g, g.add("op", "Pad", [g.ph("float", s), pads], {**tattr(), "Tpaddings": "type: DT_INT32"})
 
 
+EINSUMS = [
+    "ab,bc->ac",
+    "ij,jk->ik",
+    "bij,bjk->bik",
+    "...ij,...jk->...ik",
+    "ab->ba",
+    "ii->i",
+    "ab->",
+    "a,a->",
+    "abc,cd->abd",
+    "...a,a->...",
+    "ab,ab->a",
+    "bhqd,bhkd->bhqk",
+    "bqk,bkd->bqd",
+    "ab,cd->abcd",
+    "a...,a...->a...",
+    "ij->j",
+    "ab,bc->ad",
+]
+
+
+def gen_einsum():
+    g = G()
+    eq = R.choice(EINSUMS)
+    terms = eq.split("->")[0].split(",")
+    dims = {}
+    ins = []
+    for term in terms:
+        shape = []
+        for label in term.replace("...", "E"):
+            if label == "E":
+                shape.extend(R.choice([1, 2, 3, -1]) for _ in range(R.randint(0, 2)))
+            else:
+                dims.setdefault(label, R.choice([1, 2, 3, 4, -1]))
+                shape.append(dims[label] if R.random() < 0.85 else R.choice([1, 2, 5, -1]))
+        if R.random() < 0.1:
+            shape = shape[:-1]
+        ins.append(g.ph("float", tuple(shape) if R.random() < 0.92 else None))
+    return g, g.add("op", "Einsum", ins, {**tattr(), "N": f"i: {len(ins)}", "equation": f's: "{eq}"'})
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -1394,6 +1435,7 @@ GENS = {
     "apply": gen_apply,
     "math_more": gen_math_more,
     "const_chain": gen_const_chain,
+    "einsum": gen_einsum,
 }
 
 
