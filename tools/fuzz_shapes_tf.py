@@ -1387,6 +1387,76 @@ def gen_einsum():
     return g, g.add("op", "Einsum", ins, {**tattr(), "N": f"i: {len(ins)}", "equation": f's: "{eq}"'})
 
 
+def gen_io():
+    """Checkpoint, table, summary and string ops: mostly rank checks of scalars and vectors."""
+    g = G()
+    op = R.choice(
+        [
+            "SaveV2",
+            "RestoreV2",
+            "SaveSlices",
+            "RestoreSlice",
+            "ShardedFilename",
+            "MergeV2Checkpoints",
+            "InitializeTableV2",
+            "LookupTableFindV2",
+            "SparseSegmentSum",
+            "ConcatOffset",
+            "ScalarSummary",
+            "HistogramSummary",
+            "Bucketize",
+        ]
+    )
+    sv = lambda: g.ph("string", R.choice([(), (), (1,), None]))  # noqa: E731
+    vec = lambda n: g.ph("string", R.choice([(n,), (n,), (-1,), (n + 1,), (), None]))  # noqa: E731
+    if op in ("SaveV2", "SaveSlices"):
+        n = R.randint(1, 3)
+        data = [g.ph("float", rand_shape()) for _ in range(n)]
+        return g, g.add(
+            "op",
+            op,
+            [sv(), vec(n), vec(n)] + data,
+            {"dtypes" if op == "SaveV2" else "T": "list { " + " type: DT_FLOAT" * n + " }"},
+        )
+    if op == "RestoreV2":
+        n = R.randint(1, 3)
+        return g, g.add("op", op, [sv(), vec(n), vec(n)], {"dtypes": "list { " + " type: DT_FLOAT" * n + " }"})
+    if op == "RestoreSlice":
+        return g, g.add("op", op, [sv(), sv(), sv()], {"dt": "type: DT_FLOAT"})
+    if op == "ShardedFilename":
+        return g, g.add("op", op, [sv(), g.ph("int32", R.choice([(), (1,)])), g.ph("int32", R.choice([(), (), (2,)]))])
+    if op == "MergeV2Checkpoints":
+        return g, g.add("op", op, [vec(2), sv()])
+    if op in ("InitializeTableV2", "LookupTableFindV2"):
+        table = g.add("t", "HashTableV2", [], {"key_dtype": "type: DT_STRING", "value_dtype": "type: DT_INT64"})
+        if op == "InitializeTableV2":
+            return g, g.add(
+                "op",
+                op,
+                [table, vec(3), g.ph("int64", R.choice([(3,), (2,), (-1,), (), None, (3, 1)]))],
+                {"Tkey": "type: DT_STRING", "Tval": "type: DT_INT64"},
+            )
+        return g, g.add(
+            "op",
+            op,
+            [table, g.ph("string", rand_shape(2)), g.ph("int64", R.choice([(), (1,)]))],
+            {"Tin": "type: DT_STRING", "Tout": "type: DT_INT64"},
+        )
+    if op == "SparseSegmentSum":
+        ins = [
+            g.ph("float", rand_shape(3)),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), (), None, (3, 1)])),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), None])),
+        ]
+        return g, g.add("op", op, ins, {**tattr(), "Tidx": "type: DT_INT32", "Tsegmentids": "type: DT_INT32"})
+    if op == "ConcatOffset":
+        shapes = [g.ph("int32", R.choice([(2,), (3,), (-1,), None])) for _ in range(2)]
+        return g, g.add("op", op, [g.ph("int32", R.choice([(), (), (1,)]))] + shapes, {"N": "i: 2"})
+    if op in ("ScalarSummary", "HistogramSummary"):
+        return g, g.add("op", op, [g.ph("string", R.choice([(), (2,), None])), g.ph("float", rand_shape())], tattr())
+    return g, g.add("op", op, [g.ph("float", rand_shape())], {**tattr(), "boundaries": "list { f: 1.0 f: 2.0 }"})
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -1436,6 +1506,7 @@ GENS = {
     "math_more": gen_math_more,
     "const_chain": gen_const_chain,
     "einsum": gen_einsum,
+    "io": gen_io,
 }
 
 

@@ -806,6 +806,13 @@ def _quantize_and_dequantize_v2(c: Context) -> list[Shape]:
     return [c.shapes[0]]
 
 
+def _concat_offset(c: Context) -> list[Shape]:
+    """ConcatOffset: one offset vector per shape vector, of its shape."""
+    if len(c.shapes) < 2:
+        raise Unknown
+    return list(c.shapes[1:])
+
+
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _IDENTITY_OPS = (
     "Identity",
@@ -871,4 +878,5 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "InvertPermutation": _invert_permutation,
     "ListDiff": _list_diff,
     "QuantizeAndDequantizeV2": _quantize_and_dequantize_v2,
+    "ConcatOffset": _concat_offset,
 }

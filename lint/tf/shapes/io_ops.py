@@ -28,6 +28,14 @@ def _restore_v2(c: Context) -> list[Shape]:
     raise Unknown
 
 
+def _restore_slice(c: Context) -> list[Shape]:
+    """RestoreSlice: three scalars (file pattern, tensor name, shape and slice)."""
+    c.expect_inputs(3)
+    for index in range(3):
+        with_rank(c.shapes[index], 0, index)
+    raise Unknown
+
+
 def _sharded_filename(c: Context) -> list[Shape]:
     c.expect_inputs(3)
     for index in range(3):
@@ -52,6 +60,8 @@ def _merge_v2_checkpoints(c: Context) -> list[Shape]:
 SHAPE_FNS: dict[str, ShapeFn] = {
     "SaveV2": _save_v2,
     "RestoreV2": _restore_v2,
+    "SaveSlices": _save_v2,
+    "RestoreSlice": _restore_slice,
     "ShardedFilename": _sharded_filename,
     "ShardedFilespec": _sharded_filespec,
     "MergeV2Checkpoints": _merge_v2_checkpoints,

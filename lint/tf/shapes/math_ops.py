@@ -190,6 +190,16 @@ def _unary_grad(c: Context) -> list[Shape]:
     return [c.shapes[0]]
 
 
+def _sparse_segment_reduction(c: Context) -> list[Shape]:
+    """SparseSegmentSum / Mean / SqrtN: indices and segment_ids are vectors of one length."""
+    c.expect_inputs(3)
+    indices = with_rank(c.shapes[1], 1, 1)
+    segment_ids = with_rank(c.shapes[2], 1, 2)
+    merge(indices, segment_ids)
+    data = with_rank_at_least(c.shapes[0], 1, 0)
+    return [None if data is None else (-1,) + data[1:]]
+
+
 # Element-wise unary ops (`shape_inference::UnchangedShape`).
 _UNARY_OPS = (
     "Cast",
@@ -297,4 +307,8 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "SqrtGrad": _unary_grad,
     "ReciprocalGrad": _unary_grad,
     "InvGrad": _unary_grad,
+    "SparseSegmentSum": _sparse_segment_reduction,
+    "SparseSegmentMean": _sparse_segment_reduction,
+    "SparseSegmentSqrtN": _sparse_segment_reduction,
+    "Bucketize": unchanged,
 }

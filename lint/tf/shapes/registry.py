@@ -11,10 +11,12 @@ from tflint.tf.shapes import (
     array_ops,
     control_flow_ops,
     data_flow_ops,
+    function_ops,
     image_ops,
     io_ops,
     linalg_ops,
     logging_ops,
+    lookup_ops,
     math_ops,
     nn_ops,
     parsing_ops,
@@ -42,6 +44,8 @@ FAMILIES = (
     io_ops,
     logging_ops,
     string_ops,
+    lookup_ops,
+    function_ops,
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tflint.tf.shapes.algebra import Shape, merge
+from tflint.tf.shapes.common import unchanged
 from tflint.tf.shapes.context import Context, ShapeFn
 
 
@@ -20,4 +21,7 @@ def _string_join(c: Context) -> list[Shape]:
 
 SHAPE_FNS: dict[str, ShapeFn] = {
     "StringJoin": _string_join,
+    "StaticRegexFullMatch": unchanged,
+    "StringToHashBucketFast": unchanged,
+    "AsString": unchanged,
 }
