@@ -1145,7 +1145,8 @@ def gen_math_more():
         )
     if op == "UnsortedSegmentSum":
         s = rand_shape(3)
-        ids = g.ph("int32", perturb(s)[: R.randint(0, 2)] if s is not None and R.random() < 0.7 else rand_shape(2))
+        near = perturb(s) if s is not None else None
+        ids = g.ph("int32", near[: R.randint(0, 2)] if near is not None and R.random() < 0.7 else rand_shape(2))
         return g, g.add(
             "op",
             op,
