@@ -20,7 +20,15 @@ from google.protobuf import text_format
 from tensorflow.core.framework import graph_pb2
 
 R = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
-DT = {"float": "DT_FLOAT", "int32": "DT_INT32", "int64": "DT_INT64", "bool": "DT_BOOL", "string": "DT_STRING"}
+DT = {
+    "qint8": "DT_QINT8",
+    "resource": "DT_RESOURCE",
+    "float": "DT_FLOAT",
+    "int32": "DT_INT32",
+    "int64": "DT_INT64",
+    "bool": "DT_BOOL",
+    "string": "DT_STRING",
+}
 
 
 def shape_pb(shape):
@@ -1458,6 +1466,131 @@ def gen_io():
     return g, g.add("op", op, [g.ph("float", rand_shape())], {**tattr(), "boundaries": "list { f: 1.0 f: 2.0 }"})
 
 
+def gen_iterator():
+    g = G()
+    n = R.randint(1, 3)
+    it = g.ph("resource", R.choice([(), (), (), (1,), None]))
+    shapes = "list { " + " ".join(shape_pb(rand_shape(3)) for _ in range(n + (1 if R.random() < 0.1 else 0))) + " }"
+    types = "list { " + " type: DT_FLOAT" * n + " }"
+    return g, g.add("op", "IteratorGetNext", [it], {"output_types": types, "output_shapes": shapes})
+
+
+def gen_quantize():
+    g = G()
+    op = R.choice(["QuantizeV2", "Dequantize"])
+    axis = R.choice([-1, -1, 0, 1, 2, 4, -2])
+    x = g.ph("float" if op == "QuantizeV2" else "qint8", rand_shape(3))
+    mm = [g.ph("float", R.choice([(), (), (3,), (2,), None])) for _ in range(2)]
+    attrs = {"T": "type: DT_QINT8", "axis": f"i: {axis}"}
+    if op == "Dequantize":
+        attrs["dtype"] = "type: DT_FLOAT"
+    return g, g.add("op", op, [x] + mm, attrs)
+
+
+APPLY_SPECS = {
+    "Adagrad": "rrsg",
+    "AdagradV2": "rrssg",
+    "RMSProp": "rrrssssg",
+    "Ftrl": "rrrgssss",
+    "FtrlV2": "rrrgsssss",
+    "Adadelta": "rrrsssg",
+    "AdaMax": "rrrsssssg",
+    "ProximalGradientDescent": "rsssg",
+}
+
+
+def gen_rest():
+    """The ops whose shape function is shared with a fuzzed one: optimizers, gradients, variants."""
+    g = G()
+    op = R.choice(["apply", "apply", "grad", "fbng", "segment", "ssgrad", "topk", "scatter3", "unsorted"])
+    s = rand_shape(3)
+    if op == "apply":
+        name = R.choice(sorted(APPLY_SPECS))
+        resource = R.random() < 0.5
+        ins = []
+        for kind in APPLY_SPECS[name]:
+            if kind == "s":
+                ins.append(g.ph("float", R.choice([(), (), (), (1,), None])))
+            elif kind == "r" and resource:
+                ins.append(
+                    g.add(g.name("v"), "VarHandleOp", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+                )
+            elif kind == "r":
+                ins.append(
+                    g.add(g.name("v"), "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+                )
+            else:
+                ins.append(g.ph("float", perturb(s)))
+        return g, g.add("op", ("ResourceApply" if resource else "Apply") + name, ins, tattr())
+    if op == "grad":
+        name = R.choice(
+            [
+                "Relu6Grad",
+                "EluGrad",
+                "SeluGrad",
+                "SoftplusGrad",
+                "SoftsignGrad",
+                "LeakyReluGrad",
+                "SigmoidGrad",
+                "RsqrtGrad",
+                "SqrtGrad",
+                "ReciprocalGrad",
+                "InvGrad",
+            ]
+        )
+        return g, g.add("op", name, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "fbng":
+        name = R.choice(["FusedBatchNormGrad", "FusedBatchNormGradV2"])
+        fmt = R.choice(["NHWC", "NCHW"])
+        x = tuple(R.choice([-1, 1, 2, 3]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5)
+        ch = x[-1 if fmt == "NHWC" else 1] if x is not None and len(x) == 4 else 3
+        vecs = [g.ph("float", R.choice([(ch,), (ch,), (-1,), (ch + 1,), None, ()])) for _ in range(3)]
+        attrs = {**tattr(), "data_format": f's: "{fmt}"', "is_training": b(R.random() < 0.5)}
+        if name == "FusedBatchNormGradV2":
+            attrs["U"] = "type: DT_FLOAT"
+        return g, g.add("op", name, [g.ph("float", perturb(x) if x else x), g.ph("float", x)] + vecs, attrs)
+    if op == "segment":
+        name = R.choice(["SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSum"])
+        ins = [
+            g.ph("float", rand_shape(3)),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), (), None])),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), None])),
+        ]
+        return g, g.add("op", name, ins, {**tattr(), "Tidx": "type: DT_INT32", "Tsegmentids": "type: DT_INT32"})
+    if op == "ssgrad":
+        n = R.randint(1, 3)
+        ins = [
+            shape_arg(g, n, (1, 2, 3)),
+            g.const([0] * n, [n], "int32"),
+            g.const([1] * n, [n], "int32"),
+            g.const([1] * n, [n], "int32"),
+            g.ph("float", rand_shape(3)),
+        ]
+        return g, g.add("op", "StridedSliceGrad", ins, {**tattr(), "Index": "type: DT_INT32"})
+    if op == "topk":
+        return g, g.add(
+            "op", "TopK", [g.ph("float", rand_shape(3))], {**tattr(), "k": f"i: {R.choice([0, 1, 2, 5, -1])}"}
+        )
+    if op == "scatter3":
+        name = R.choice(["TensorScatterSub", "TensorScatterMax", "TensorScatterMin"])
+        idx = g.ph("int32", tuple(R.choice([-1, 1, 2]) for _ in range(R.randint(1, 3))))
+        return g, g.add(
+            "op",
+            name,
+            [g.ph("float", rand_shape()), idx, g.ph("float", rand_shape(3))],
+            {**tattr(), "Tindices": "type: DT_INT32"},
+        )
+    name = R.choice(["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"])
+    near = perturb(s) if s is not None else None
+    ids = g.ph("int32", near[: R.randint(0, 2)] if near is not None else rand_shape(2))
+    return g, g.add(
+        "op",
+        name,
+        [g.ph("float", s), ids, scalar_arg(g, -1, 4)],
+        {**tattr(), "Tindices": "type: DT_INT32", "Tnumsegments": "type: DT_INT32"},
+    )
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -1508,6 +1641,9 @@ GENS = {
     "const_chain": gen_const_chain,
     "einsum": gen_einsum,
     "io": gen_io,
+    "quantize": gen_quantize,
+    "iterator": gen_iterator,
+    "rest": gen_rest,
 }
 
 

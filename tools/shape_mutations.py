@@ -195,8 +195,8 @@ def shape_rejection(message: str) -> bool:
 
 
 def check(args: argparse.Namespace) -> int:
+    from tflint import protos
     from tflint.api import lint_graph
-    from tflint.protos import graph_pb2
 
     by_name = {Path(path).name: path for path in args.graphs}
     originals: dict[str, Any] = {}
@@ -208,10 +208,10 @@ def check(args: argparse.Namespace) -> int:
         record = json.loads(line)
         name = record["graph"]
         if name not in originals:
-            originals[name] = read_graph(graph_pb2.GraphDef, by_name[name])
+            originals[name] = read_graph(protos.GraphDef, by_name[name])
             report = lint_graph(originals[name], name=name)
             baseline[name] = Counter((f.rule, f.node) for f in report.findings if f.severity >= 2)
-        graph = graph_pb2.GraphDef()
+        graph = protos.GraphDef()
         graph.CopyFrom(originals[name])
         apply(graph, record)
         findings = [f for f in lint_graph(graph, name=name).findings if f.severity >= 2]

@@ -182,9 +182,11 @@ def broadcast(x: Shape, y: Shape, incompatible_shape_error: bool = True) -> Shap
 
 
 def elements(shape: Shape) -> int:
-    """The element count of a shape, -1 unless fully known."""
+    """The element count of a shape (`NumElements`): 0 with a known 0 dim, else -1 unless fully known."""
     if shape is None:
         return -1
+    if 0 in shape:
+        return 0
     count = 1
     for size in shape:
         if size < 0:

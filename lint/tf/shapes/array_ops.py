@@ -813,6 +813,28 @@ def _concat_offset(c: Context) -> list[Shape]:
     return list(c.shapes[1:])
 
 
+def _quantize(c: Context) -> list[Shape]:
+    """QuantizeV2 / Dequantize: min and max are scalars, or vectors over dimension `axis`."""
+    c.expect_inputs(3)
+    axis = int_attr(c, "axis")
+    if axis < -1:
+        raise ShapeError(f"axis should be at least -1, got {axis}")
+    shape = c.shapes[0]
+    # TensorFlow compares with the rank even when it is unknown (-1): any axis but -1 fails then.
+    rank = -1 if shape is None else len(shape)
+    if c.node.op == "Dequantize" and axis > rank:
+        raise ShapeError(f"Axis must be less than input dimension({rank}), got {axis}")
+    rank = 0 if axis == -1 else 1
+    with_rank(c.shapes[1], rank, 1)
+    minmax = with_rank(c.shapes[2], rank, 2)
+    if axis != -1:
+        shape = with_rank_at_least(shape, axis + 1, 0)
+        merge_dim(minmax[0], -1 if shape is None else shape[axis])
+    if c.node.op == "Dequantize":
+        return [c.shapes[0]]
+    return [c.shapes[0], minmax, minmax]
+
+
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _IDENTITY_OPS = (
     "Identity",
@@ -879,4 +901,6 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "ListDiff": _list_diff,
     "QuantizeAndDequantizeV2": _quantize_and_dequantize_v2,
     "ConcatOffset": _concat_offset,
+    "QuantizeV2": _quantize,
+    "Dequantize": _quantize,
 }

@@ -120,10 +120,18 @@ def shape_from_const(c: Context, index: int) -> Shape:
         return None if size < 0 or size > MAX_RANK else (-1,) * size
     if len(value.dims) != 1:
         raise Unknown
+    if c.producer_op(index) in PARTIAL_SHAPE_OPS:
+        # TensorFlow's refiner reads these as partial shapes (`ConstantPartialShape`): a negative
+        # element of a Pack is an unknown dimension there, not an error.
+        return tuple(size if size >= 0 else -1 for size in value.values)
     for size in value.values:
         if size < -1:
             raise ShapeError(f"Invalid value in tensor used for shape: {size}", index)
     return value.values
+
+
+# Producers of a shape argument that TensorFlow's refiner reads element by element.
+PARTIAL_SHAPE_OPS = frozenset({"Pack", "Concat", "ConcatV2", "StridedSlice", "Shape", "Cast"})
 
 
 def scalar_input_dim(c: Context, index: int, rank: int) -> int:

@@ -239,6 +239,24 @@ def _arithmetic(inference: ShapeInference, node: Node, index: int, depth: int) -
     return ConstValue((), (result,), x.dtype) if _fits((result,), x.dtype) else None
 
 
+def _range(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+    """Range of integer scalars (the axes of `tf.reduce_*(x)` over all dimensions: Range(0, Rank(x), 1))."""
+    inputs = _data_inputs(node)
+    if index != 0 or len(inputs) != 3:
+        return None
+    values = [evaluate(inference, item, depth) for item in inputs]
+    if any(value is None or value.dims for value in values):
+        return None
+    start, limit, delta = (value.values[0] for value in values)  # type: ignore[union-attr]
+    dtype = _type_attr(node, "Tidx")
+    if delta == 0 or dtype not in (_INT32, _INT64) or (limit - start) * delta < 0:
+        return None
+    count = (abs(limit - start) + abs(delta) - 1) // abs(delta)
+    if count > MAX_CONST_ELEMENTS:
+        return None
+    return ConstValue((count,), tuple(range(start, limit, delta)), dtype)
+
+
 _EVALUATORS: dict[str, Evaluator] = {
     "Const": _const,
     **{op: _forward for op in _FORWARDING_OPS},
@@ -255,4 +273,5 @@ _EVALUATORS: dict[str, Evaluator] = {
     "Sub": _arithmetic,
     "Mul": _arithmetic,
     "FloorDiv": _arithmetic,
+    "Range": _range,
 }

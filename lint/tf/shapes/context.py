@@ -58,6 +58,11 @@ class Context:
         self.consts_read.append(index)
         return self.inference.const_value(self.inputs[index])
 
+    def producer_op(self, index: int) -> str | None:
+        """The op of the node that produces data input `index` (None when it is not in the graph)."""
+        producer = self.inference.producer_of(self.inputs[index])
+        return None if producer is None else producer.op
+
     def var_handle(self, index: int) -> tuple[int, Shape] | None:
         """(dtype, shape) of the variable whose handle data input `index` carries, else None."""
         self.read_handles = True

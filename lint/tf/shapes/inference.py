@@ -265,7 +265,7 @@ class ShapeInference:
                 identities.append((producer.op, id(producer.attr), item.index))
             else:  # a computed value: the value itself
                 value = self.const_value(item)
-                identities.append(None if value is None else (value.dims, value.values, value.dtype))
+                identities.append(None if value is None else (producer.op, value.dims, value.values, value.dtype))
         return tuple(identities)
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:

@@ -11,6 +11,7 @@ from tflint.tf.shapes import (
     array_ops,
     control_flow_ops,
     data_flow_ops,
+    dataset_ops,
     function_ops,
     image_ops,
     io_ops,
@@ -46,6 +47,7 @@ FAMILIES = (
     string_ops,
     lookup_ops,
     function_ops,
+    dataset_ops,
 )
 
 

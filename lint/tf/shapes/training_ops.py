@@ -12,7 +12,8 @@ from tflint.tf.shapes.algebra import Shape, merge, with_rank
 from tflint.tf.shapes.context import Context, ShapeFn
 
 # Per op, one letter per input in order: r = the variable or one of its slots (a handle in the
-# Resource* op), g = the gradient (the variable's shape too), s = a scalar hyperparameter.
+# Resource* op), g = the gradient (the variable's shape too), s = a scalar hyperparameter,
+# x = not checked (FtrlV2's lr_power: TensorFlow 2.21 does not look at it).
 _SPECS = {
     "GradientDescent": "rsg",
     "Momentum": "rrsgs",
@@ -22,18 +23,16 @@ _SPECS = {
     "AdagradV2": "rrssg",
     "RMSProp": "rrrssssg",
     "Ftrl": "rrrgssss",
-    "FtrlV2": "rrrgsssss",
+    "FtrlV2": "rrrgssssx",
     "Adadelta": "rrrsssg",
     "AdaMax": "rrrsssssg",
     "ProximalGradientDescent": "rsssg",
 }
 # Only the Resource* form of these exists.
 _RESOURCE_ONLY = ("KerasMomentum",)
-# What TensorFlow 2.21 reads from the handles of a Resource* op (checked against it): the
-# variable's and slots' shapes, merged, and whether the gradient is merged with them too.
-# Other Resource* ops are left unchecked on their handles.
-_HANDLES_MERGED = ("GradientDescent", "Momentum", "KerasMomentum", "Adam")
-_GRADIENT_MERGED = ("GradientDescent",)
+# What TensorFlow 2.21 does with a Resource* op's handles (checked against it, tools/fuzz_shapes_tf.py):
+# the variable's and slots' shapes are merged; the gradient is merged with them only for these.
+_GRADIENT_MERGED = ("GradientDescent", "Adagrad", "AdagradV2", "Ftrl", "FtrlV2", "Adadelta", "AdaMax")
 
 
 def _apply(c: Context) -> list[Shape]:
@@ -47,10 +46,12 @@ def _apply(c: Context) -> list[Shape]:
         if kind == "s":
             with_rank(c.shapes[index], 0, index)
             continue
+        if kind == "x":
+            continue
         if not resource:
             other = c.shapes[index]
         elif kind == "r":
-            variable = c.var_handle(index) if name in _HANDLES_MERGED else None
+            variable = c.var_handle(index)
             other = None if variable is None else variable[1]
         elif name in _GRADIENT_MERGED:
             other = c.shapes[index]
