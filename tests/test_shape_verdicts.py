@@ -36,9 +36,11 @@ def _finer_than(mine, tf) -> bool:
     return any(m >= 0 and m != t for m, t in zip(mine, tf))
 
 
-@pytest.mark.parametrize(
-    "case", CASES, ids=[f"{case['op']}-{'imports' if case['tf_imports'] else 'rejects'}-{n}" for n, case in enumerate(CASES)]
-)
+def _case_id(position: int, case: dict) -> str:
+    return f"{case['op']}-{'imports' if case['tf_imports'] else 'rejects'}-{position}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(position, case) for position, case in enumerate(CASES)])
 def test_tensorflow_verdict(case):
     findings = [f for f in lint_text(case["text"]) if f.rule == "shape-mismatch"]
     if case["tf_imports"]:

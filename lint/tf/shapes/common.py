@@ -14,6 +14,7 @@ from tflint.tf.shapes.algebra import (
     with_rank,
     with_rank_at_least,
 )
+from tflint.tf.shapes.constants import NOT_PARTIAL
 from tflint.tf.shapes.context import Context
 
 
@@ -112,26 +113,29 @@ def explicit_paddings(c: Context, padding: bytes, data_format: str) -> tuple[int
 
 
 def shape_from_const(c: Context, index: int) -> Shape:
-    """`MakeShapeFromShapeTensor`: input `index` must be a vector; its value (if a Const) is the shape."""
+    """`MakeShapeFromShapeTensor`: input `index` must be a vector; the shape is what is known of its value.
+
+    Shape, Pack, ConcatV2 and Cast producers are read element by element, as TensorFlow's
+    refiner does (constants.partial_shape_value); any other producer must evaluate to a
+    constant (a Const, or a small integer subgraph), whose elements must be >= -1.
+    """
     shape_of_shape = with_rank(c.shapes[index], 1, index)
+    partial = c.partial(index)
+    if partial is None or (partial != NOT_PARTIAL and len(partial) > MAX_RANK):
+        size = shape_of_shape[0]
+        return None if size < 0 or size > MAX_RANK else (-1,) * size
+    if partial != NOT_PARTIAL:
+        return with_rank(partial, shape_of_shape[0], index) if shape_of_shape[0] >= 0 else partial
     value = c.const(index)
     if value is None:
         size = shape_of_shape[0]
         return None if size < 0 or size > MAX_RANK else (-1,) * size
     if len(value.dims) != 1:
         raise Unknown
-    if c.producer_op(index) in PARTIAL_SHAPE_OPS:
-        # TensorFlow's refiner reads these as partial shapes (`ConstantPartialShape`): a negative
-        # element of a Pack is an unknown dimension there, not an error.
-        return tuple(size if size >= 0 else -1 for size in value.values)
     for size in value.values:
         if size < -1:
             raise ShapeError(f"Invalid value in tensor used for shape: {size}", index)
     return value.values
-
-
-# Producers of a shape argument that TensorFlow's refiner reads element by element.
-PARTIAL_SHAPE_OPS = frozenset({"Pack", "Concat", "ConcatV2", "StridedSlice", "Shape", "Cast"})
 
 
 def scalar_input_dim(c: Context, index: int, rank: int) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tflint.tf.shapes.algebra import MAX_CONST_ELEMENTS, ConstValue, ShapeError, Unknown, decode_ints
+from tflint.tf.shapes.algebra import MAX_CONST_ELEMENTS, ConstValue, Shape, ShapeError, Unknown, decode_ints
 from tflint.tf.shapes.strided_slice import validate_strided_slice
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ _INT64_RANGE = (-(1 << 63), (1 << 63) - 1)
 _FORWARDING_OPS = frozenset({"Identity", "Snapshot", "StopGradient", "PreventGradient"})
 
 Evaluator = Callable[["ShapeInference", "Node", int, int], "ConstValue | None"]
+# partial_shape_value's answer for a producer TensorFlow reads as a whole tensor, not element by element.
+NOT_PARTIAL = "not-partial"
 
 
 def evaluate(inference: ShapeInference, item: Input, depth: int = 0) -> ConstValue | None:
@@ -57,6 +59,64 @@ def evaluate(inference: ShapeInference, item: Input, depth: int = 0) -> ConstVal
         found = None
     cache[key] = found
     return found
+
+
+def partial_shape_value(inference: ShapeInference, item: Input, depth: int = 0) -> Shape | str:
+    """A shape argument as TensorFlow's refiner reads it element by element (`ConstantPartialShape`).
+
+    For a Shape / ShapeN producer, the shape it takes (dimensions may be unknown); for a Pack,
+    each scalar that evaluates to a constant (a negative one is an unknown dimension, not an
+    error); for a ConcatV2, its parts; for a Cast, its value or its input's partial shape.
+    None when nothing is known; NOT_PARTIAL for any other producer, whose whole value counts
+    (`evaluate`).
+    """
+    producer = inference.producer_of(item)
+    if producer is None or item.is_control or depth > MAX_DEPTH or not inference.has_shape_fn(producer.op):
+        return NOT_PARTIAL
+    op = producer.op
+    inputs = _data_inputs(producer)
+    if op in ("Shape", "ShapeN"):
+        position = item.index if op == "ShapeN" else 0
+        if position >= len(inputs) or (op == "Shape" and item.index != 0):
+            return None
+        return inference.input_shape(inputs[position])
+    if op == "Pack":
+        if item.index != 0 or _int_attr(producer, "axis", 0) not in (0, -1):
+            return None
+        dims = []
+        for part in inputs:
+            value = evaluate(inference, part, depth + 1)
+            dims.append(-1 if value is None or value.dims or value.values[0] < 0 else value.values[0])
+        return tuple(dims)
+    if op in ("Concat", "ConcatV2"):
+        if item.index != 0 or len(inputs) < 2:
+            return None
+        parts = inputs[1:] if op == "Concat" else inputs[:-1]
+        out: tuple[int, ...] = ()
+        for part in parts:
+            sub = partial_shape_value(inference, part, depth + 1)
+            if sub is NOT_PARTIAL:
+                value = evaluate(inference, part, depth + 1)
+                if value is None or len(value.dims) != 1:
+                    return None
+                sub = tuple(size if size >= 0 else -1 for size in value.values)
+            if sub is None:
+                return None
+            out += sub  # type: ignore[operator]
+        return out
+    if op == "Cast":
+        value = evaluate(inference, item, depth + 1)
+        if value is not None:
+            return NOT_PARTIAL
+        if len(inputs) != 1:
+            return None
+        before = partial_shape_value(inference, inputs[0], depth + 1)
+        if before is NOT_PARTIAL or before is None:
+            return None
+        if _type_attr(producer, "DstT") not in (_INT32, _INT64):
+            return (-1,) * len(before)  # type: ignore[arg-type]
+        return before
+    return NOT_PARTIAL
 
 
 def _count(dims: tuple[int, ...]) -> int:

@@ -58,10 +58,10 @@ class Context:
         self.consts_read.append(index)
         return self.inference.const_value(self.inputs[index])
 
-    def producer_op(self, index: int) -> str | None:
-        """The op of the node that produces data input `index` (None when it is not in the graph)."""
-        producer = self.inference.producer_of(self.inputs[index])
-        return None if producer is None else producer.op
+    def partial(self, index: int) -> Any:
+        """What is known of data input `index` read as a shape, element by element (constants.partial_shape_value)."""
+        self.consts_read.append(index)
+        return self.inference.partial_value(self.inputs[index])
 
     def var_handle(self, index: int) -> tuple[int, Shape] | None:
         """(dtype, shape) of the variable whose handle data input `index` carries, else None."""

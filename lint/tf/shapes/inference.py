@@ -16,7 +16,7 @@ from tflint.tf.shapes.algebra import (
     partial_shape,
     shape_text,
 )
-from tflint.tf.shapes.constants import evaluate
+from tflint.tf.shapes.constants import NOT_PARTIAL, evaluate, partial_shape_value
 from tflint.tf.shapes.context import Context, ShapeFn
 from tflint.tf.shapes.registry import SHAPE_FNS
 
@@ -31,7 +31,7 @@ class ShapeIssue:
     shape, S3).
     """
 
-    __slots__ = ("node", "kind", "message", "input_index", "output_index", "declared", "inferred")
+    __slots__ = ("node", "kind", "message", "input_index", "output_index", "declared", "inferred", "consts")
 
     def __init__(
         self,
@@ -42,6 +42,7 @@ class ShapeIssue:
         output_index: int | None = None,
         declared: Shape = None,
         inferred: Shape = None,
+        consts: tuple[int, ...] = (),
     ) -> None:
         self.node = node
         self.kind = kind
@@ -50,6 +51,8 @@ class ShapeIssue:
         self.output_index = output_index
         self.declared = declared
         self.inferred = inferred
+        # The data inputs whose constant values the shape function read (in order, once each).
+        self.consts = consts
 
 
 # Python errors a shape function may hit on a malformed node nobody anticipated (tests set this to ()).
@@ -96,6 +99,7 @@ class ShapeInference:
         self._consts: dict[int, Any] = {}
         # Values of (node ordinal, output index) as constants.evaluate computed them.
         self.values: dict[tuple[int, int], ConstValue | None] = {}
+        self.partials: dict[tuple[int, int], Any] = {}
         self._declared_memo: dict[Any, Any] = {}
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
@@ -216,7 +220,8 @@ class ShapeInference:
         try:
             result = fn(context)
         except ShapeError as error:
-            self.issues.append(ShapeIssue(node, "inference", error.message, input_index=error.input_index))
+            read = tuple(dict.fromkeys(consts_read))
+            self.issues.append(ShapeIssue(node, "inference", error.message, input_index=error.input_index, consts=read))
             result = None
         except Unknown:
             result = self._refine(node, None)
@@ -265,7 +270,8 @@ class ShapeInference:
                 identities.append((producer.op, id(producer.attr), item.index))
             else:  # a computed value: the value itself
                 value = self.const_value(item)
-                identities.append(None if value is None else (producer.op, value.dims, value.values, value.dtype))
+                known = None if value is None else (value.dims, value.values, value.dtype)
+                identities.append((producer.op, known, self.partial_value(item)))
         return tuple(identities)
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
@@ -371,6 +377,17 @@ class ShapeInference:
     def const_value(self, item: Input) -> ConstValue | None:
         """The int32/int64 value of a data input, when a small constant subgraph computes it (see constants)."""
         return evaluate(self, item)
+
+    def partial_value(self, item: Input) -> Any:
+        """A shape argument read element by element, as TensorFlow's refiner does (memoized per graph)."""
+        producer = self._by_name.get(item.node)
+        if producer is None:
+            return NOT_PARTIAL
+        key = (producer.ordinal, item.index)
+        found = self.partials.get(key, _PENDING)
+        if found is _PENDING:
+            found = self.partials[key] = partial_shape_value(self, item)
+        return found
 
     def producer_of(self, item: Input) -> Node | None:
         """The top-level node that produces `item`, if any."""
