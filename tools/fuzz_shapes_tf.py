@@ -1475,6 +1475,16 @@ def gen_iterator():
     return g, g.add("op", "IteratorGetNext", [it], {"output_types": types, "output_shapes": shapes})
 
 
+def gen_fake_quant():
+    g = G()
+    op = R.choice(["FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel"])
+    x = g.ph("float", rand_shape(3))
+    if op == "FakeQuantWithMinMaxArgs":
+        return g, g.add("op", op, [x])
+    mm = [g.ph("float", R.choice([(), (), (3,), (2,), (-1,), None, (1, 1)])) for _ in range(2)]
+    return g, g.add("op", op, [x] + mm)
+
+
 def gen_quantize():
     g = G()
     op = R.choice(["QuantizeV2", "Dequantize"])
@@ -1644,6 +1654,7 @@ GENS = {
     "quantize": gen_quantize,
     "iterator": gen_iterator,
     "rest": gen_rest,
+    "fake_quant": gen_fake_quant,
 }
 
 

@@ -835,6 +835,27 @@ def _quantize(c: Context) -> list[Shape]:
     return [c.shapes[0], minmax, minmax]
 
 
+def _fake_quant_vars(c: Context) -> list[Shape]:
+    """FakeQuantWithMinMaxVars: scalar min and max."""
+    c.expect_inputs(3)
+    with_rank(c.shapes[1], 0, 1)
+    with_rank(c.shapes[2], 0, 2)
+    return [c.shapes[0]]
+
+
+def _fake_quant_per_channel(c: Context) -> list[Shape]:
+    """FakeQuantWithMinMaxVarsPerChannel: min and max are vectors over the last dimension."""
+    c.expect_inputs(3)
+    shape = with_rank_at_least(c.shapes[0], 1, 0)
+    low = with_rank(c.shapes[1], 1, 1)
+    high = with_rank(c.shapes[2], 1, 2)
+    last = -1 if shape is None else shape[-1]
+    merge_dim(last, low[0])
+    merge_dim(last, high[0])
+    merge_dim(low[0], high[0])
+    return [shape]
+
+
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _IDENTITY_OPS = (
     "Identity",
@@ -903,4 +924,7 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "ConcatOffset": _concat_offset,
     "QuantizeV2": _quantize,
     "Dequantize": _quantize,
+    "FakeQuantWithMinMaxArgs": unchanged,
+    "FakeQuantWithMinMaxVars": _fake_quant_vars,
+    "FakeQuantWithMinMaxVarsPerChannel": _fake_quant_per_channel,
 }
