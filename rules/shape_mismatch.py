@@ -23,8 +23,8 @@ CropAndResize, the reductions, segment reductions, optimizer updates
 (Apply* and ResourceApply*), control flow v1, checkpoints, the ops whose
 output is always a scalar whatever their inputs (L2Loss, the summary ops,
 ReadFile, StringFormat: a stale `_output_shapes` on them is rejected even
-when the input shapes are unknown) and the ParseExample family. Constant inputs (shapes, axes, sizes, permutations)
-are read where TensorFlow folds them too: a `Const`, or a small integer
+when the input shapes are unknown) and the ParseExample family. Constant
+inputs (shapes, axes, sizes, permutations) are read where TensorFlow folds them too: a `Const`, or a small integer
 subgraph (Identity chains, Shape/Size/Rank of known shapes, Pack, ConcatV2,
 StridedSlice, Cast, scalar arithmetic); a resource variable's shape flows
 from its VarHandleOp to its reads. Every other op, and every function

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tflint.tf.op_signatures import MAX_ARG_LENGTH
 from tflint.tf.shapes.algebra import (
     MAX_RANK,
     ConstValue,
@@ -203,8 +204,8 @@ def _pack(c: Context) -> list[Shape]:
 def _unpack(c: Context) -> list[Shape]:
     c.expect_inputs(1)
     count = c.attr("num", "i")
-    if count < 0 or count > (1 << 31) - 1:
-        raise Unknown
+    if count < 0 or count > MAX_ARG_LENGTH:
+        raise Unknown  # beyond the bound, no list of `count` shapes is built (input-count says so)
     shape = c.shapes[0]
     if shape is None:
         return [None] * count
@@ -343,8 +344,8 @@ def _tile(c: Context) -> list[Shape]:
 def _split(c: Context) -> list[Shape]:
     c.expect_inputs(2)
     count = c.attr("num_split", "i")
-    if count < 1 or count > (1 << 31) - 1:
-        raise Unknown
+    if count < 1 or count > MAX_ARG_LENGTH:
+        raise Unknown  # beyond the bound, no list of `count` shapes is built (input-count says so)
     shape = c.shapes[1]
     axis = scalar_input_dim(c, 0, -1 if shape is None else len(shape))
     if axis < 0:
@@ -505,8 +506,8 @@ def _split_v(c: Context) -> list[Shape]:
     """
     c.expect_inputs(3)
     count = c.attr("num_split", "i")
-    if count < 1 or count > (1 << 31) - 1:
-        raise Unknown
+    if count < 1 or count > MAX_ARG_LENGTH:
+        raise Unknown  # beyond the bound, no list of `count` shapes is built (input-count says so)
     shape = c.shapes[0]
     axis = scalar_input_dim(c, 2, -1 if shape is None else len(shape))
     if shape is None:

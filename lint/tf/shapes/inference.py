@@ -105,6 +105,11 @@ class ShapeInference:
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
         self._memo: dict[Any, Any] = {}
+        # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
+        self._mapped: dict[tuple[str, int], Shape] | None = None
+        if graph.imports is not None:
+            mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
+            self._mapped = mapped or None
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -118,6 +123,8 @@ class ShapeInference:
 
     def input_shape(self, item: Input) -> Shape:
         """The shape of the tensor a data input of a top-level node reads (None when unknown)."""
+        if self._mapped is not None and (item.node, item.index) in self._mapped:
+            return self._mapped[item.node, item.index]
         producer = self._by_name.get(item.node)
         if producer is None:
             return None
@@ -197,6 +204,10 @@ class ShapeInference:
             elif outputs is _VISITING:
                 outputs = None  # a cycle
             append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+        if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
+            for position, item in enumerate(inputs):
+                if (item.node, item.index) in self._mapped:
+                    shapes[position] = self._mapped[item.node, item.index]
         # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
         # same result; when the shape function read Const inputs, the same Consts too.
         kind_key = (node.op, id(node.attr), tuple(shapes))

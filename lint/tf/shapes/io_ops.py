@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tflint.tf.shapes.algebra import Shape, Unknown, merge, with_rank, with_value
+from tflint.tf.shapes.common import scalar
 from tflint.tf.shapes.context import Context, ShapeFn
 
 
@@ -65,4 +66,5 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "ShardedFilename": _sharded_filename,
     "ShardedFilespec": _sharded_filespec,
     "MergeV2Checkpoints": _merge_v2_checkpoints,
+    "ReadFile": scalar,  # always a scalar, whatever the input (TensorFlow 2.21)
 }

@@ -8,7 +8,11 @@ from tflint.tf.shapes.context import ShapeFn
 SHAPE_FNS: dict[str, ShapeFn] = {
     "NoOp": no_outputs,
     "Assert": no_outputs,
+    # Always one scalar, whatever the inputs (checked with TensorFlow 2.21 on inputs of unknown shape).
     "ScalarSummary": scalar,
     "HistogramSummary": scalar,
+    "ImageSummary": scalar,
+    "AudioSummaryV2": scalar,
+    "TensorSummaryV2": scalar,
     "MergeSummary": scalar,
 }

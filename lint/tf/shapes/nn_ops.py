@@ -19,6 +19,7 @@ from tflint.tf.shapes.common import (
     explicit_paddings,
     merge_both,
     read_data_format,
+    scalar,
     scalar_input_size,
     shape_from_const,
     unchanged,
@@ -437,4 +438,5 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "SoftplusGrad": merge_both,
     "SoftsignGrad": merge_both,
     "LeakyReluGrad": merge_both,
+    "L2Loss": scalar,  # always a scalar, whatever the input (TensorFlow 2.21)
 }

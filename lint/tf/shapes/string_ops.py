@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tflint.tf.shapes.algebra import Shape, merge
-from tflint.tf.shapes.common import unchanged
+from tflint.tf.shapes.common import scalar, unchanged
 from tflint.tf.shapes.context import Context, ShapeFn
 
 
@@ -24,4 +24,5 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "StaticRegexFullMatch": unchanged,
     "StringToHashBucketFast": unchanged,
     "AsString": unchanged,
+    "StringFormat": scalar,  # always a scalar, whatever the inputs (TensorFlow 2.21)
 }
