@@ -14,7 +14,8 @@ import argparse
 import collections
 from pathlib import Path
 
-from tflint.read.load import iter_graph_files, load_path
+from tflint.read.load import load_path
+from tflint.read.walk import iter_graph_files
 from tflint.tf.shapes import SHAPE_FNS
 
 REPO = Path(__file__).resolve().parents[1]
