@@ -45,7 +45,9 @@ class Issue:
     `where` is for rules comparing two versions of a model (`compat`), which
     have no graph index: the element of the new version the issue is about (a
     `tflint.tf.compat.Where`), which the engine turns into the meta graph and
-    the position.
+    the position. `lesser` marks a case one level below the rule's own, whatever
+    that is set to (error -> warning -> info): an unsafe op no signature
+    reaches, beside the reachable ones.
     """
 
     node: Any
@@ -56,6 +58,7 @@ class Issue:
     severity: Severity | None = None
     library: bool = False
     where: Any = None
+    lesser: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,8 @@ function. Whether the node, argument or output arg exists is left to
 
 Reported as warnings (TensorFlow accepts them and reads them as meant, but
 they are suspect): a leading zero in a top-level index (`a:01` is read as
-`a:1`) and a repeated control input (de-duplicated). With the option
+`a:1`). A repeated control input (`^a` twice) is legal and harmless
+(TensorFlow de-duplicates it): reported as info only. With the option
 `redundant-control: true`, also a control input on a node that already
 feeds a data input (off by default: TensorFlow itself writes those in
 function bodies for automatic control dependencies).
@@ -103,4 +104,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 if problem is not None:
                     yield Issue(node, f"Node '{node.name}': input #{position} '{raw}' {problem}")
             for hygiene in hygiene_problems(inputs, in_function=in_function, redundant_control=redundant):
-                yield Issue(node, f"Node '{node.name}': {hygiene.message}", severity=Severity.WARNING)
+                severity = Severity.INFO if hygiene.kind == "duplicate-control" else Severity.WARNING
+                yield Issue(node, f"Node '{node.name}': {hygiene.message}", severity=severity)

@@ -9,32 +9,39 @@ inconsistent with the GraphDef for output #0: Shapes must be equal rank, but
 are 0 and 1`). Downstream nodes see the merged shapes.
 
 This rule replays that inference over the top-level graph with shape
-functions for common ops, each checked against TensorFlow 2.21: Const,
-Placeholder (and its legacy reading of scalar shapes in graphs up to version
-21), PlaceholderWithDefault, EnsureShape, variables (VariableV2, VarHandleOp,
-ReadVariableOp, Assign and AssignVariableOp), Identity and the unary
-elementwise ops, the broadcasting binary ops (Add, AddV2, Sub, Mul, RealDiv,
-Maximum, comparisons, ...), AddN, Select, MatMul and BatchMatMul, BiasAdd,
-Conv2D, MaxPool, AvgPool, FusedBatchNorm, Reshape, Fill, Tile, Transpose,
-ExpandDims, Squeeze, Slice, Split, ConcatV2, Pack, Unpack, Gather, Shape,
-Size, Rank, Range, the reductions and ArgMax/ArgMin, the ops whose output is
-always a scalar whatever their inputs (L2Loss, the summary ops, ReadFile,
-StringFormat: a stale `_output_shapes` on them is rejected even when the
-input shapes are unknown), control flow v1 (Switch,
-Merge, Enter, Exit, NextIteration, LoopCond) and the ParseExample family.
-Constant inputs (shapes, axes, permutations) are read from `Const` nodes.
-Every other op, and every function call, has unknown output shapes, refined
-by its own `_output_shapes`; a loop's `Merge` reads its back edge as unknown,
-as TensorFlow does. Shapes are never guessed, so each finding is an error
-TensorFlow reports too, though TensorFlow (which also folds small constant
-subgraphs and infers through called functions) may find more. Function
-bodies are not looked at: TensorFlow shape-checks a body when it
-instantiates the function (at import already for a function some node
-calls, to infer the call's output shapes). It reports:
+functions for some 290 ops (99% of the node occurrences of the real graphs
+tflint is tested on), organised like TensorFlow's op families
+(`tflint.tf.shapes.array_ops`, `nn_ops`, `math_ops`, `image_ops`,
+`training_ops`, ...), each checked against TensorFlow 2.21 on random
+shapes, attrs and constant arguments (bench/shape_fuzz.md): variables and
+placeholders, the element-wise and broadcasting ops, MatMul, BatchMatMul and
+Einsum, convolutions (Conv2D, Conv3D, DepthwiseConv2dNative and their
+gradients), pooling, batch norm, Reshape, StridedSlice, Slice, Split and
+SplitV, ConcatV2, Pack, Pad, Tile, Transpose, Gather/GatherNd, ScatterNd,
+OneHot, TopKV2, SpaceToBatchND and its relatives, the resizes and
+CropAndResize, the reductions, segment reductions, optimizer updates
+(Apply* and ResourceApply*), control flow v1, checkpoints, the ops whose
+output is always a scalar whatever their inputs (L2Loss, the summary ops,
+ReadFile, StringFormat: a stale `_output_shapes` on them is rejected even
+when the input shapes are unknown) and the ParseExample family. Constant
+inputs (shapes, axes, sizes, permutations) are read where TensorFlow folds them too: a `Const`, or a small integer
+subgraph (Identity chains, Shape/Size/Rank of known shapes, Pack, ConcatV2,
+StridedSlice, Cast, scalar arithmetic); a resource variable's shape flows
+from its VarHandleOp to its reads. Every other op, and every function
+call, has unknown output shapes, refined by its own `_output_shapes`; a
+loop's `Merge` reads its back edge as unknown, as TensorFlow does. Shapes
+are never guessed, so each finding is an error TensorFlow reports too,
+though TensorFlow (which folds any small constant subgraph and infers
+through called functions) may find more. Unlike TensorFlow, which stops at
+the first, every failing node is reported. Function bodies are not looked
+at: TensorFlow shape-checks a body when it instantiates the function (at
+import already for a function some node calls, to infer the call's output
+shapes). It reports:
 
 - an input whose known rank or dimensions violate the op's shape function
   (wrong rank, incompatible broadcast, inner dimensions of a MatMul, a
-  reshape to a different number of elements, a reduction axis out of range);
+  reshape to a different number of elements, a reduction axis out of range,
+  a strided slice index out of bounds, split sizes that do not add up);
 - an `_output_shapes` entry incompatible with the inferred shape (different
   rank, or two known dimensions that differ). Too few entries and invalid
   entries are `invalid-shape`'s findings.
@@ -101,15 +108,33 @@ def _inference_message(graph: GraphIndex, inference: ShapeInference, issue: Shap
     shapes = [shape_text(inference.input_shape(item)) for item in data_inputs]
     index = issue.input_index
     message = issue.message.rstrip(".")
+    values = _constants_used(graph, inference, issue)
     if index is not None and index < len(data_inputs):
         name = input_arg_name(graph, node, index)
         what = f"input '{name}'" if name else f"input #{index}"
         return (
             f"Node '{node.name}': {message} for {what} of {node.op} "
-            f"(from '{data_inputs[index].raw}', shape {shapes[index]}); {_VERDICT}"
+            f"(from '{data_inputs[index].raw}', shape {shapes[index]}){values}; {_VERDICT}"
         )
     shown = ", ".join(shapes) if shapes else "none"
-    return f"Node '{node.name}': {message} for {node.op} with input shapes {shown}; {_VERDICT}"
+    return f"Node '{node.name}': {message} for {node.op} with input shapes {shown}{values}; {_VERDICT}"
+
+
+def _constants_used(graph: GraphIndex, inference: ShapeInference, issue: ShapeIssue) -> str:
+    """`, with constant input 'dim' = 5`: the values the shape function read, as TensorFlow lists them."""
+    data_inputs = issue.node.data_inputs
+    shown = []
+    for position in issue.consts:
+        if position >= len(data_inputs):
+            continue
+        value = inference.const_value(data_inputs[position])
+        if value is None:
+            continue
+        items = ",".join(str(item) for item in value.values[:8]) + (",..." if len(value.values) > 8 else "")
+        text = items if not value.dims else f"[{items}]"
+        name = input_arg_name(graph, issue.node, position)
+        shown.append(f"input '{name}' = {text}" if name else f"input #{position} = {text}")
+    return f", with constant {'; '.join(shown)}" if shown else ""
 
 
 def _output_shapes_message(issue: ShapeIssue) -> str:

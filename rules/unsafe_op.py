@@ -20,7 +20,12 @@ reports ops from a configurable list, by default:
 What runs: in a meta graph with signatures or an init op, the nodes
 upstream of the signature outputs, the init op and the restore op, and every
 function those nodes call (transitively); elsewhere (a GraphDef, a meta
-graph with no signature) every node. The saver's own checkpoint ops (the
+graph with no signature) every node. A listed op that nothing reaches (a
+leftover of training, a function no signature calls) is reported one level
+below the rule's (a warning under the `serving` preset), as
+`saved_model_cli scan` flags every denylisted op in the meta graph and its
+function library; unreached checkpoint ops are left out (a training graph's
+saver is one). The saver's own checkpoint ops (the
 subgraph of the SaverDef's save and restore ops, or the `save/` scope of a
 GraphDef) are what a server runs to restore variables, and are never
 reported; neither are lookup-table initializers reading `assets/`. A
@@ -147,14 +152,20 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     unsafe = frozenset(options["ops"]) | frozenset(options["extra-ops"])
     reach = served(graph)
     for scope in graph.scopes():
-        if reach is not None and scope.function is not None and scope.name not in reach.functions:
-            continue
+        scope_reached = reach is None or scope.function is None or scope.name in reach.functions
         for node in scope.nodes:
             if node.op not in unsafe:
-                continue
-            if reach is not None and node.function is None and node.name not in reach.nodes:
                 continue
             if node.op in CHECKPOINT_OPS and is_saver_checkpoint_op(graph, node):
                 continue
             reason = REASONS.get(node.op, "is on unsafe-op's list of ops a model server must not run")
-            yield Issue(node, f"Node '{node.name}' runs {node.op}, which {reason}")
+            reached = scope_reached and (reach is None or node.function is not None or node.name in reach.nodes)
+            if reached:
+                yield Issue(node, f"Node '{node.name}' runs {node.op}, which {reason}")
+            elif node.op not in CHECKPOINT_OPS:  # an unreached checkpoint op is the saver's, as a rule
+                yield Issue(
+                    node,
+                    f"Node '{node.name}' is {node.op}, which {reason}; no signature, init or restore op "
+                    "reaches it, but it ships in the model",
+                    lesser=True,
+                )

@@ -34,6 +34,14 @@ REACHED_BODY_BROKEN = {
     "tensorflow__tensorflow__core__ir__importexport__tests__roundtrip__test25.pbtxt",
 }
 
+# Files TF labels `imports` with a call whose Tin/Tout differ from the called function's signature:
+# TF fails on first run (checked: InvalidArgumentError "Type mismatch: actual float vs. expect
+# resource", and "cond function argument #0 type ... is not compatible").
+CALL_MISMATCH = {
+    "tensorflow__tensorflow__compiler__mlir__lite__tests__end2end__disallow_stateful_partitioned_call.pbtxt",
+    "tensorflow__tensorflow__core__grappler__costs__graph_properties_testdata__function_functional_while.pbtxt",
+}
+
 
 def _labels():
     path = WILD / "labels.jsonl"
@@ -50,6 +58,8 @@ def test_agrees_with_tensorflow(label):
     if label["tf_verdict"] == "imports":
         if label["file"] in REACHED_BODY_BROKEN:
             assert errors and all(f.function is not None for f in errors), shown
+        elif label["file"] in CALL_MISMATCH:
+            assert errors and all(f.rule == "call-signature" for f in errors), shown
         else:
             assert not errors, shown
         if label["file"] in UNCALLED_BODY_BROKEN:

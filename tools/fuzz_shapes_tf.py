@@ -20,7 +20,15 @@ from google.protobuf import text_format
 from tensorflow.core.framework import graph_pb2
 
 R = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
-DT = {"float": "DT_FLOAT", "int32": "DT_INT32", "int64": "DT_INT64", "bool": "DT_BOOL", "string": "DT_STRING"}
+DT = {
+    "qint8": "DT_QINT8",
+    "resource": "DT_RESOURCE",
+    "float": "DT_FLOAT",
+    "int32": "DT_INT32",
+    "int64": "DT_INT64",
+    "bool": "DT_BOOL",
+    "string": "DT_STRING",
+}
 
 
 def shape_pb(shape):
@@ -818,6 +826,781 @@ def gen_fbn():
     return g, g.add("op", op, [g.ph("float", x)] + vecs, attrs)
 
 
+# ---- generators for the shape functions of issue 17 (array, nn, image, training, ... ops)
+
+
+def shape_arg(g, n, choices=(1, 2, 3, 0, -1, -2), unknown=0.15):
+    """A Const int vector of `n` random values (sometimes a Placeholder instead)."""
+    if R.random() < unknown:
+        return g.ph("int32", R.choice([(n,), (-1,), None]))
+    vals = [R.choice(choices) for _ in range(n)]
+    return int_const(g, vals, force_vector=True) if vals else g.const([], [0], "int32")
+
+
+def scalar_arg(g, lo, hi, unknown=0.1, dtype="int32"):
+    if R.random() < unknown:
+        return g.ph(dtype, R.choice([(), None, (1,)]))
+    return g.const([R.randint(lo, hi)], [] if R.random() < 0.95 else [1], dtype)
+
+
+def gen_strided_slice():
+    g = G()
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    n = R.randint(0, 4) if s is None or R.random() < 0.3 else max(len(s) + R.choice([-1, 0, 0, 0, 1]), 0)
+    dt = R.choice(["int32", "int64"])
+
+    def vec(vals, unknown):
+        if R.random() < unknown:
+            return g.ph(dt, R.choice([(n,), (-1,), None, (n + 1,)]))
+        if R.random() < 0.03:
+            return g.const(vals, [1, len(vals)] if vals else [0], dt)
+        return g.const(vals, [len(vals)], dt)
+
+    begin = vec([R.choice([0, 0, 1, 2, -1, -3, 5]) for _ in range(n)], 0.15)
+    end = vec([R.choice([0, 1, 2, 3, -1, 10, -5]) for _ in range(n)], 0.15)
+    strides = vec([R.choice([1, 1, 1, 2, -1, 3, 0]) if R.random() < 0.9 else 1 for _ in range(n)], 0.08)
+    attrs = {**tattr(), "Index": f"type: {DT[dt]}"}
+    for mask in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"):
+        if R.random() < 0.4:
+            bits = R.randint(0, (1 << max(n, 1)) - 1)
+            if mask == "ellipsis_mask" and R.random() < 0.7:
+                bits = 1 << R.randint(0, max(n - 1, 0)) if R.random() < 0.5 else 0
+            attrs[mask] = f"i: {bits}"
+    return g, g.add("op", "StridedSlice", [x, begin, end, strides], attrs)
+
+
+def gen_pad():
+    g = G()
+    op = R.choice(["Pad", "PadV2", "MirrorPad"])
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    n = len(s) if s is not None and R.random() < 0.85 else R.randint(0, 3)
+    if R.random() < 0.15:
+        pads = g.ph("int32", R.choice([(n, 2), (-1, 2), (n, 3), None, (n,)]))
+    else:
+        vals = [R.choice([0, 0, 1, 2, -1]) for _ in range(2 * n)]
+        pads = g.const(vals, [n, 2], "int32") if R.random() < 0.95 else g.const(vals, [2 * n], "int32")
+    ins = [x, pads]
+    attrs = {**tattr(), "Tpaddings": "type: DT_INT32"}
+    if op == "PadV2":
+        ins.append(g.ph("float", R.choice([(), (), (1,)])))
+    if op == "MirrorPad":
+        attrs["mode"] = f's: "{R.choice(["REFLECT", "SYMMETRIC"])}"'
+    return g, g.add("op", op, ins, attrs)
+
+
+def gen_one_hot():
+    g = G()
+    ind = g.ph("int32", rand_shape(3))
+    depth = scalar_arg(g, -2, 5)
+    on = g.ph("float", R.choice([(), (), (1,)]))
+    off = g.ph("float", R.choice([(), (), (2,)]))
+    attrs = {"T": "type: DT_FLOAT", "TI": "type: DT_INT32", "axis": f"i: {R.choice([-1, -1, 0, 1, 2, 3, -2])}"}
+    return g, g.add("op", "OneHot", [ind, depth, on, off], attrs)
+
+
+def gen_split_v():
+    g = G()
+    s = rand_shape(3)
+    x = g.ph("float", s)
+    k = R.choice([1, 2, 3])
+    if R.random() < 0.15:
+        sizes = g.ph("int32", R.choice([(k,), None]))
+    else:
+        vals = [R.choice([0, 1, 2, 3, -1, 4]) for _ in range(k + (1 if R.random() < 0.05 else 0))]
+        sizes = g.const(vals, [len(vals)], "int32")
+    axis = scalar_arg(g, -4, 3)
+    attrs = {**tattr(), "Tlen": "type: DT_INT32", "num_split": f"i: {k}"}
+    return g, g.add("op", "SplitV", [x, sizes, axis], attrs)
+
+
+def gen_reverse():
+    g = G()
+    op = R.choice(["ReverseV2", "Roll", "ReverseSequence"])
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    if op == "ReverseV2":
+        axes = shape_arg(g, R.randint(0, 3), (0, 1, 2, -1, 3, -4))
+        return g, g.add("op", op, [x, axes], {**tattr(), "Tidx": idx_attr()})
+    if op == "Roll":
+        shift = g.ph("int32", R.choice([(), (1,), (2,), None, (1, 1)]))
+        axis = g.ph("int32", R.choice([(), (1,), (2,), None]))
+        return g, g.add("op", op, [x, shift, axis], {**tattr(), "Tshift": "type: DT_INT32", "Taxis": "type: DT_INT32"})
+    lens = g.ph("int64", R.choice([(2,), (3,), (-1,), None, ()]))
+    attrs = {
+        **tattr(),
+        "Tlen": "type: DT_INT64",
+        "seq_dim": f"i: {R.randint(0, 3)}",
+        "batch_dim": f"i: {R.randint(0, 3)}",
+    }
+    return g, g.add("op", op, [x, lens], attrs)
+
+
+def gen_space_depth():
+    g = G()
+    op = R.choice(["SpaceToDepth", "DepthToSpace"])
+    x = g.ph("float", tuple(R.choice([-1, 1, 2, 3, 4, 6, 8]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5))
+    attrs = {**tattr(), "block_size": f"i: {R.choice([2, 2, 3])}", "data_format": f's: "{R.choice(["NHWC", "NCHW"])}"'}
+    return g, g.add("op", op, [x], attrs)
+
+
+def gen_space_batch():
+    g = G()
+    op = R.choice(["SpaceToBatchND", "BatchToSpaceND"])
+    s = tuple(R.choice([-1, 1, 2, 3, 4, 6, 8]) for _ in range(R.randint(2, 4))) if R.random() < 0.9 else rand_shape()
+    x = g.ph("float", s)
+    m = R.choice([1, 1, 2, 2, 3])
+    if R.random() < 0.1:
+        block = g.ph("int32", R.choice([(m,), (-1,), None]))
+    else:
+        block = g.const([R.choice([1, 2, 2, 3, 0]) for _ in range(m)], [m], "int32")
+    if R.random() < 0.1:
+        pads = g.ph("int32", R.choice([(m, 2), (-1, 2), None, (m, 3)]))
+    else:
+        pads = g.const([R.choice([0, 0, 1, 2, -1]) for _ in range(2 * m)], [m, 2], "int32")
+    attrs = {
+        **tattr(),
+        "Tblock_shape": "type: DT_INT32",
+        ("Tpaddings" if op == "SpaceToBatchND" else "Tcrops"): "type: DT_INT32",
+    }
+    return g, g.add("op", op, [x, block, pads], attrs)
+
+
+def gen_scatter():
+    g = G()
+    op = R.choice(["ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "GatherNd"])
+    idx = g.ph(
+        "int32", tuple(R.choice([-1, 1, 2, 3]) for _ in range(R.randint(1, 3))) if R.random() < 0.85 else rand_shape(3)
+    )
+    if op == "GatherNd":
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape()), idx], {"Tparams": "type: DT_FLOAT", "Tindices": "type: DT_INT32"}
+        )
+    upd = g.ph("float", rand_shape(3))
+    attrs = {**tattr(), "Tindices": "type: DT_INT32"}
+    if op == "ScatterNd":
+        return g, g.add("op", op, [idx, upd, shape_arg(g, R.randint(1, 3), (1, 2, 3, 0))], attrs)
+    return g, g.add("op", op, [g.ph("float", rand_shape()), idx, upd], attrs)
+
+
+def gen_conv_more():
+    g = G()
+    op = R.choice(["DepthwiseConv2dNative", "Conv3D", "MaxPool3D", "AvgPool3D"])
+    rank = 4 if op == "DepthwiseConv2dNative" else 5
+    x = tuple(R.choice([-1, 1, 2, 3, 4, 5, 8]) for _ in range(rank)) if R.random() < 0.92 else rand_shape(6)
+    fmt = R.choice(["NHWC", "NCHW"] if rank == 4 else ["NDHWC", "NCDHW"])
+    st = [1] + [R.choice([1, 1, 2, 3]) for _ in range(rank - 2)] + [1]
+    if fmt in ("NCHW", "NCDHW"):
+        st = [1, 1] + st[1:-1]
+    if R.random() < 0.05:
+        st = st[:-1]
+    pad = R.choice(["SAME", "VALID"])
+    attrs = {**tattr(), "strides": ilist(st), "padding": f's: "{pad}"', "data_format": f's: "{fmt}"'}
+    if op.endswith("Pool3D"):
+        k = [1] + [R.choice([1, 2, 3]) for _ in range(3)] + [1]
+        if fmt == "NCDHW":
+            k = [1, 1] + k[1:-1]
+        attrs["ksize"] = ilist(k)
+        return g, g.add("op", op, [g.ph("float", x)], attrs)
+    f = tuple(R.choice([1, 2, 3, 4, -1]) for _ in range(rank)) if R.random() < 0.9 else rand_shape(6)
+    if R.random() < 0.2:
+        d = [1] + [R.choice([1, 2]) for _ in range(rank - 2)] + [1]
+        attrs["dilations"] = ilist(d if R.random() < 0.95 else d[:-1])
+    return g, g.add("op", op, [g.ph("float", x), g.ph("float", f)], attrs)
+
+
+def gen_backprop():
+    g = G()
+    op = R.choice(["Conv2DBackpropInput", "Conv2DBackpropFilter", "BiasAddGrad", "MaxPoolGrad", "AvgPoolGrad"])
+    fmt = R.choice(["NHWC", "NCHW"])
+    if op == "BiasAddGrad":
+        return g, g.add("op", op, [g.ph("float", rand_shape(5))], {**tattr(), "data_format": f's: "{fmt}"'})
+    attrs = {**tattr(), "strides": ilist([1, 1, 1, 1]), "padding": 's: "SAME"', "data_format": f's: "{fmt}"'}
+    if op in ("MaxPoolGrad", "AvgPoolGrad"):
+        attrs["ksize"] = ilist([1, 2, 2, 1] if fmt == "NHWC" else [1, 1, 2, 2])
+        if op == "MaxPoolGrad":
+            return g, g.add(
+                "op",
+                op,
+                [g.ph("float", rand_shape(5)), g.ph("float", rand_shape(5)), g.ph("float", rand_shape(5))],
+                attrs,
+            )
+        return g, g.add("op", op, [shape_arg(g, R.choice([4, 4, 3]), (1, 2, 3)), g.ph("float", rand_shape(5))], attrs)
+    sizes = shape_arg(g, R.choice([4, 4, 4, 2, 3]), (1, 2, 3, 4))
+    a = g.ph("float", rand_shape(5))
+    b_ = g.ph("float", rand_shape(5))
+    if op == "Conv2DBackpropInput":
+        return g, g.add("op", op, [sizes, a, b_], attrs)
+    return g, g.add("op", op, [a, sizes, b_], attrs)
+
+
+def gen_losses():
+    g = G()
+    op = R.choice(["SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "TopKV2", "InTopKV2"])
+    if op == "SoftmaxCrossEntropyWithLogits":
+        s = rand_shape(3)
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "SparseSoftmaxCrossEntropyWithLogits":
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", rand_shape(3)), g.ph("int32", rand_shape(2))],
+            {**tattr(), "Tlabels": "type: DT_INT32"},
+        )
+    if op == "TopKV2":
+        return g, g.add("op", op, [g.ph("float", rand_shape(3)), scalar_arg(g, -1, 5)], tattr())
+    return g, g.add(
+        "op",
+        op,
+        [g.ph("float", rand_shape(3)), g.ph("int32", rand_shape(2)), scalar_arg(g, 0, 3)],
+        {"T": "type: DT_INT32"},
+    )
+
+
+def gen_image():
+    g = G()
+    op = R.choice(
+        [
+            "ResizeBilinear",
+            "ResizeNearestNeighbor",
+            "ResizeBicubic",
+            "CropAndResize",
+            "NonMaxSuppressionV3",
+            "NonMaxSuppressionV2",
+        ]
+    )
+    if op.startswith("NonMax"):
+        ins = [
+            g.ph("float", R.choice([(3, 4), (-1, 4), (3, 5), (2, 4), None, (3,)])),
+            g.ph("float", R.choice([(3,), (-1,), (2,), ()])),
+        ]
+        ins.append(scalar_arg(g, 0, 5))
+        ins.append(g.ph("float", R.choice([(), (), (1,)])))
+        if op == "NonMaxSuppressionV3":
+            ins.append(g.ph("float", R.choice([(), (), (1,)])))
+        return g, g.add(
+            "op", op, ins, {**tattr(), "T_threshold": "type: DT_FLOAT"} if op == "NonMaxSuppressionV3" else {}
+        )
+    img = g.ph("float", rand_shape(5))
+    size = shape_arg(g, R.choice([2, 2, 2, 3, 1]), (1, 2, 4, 0))
+    if op == "CropAndResize":
+        boxes = g.ph("float", R.choice([(3, 4), (-1, 4), (3, 5), None, (3,)]))
+        ind = g.ph("int32", R.choice([(3,), (-1,), (2,), ()]))
+        return g, g.add("op", op, [img, boxes, ind, size], tattr())
+    return g, g.add("op", op, [img, size], tattr())
+
+
+def gen_apply():
+    g = G()
+    op = R.choice(
+        [
+            "ApplyGradientDescent",
+            "ApplyMomentum",
+            "ApplyAdam",
+            "ResourceApplyGradientDescent",
+            "ResourceApplyKerasMomentum",
+            "ResourceApplyMomentum",
+            "ResourceApplyAdam",
+            "ApplyRMSProp",
+            "ApplyFtrl",
+        ]
+    )
+    s = rand_shape(3)
+    spec = {
+        "GradientDescent": "rsg",
+        "Momentum": "rrsgs",
+        "KerasMomentum": "rrsgs",
+        "Adam": "rrrssssssg",
+        "RMSProp": "rrrssssg",
+        "Ftrl": "rrrgssss",
+    }
+    resource = op.startswith("Resource")
+    ins = []
+    for kind in spec[op[len("ResourceApply") :] if resource else op[len("Apply") :]]:
+        if kind == "s":
+            ins.append(g.ph("float", R.choice([(), (), (), (1,), None])))
+        elif kind == "r" and resource:
+            ins.append(
+                g.add(g.name("v"), "VarHandleOp", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+            )
+        elif kind == "r":
+            ins.append(g.add(g.name("v"), "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))}))
+        else:
+            ins.append(g.ph("float", perturb(s)))
+    return g, g.add("op", op, ins, tattr())
+
+
+def gen_math_more():
+    g = G()
+    op = R.choice(
+        [
+            "Cumsum",
+            "UnsortedSegmentSum",
+            "DynamicStitch",
+            "MatrixSolve",
+            "Multinomial",
+            "ReluGrad",
+            "TanhGrad",
+            "QuantizeAndDequantizeV2",
+            "Where",
+            "StringJoin",
+        ]
+    )
+    if op == "Cumsum":
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape()), scalar_arg(g, -2, 2)], {**tattr(), "Tidx": "type: DT_INT32"}
+        )
+    if op == "UnsortedSegmentSum":
+        s = rand_shape(3)
+        near = perturb(s) if s is not None else None
+        ids = g.ph("int32", near[: R.randint(0, 2)] if near is not None and R.random() < 0.7 else rand_shape(2))
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), ids, scalar_arg(g, -1, 4)],
+            {**tattr(), "Tindices": "type: DT_INT32", "Tnumsegments": "type: DT_INT32"},
+        )
+    if op == "DynamicStitch":
+        n = R.randint(1, 3)
+        idx = [
+            g.const([R.randint(0, 5) for _ in range(2)], [2], "int32")
+            if R.random() < 0.7
+            else g.ph("int32", rand_shape(2))
+            for _ in range(n)
+        ]
+        data = [g.ph("float", R.choice([(2, 3), (2, -1), (3, 3), (2,), None, (-1, 3)])) for _ in range(n)]
+        return g, g.add("op", op, idx + data, {**tattr(), "N": f"i: {n}"})
+    if op == "MatrixSolve":
+        return g, g.add("op", op, [g.ph("float", rand_shape(4)), g.ph("float", rand_shape(4))], tattr())
+    if op == "Multinomial":
+        return g, g.add("op", op, [g.ph("float", rand_shape(3)), scalar_arg(g, -1, 4)], tattr())
+    if op in ("ReluGrad", "TanhGrad"):
+        s = rand_shape()
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "QuantizeAndDequantizeV2":
+        s = rand_shape()
+        mm = R.choice([(), (), (3,), (2,), None])
+        attrs = {**tattr(), "axis": f"i: {R.choice([-1, -1, 0, 1, 2, -2])}"}
+        return g, g.add("op", op, [g.ph("float", s), g.ph("float", mm), g.ph("float", R.choice([mm, (), (3,)]))], attrs)
+    if op == "Where":
+        return g, g.add("op", op, [g.ph("bool", rand_shape())], {"T": "type: DT_BOOL"})
+    ins = [g.ph("string", R.choice([(), (), (2,), (3,), None, (2, 1)])) for _ in range(R.randint(1, 3))]
+    return g, g.add("op", op, ins, {"N": f"i: {len(ins)}"})
+
+
+def const_chain(g, values, dtype="int32", vector=True):
+    """A tensor of `values` computed by a small constant subgraph (what TensorFlow's refiner folds)."""
+    kind = R.choice(["identity", "identity2", "pack", "concat", "cast", "shape", "slice_shape", "arith"])
+    if kind.startswith("identity"):
+        src = g.const(values, [len(values)] if vector else [], dtype)
+        for _ in range(1 if kind == "identity" else 2):
+            src = g.add(
+                g.name("i"),
+                R.choice(["Identity", "Identity", "Snapshot", "StopGradient"]),
+                [src],
+                {"T": f"type: {DT[dtype]}"},
+            )
+        return src
+    if kind == "pack" and vector and values:
+        parts = [g.const([v], [], dtype) for v in values]
+        return g.add(g.name("pk"), "Pack", parts, {"T": f"type: {DT[dtype]}", "N": f"i: {len(parts)}", "axis": "i: 0"})
+    if kind == "concat" and vector and len(values) >= 2:
+        cut = R.randint(1, len(values) - 1)
+        a = g.const(values[:cut], [cut], dtype)
+        b_ = g.const(values[cut:], [len(values) - cut], dtype)
+        return g.add(
+            g.name("cc"),
+            "ConcatV2",
+            [a, b_, g.const([0], [], "int32")],
+            {"T": f"type: {DT[dtype]}", "N": "i: 2", "Tidx": "type: DT_INT32"},
+        )
+    if kind == "cast":
+        src = g.const(values, [len(values)] if vector else [], "int64" if dtype == "int32" else "int32")
+        return g.add(
+            g.name("ca"),
+            "Cast",
+            [src],
+            {"SrcT": f"type: {DT['int64' if dtype == 'int32' else 'int32']}", "DstT": f"type: {DT[dtype]}"},
+        )
+    if kind == "shape" and vector and all(v >= 0 for v in values):
+        ph = g.ph("float", tuple(values) if R.random() < 0.85 else tuple(-1 if R.random() < 0.3 else v for v in values))
+        return g.add(g.name("sh"), "Shape", [ph], {"T": "type: DT_FLOAT", "out_type": f"type: {DT[dtype]}"})
+    if kind == "slice_shape" and vector and values and all(v >= 0 for v in values):
+        # Pack(StridedSlice(Shape(x), [i], [i+1], [1], shrink) for each i): the dynamic-reshape pattern
+        ph = g.ph("float", tuple(values) if R.random() < 0.85 else tuple(-1 if R.random() < 0.3 else v for v in values))
+        sh = g.add(g.name("sh"), "Shape", [ph], {"T": "type: DT_FLOAT", "out_type": f"type: {DT[dtype]}"})
+        parts = []
+        for i in range(len(values)):
+            parts.append(
+                g.add(
+                    g.name("ss"),
+                    "StridedSlice",
+                    [sh, g.const([i], [1], "int32"), g.const([i + 1], [1], "int32"), g.const([1], [1], "int32")],
+                    {"T": f"type: {DT[dtype]}", "Index": "type: DT_INT32", "shrink_axis_mask": "i: 1"},
+                )
+            )
+        return g.add(g.name("pk"), "Pack", parts, {"T": f"type: {DT[dtype]}", "N": f"i: {len(parts)}", "axis": "i: 0"})
+    if kind == "arith" and not vector:
+        v = values[0]
+        a = R.randint(-3, 3)
+        return g.add(
+            g.name("ar"), "AddV2", [g.const([v - a], [], dtype), g.const([a], [], dtype)], {"T": f"type: {DT[dtype]}"}
+        )
+    return g.const(values, [len(values)] if vector else [], dtype)
+
+
+def gen_const_chain():
+    """Shape arguments computed by small constant subgraphs, into ops that range-check them."""
+    g = G()
+    op = R.choice(
+        [
+            "Reshape",
+            "ExpandDims",
+            "Sum",
+            "Mean",
+            "Split",
+            "Range",
+            "Fill",
+            "Tile",
+            "Transpose",
+            "StridedSlice",
+            "SplitV",
+            "Pad",
+        ]
+    )
+    s = rand_shape(4)
+    if op == "Reshape":
+        x = g.ph("float", s)
+        vals = [R.choice([1, 2, 3, 4, 6, -1]) for _ in range(R.randint(1, 3))]
+        return g, g.add("op", op, [x, const_chain(g, vals)], {**tattr(), "Tshape": "type: DT_INT32"})
+    if op == "ExpandDims":
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, [R.randint(-6, 5)], vector=False)],
+            {**tattr(), "Tdim": "type: DT_INT32"},
+        )
+    if op in ("Sum", "Mean"):
+        axes = [R.randint(-5, 4) for _ in range(R.randint(1, 2))]
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, axes)],
+            {**tattr(), "Tidx": "type: DT_INT32", "keep_dims": b(R.random() < 0.5)},
+        )
+    if op == "Split":
+        return g, g.add(
+            "op",
+            op,
+            [const_chain(g, [R.randint(-5, 4)], vector=False), g.ph("float", s)],
+            {**tattr(), "num_split": f"i: {R.choice([1, 2, 3])}"},
+        )
+    if op == "Range":
+        ins = [const_chain(g, [R.randint(-5, 10)], vector=False) for _ in range(3)]
+        return g, g.add("op", op, ins, {"Tidx": "type: DT_INT32"})
+    if op == "Fill":
+        return g, g.add(
+            "op",
+            op,
+            [const_chain(g, [R.choice([0, 1, 2, -1]) for _ in range(R.randint(1, 3))]), g.ph("float", ())],
+            {**tattr(), "index_type": "type: DT_INT32"},
+        )
+    if op == "Tile":
+        n = len(s) if s is not None else 2
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, [R.choice([1, 2, 0]) for _ in range(max(n, 1))])],
+            {**tattr(), "Tmultiples": "type: DT_INT32"},
+        )
+    if op == "Transpose":
+        n = len(s) if s is not None else 2
+        perm = list(range(n))
+        R.shuffle(perm)
+        if perm and R.random() < 0.3:
+            perm[0] = n + 1
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), const_chain(g, perm) if perm else g.const([], [0], "int32")],
+            {**tattr(), "Tperm": "type: DT_INT32"},
+        )
+    if op == "StridedSlice":
+        n = len(s) if s is not None else 1
+        n = max(n, 1)
+        ins = [
+            g.ph("float", s),
+            const_chain(g, [R.choice([0, 1, -1, 5]) for _ in range(n)]),
+            const_chain(g, [R.choice([1, 2, 0, 9]) for _ in range(n)]),
+            const_chain(g, [1] * n),
+        ]
+        return g, g.add(
+            "op", op, ins, {**tattr(), "Index": "type: DT_INT32", "shrink_axis_mask": f"i: {R.choice([0, 1, 2])}"}
+        )
+    if op == "SplitV":
+        return g, g.add(
+            "op",
+            op,
+            [
+                g.ph("float", s),
+                const_chain(g, [R.choice([1, 2, -1]) for _ in range(2)]),
+                const_chain(g, [R.randint(-2, 2)], vector=False),
+            ],
+            {**tattr(), "Tlen": "type: DT_INT32", "num_split": "i: 2"},
+        )
+    n = len(s) if s is not None else 2
+    pads = g.const([R.choice([0, 1, -1]) for _ in range(2 * n)], [n, 2], "int32")
+    pads = g.add(g.name("i"), "Identity", [pads], {"T": "type: DT_INT32"})
+    return g, g.add("op", "Pad", [g.ph("float", s), pads], {**tattr(), "Tpaddings": "type: DT_INT32"})
+
+
+EINSUMS = [
+    "ab,bc->ac",
+    "ij,jk->ik",
+    "bij,bjk->bik",
+    "...ij,...jk->...ik",
+    "ab->ba",
+    "ii->i",
+    "ab->",
+    "a,a->",
+    "abc,cd->abd",
+    "...a,a->...",
+    "ab,ab->a",
+    "bhqd,bhkd->bhqk",
+    "bqk,bkd->bqd",
+    "ab,cd->abcd",
+    "a...,a...->a...",
+    "ij->j",
+    "ab,bc->ad",
+]
+
+
+def gen_einsum():
+    g = G()
+    eq = R.choice(EINSUMS)
+    terms = eq.split("->")[0].split(",")
+    dims = {}
+    ins = []
+    for term in terms:
+        shape = []
+        for label in term.replace("...", "E"):
+            if label == "E":
+                shape.extend(R.choice([1, 2, 3, -1]) for _ in range(R.randint(0, 2)))
+            else:
+                dims.setdefault(label, R.choice([1, 2, 3, 4, -1]))
+                shape.append(dims[label] if R.random() < 0.85 else R.choice([1, 2, 5, -1]))
+        if R.random() < 0.1:
+            shape = shape[:-1]
+        ins.append(g.ph("float", tuple(shape) if R.random() < 0.92 else None))
+    return g, g.add("op", "Einsum", ins, {**tattr(), "N": f"i: {len(ins)}", "equation": f's: "{eq}"'})
+
+
+def gen_io():
+    """Checkpoint, table, summary and string ops: mostly rank checks of scalars and vectors."""
+    g = G()
+    op = R.choice(
+        [
+            "SaveV2",
+            "RestoreV2",
+            "SaveSlices",
+            "RestoreSlice",
+            "ShardedFilename",
+            "MergeV2Checkpoints",
+            "InitializeTableV2",
+            "LookupTableFindV2",
+            "SparseSegmentSum",
+            "ConcatOffset",
+            "ScalarSummary",
+            "HistogramSummary",
+            "Bucketize",
+        ]
+    )
+    sv = lambda: g.ph("string", R.choice([(), (), (1,), None]))  # noqa: E731
+    vec = lambda n: g.ph("string", R.choice([(n,), (n,), (-1,), (n + 1,), (), None]))  # noqa: E731
+    if op in ("SaveV2", "SaveSlices"):
+        n = R.randint(1, 3)
+        data = [g.ph("float", rand_shape()) for _ in range(n)]
+        return g, g.add(
+            "op",
+            op,
+            [sv(), vec(n), vec(n)] + data,
+            {"dtypes" if op == "SaveV2" else "T": "list { " + " type: DT_FLOAT" * n + " }"},
+        )
+    if op == "RestoreV2":
+        n = R.randint(1, 3)
+        return g, g.add("op", op, [sv(), vec(n), vec(n)], {"dtypes": "list { " + " type: DT_FLOAT" * n + " }"})
+    if op == "RestoreSlice":
+        return g, g.add("op", op, [sv(), sv(), sv()], {"dt": "type: DT_FLOAT"})
+    if op == "ShardedFilename":
+        return g, g.add("op", op, [sv(), g.ph("int32", R.choice([(), (1,)])), g.ph("int32", R.choice([(), (), (2,)]))])
+    if op == "MergeV2Checkpoints":
+        return g, g.add("op", op, [vec(2), sv()])
+    if op in ("InitializeTableV2", "LookupTableFindV2"):
+        table = g.add("t", "HashTableV2", [], {"key_dtype": "type: DT_STRING", "value_dtype": "type: DT_INT64"})
+        if op == "InitializeTableV2":
+            return g, g.add(
+                "op",
+                op,
+                [table, vec(3), g.ph("int64", R.choice([(3,), (2,), (-1,), (), None, (3, 1)]))],
+                {"Tkey": "type: DT_STRING", "Tval": "type: DT_INT64"},
+            )
+        return g, g.add(
+            "op",
+            op,
+            [table, g.ph("string", rand_shape(2)), g.ph("int64", R.choice([(), (1,)]))],
+            {"Tin": "type: DT_STRING", "Tout": "type: DT_INT64"},
+        )
+    if op == "SparseSegmentSum":
+        ins = [
+            g.ph("float", rand_shape(3)),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), (), None, (3, 1)])),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), None])),
+        ]
+        return g, g.add("op", op, ins, {**tattr(), "Tidx": "type: DT_INT32", "Tsegmentids": "type: DT_INT32"})
+    if op == "ConcatOffset":
+        shapes = [g.ph("int32", R.choice([(2,), (3,), (-1,), None])) for _ in range(2)]
+        return g, g.add("op", op, [g.ph("int32", R.choice([(), (), (1,)]))] + shapes, {"N": "i: 2"})
+    if op in ("ScalarSummary", "HistogramSummary"):
+        return g, g.add("op", op, [g.ph("string", R.choice([(), (2,), None])), g.ph("float", rand_shape())], tattr())
+    return g, g.add("op", op, [g.ph("float", rand_shape())], {**tattr(), "boundaries": "list { f: 1.0 f: 2.0 }"})
+
+
+def gen_iterator():
+    g = G()
+    n = R.randint(1, 3)
+    it = g.ph("resource", R.choice([(), (), (), (1,), None]))
+    shapes = "list { " + " ".join(shape_pb(rand_shape(3)) for _ in range(n + (1 if R.random() < 0.1 else 0))) + " }"
+    types = "list { " + " type: DT_FLOAT" * n + " }"
+    return g, g.add("op", "IteratorGetNext", [it], {"output_types": types, "output_shapes": shapes})
+
+
+def gen_fake_quant():
+    g = G()
+    op = R.choice(["FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel"])
+    x = g.ph("float", rand_shape(3))
+    if op == "FakeQuantWithMinMaxArgs":
+        return g, g.add("op", op, [x])
+    mm = [g.ph("float", R.choice([(), (), (3,), (2,), (-1,), None, (1, 1)])) for _ in range(2)]
+    return g, g.add("op", op, [x] + mm)
+
+
+def gen_quantize():
+    g = G()
+    op = R.choice(["QuantizeV2", "Dequantize"])
+    axis = R.choice([-1, -1, 0, 1, 2, 4, -2])
+    x = g.ph("float" if op == "QuantizeV2" else "qint8", rand_shape(3))
+    mm = [g.ph("float", R.choice([(), (), (3,), (2,), None])) for _ in range(2)]
+    attrs = {"T": "type: DT_QINT8", "axis": f"i: {axis}"}
+    if op == "Dequantize":
+        attrs["dtype"] = "type: DT_FLOAT"
+    return g, g.add("op", op, [x] + mm, attrs)
+
+
+APPLY_SPECS = {
+    "Adagrad": "rrsg",
+    "AdagradV2": "rrssg",
+    "RMSProp": "rrrssssg",
+    "Ftrl": "rrrgssss",
+    "FtrlV2": "rrrgsssss",
+    "Adadelta": "rrrsssg",
+    "AdaMax": "rrrsssssg",
+    "ProximalGradientDescent": "rsssg",
+}
+
+
+def gen_rest():
+    """The ops whose shape function is shared with a fuzzed one: optimizers, gradients, variants."""
+    g = G()
+    op = R.choice(["apply", "apply", "grad", "fbng", "segment", "ssgrad", "topk", "scatter3", "unsorted"])
+    s = rand_shape(3)
+    if op == "apply":
+        name = R.choice(sorted(APPLY_SPECS))
+        resource = R.random() < 0.5
+        ins = []
+        for kind in APPLY_SPECS[name]:
+            if kind == "s":
+                ins.append(g.ph("float", R.choice([(), (), (), (1,), None])))
+            elif kind == "r" and resource:
+                ins.append(
+                    g.add(g.name("v"), "VarHandleOp", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+                )
+            elif kind == "r":
+                ins.append(
+                    g.add(g.name("v"), "VariableV2", [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(perturb(s))})
+                )
+            else:
+                ins.append(g.ph("float", perturb(s)))
+        return g, g.add("op", ("ResourceApply" if resource else "Apply") + name, ins, tattr())
+    if op == "grad":
+        name = R.choice(
+            [
+                "Relu6Grad",
+                "EluGrad",
+                "SeluGrad",
+                "SoftplusGrad",
+                "SoftsignGrad",
+                "LeakyReluGrad",
+                "SigmoidGrad",
+                "RsqrtGrad",
+                "SqrtGrad",
+                "ReciprocalGrad",
+                "InvGrad",
+            ]
+        )
+        return g, g.add("op", name, [g.ph("float", s), g.ph("float", perturb(s))], tattr())
+    if op == "fbng":
+        name = R.choice(["FusedBatchNormGrad", "FusedBatchNormGradV2"])
+        fmt = R.choice(["NHWC", "NCHW"])
+        x = tuple(R.choice([-1, 1, 2, 3]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5)
+        ch = x[-1 if fmt == "NHWC" else 1] if x is not None and len(x) == 4 else 3
+        vecs = [g.ph("float", R.choice([(ch,), (ch,), (-1,), (ch + 1,), None, ()])) for _ in range(3)]
+        attrs = {**tattr(), "data_format": f's: "{fmt}"', "is_training": b(R.random() < 0.5)}
+        if name == "FusedBatchNormGradV2":
+            attrs["U"] = "type: DT_FLOAT"
+        return g, g.add("op", name, [g.ph("float", perturb(x) if x else x), g.ph("float", x)] + vecs, attrs)
+    if op == "segment":
+        name = R.choice(["SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSum"])
+        ins = [
+            g.ph("float", rand_shape(3)),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), (), None])),
+            g.ph("int32", R.choice([(3,), (-1,), (2,), None])),
+        ]
+        return g, g.add("op", name, ins, {**tattr(), "Tidx": "type: DT_INT32", "Tsegmentids": "type: DT_INT32"})
+    if op == "ssgrad":
+        n = R.randint(1, 3)
+        ins = [
+            shape_arg(g, n, (1, 2, 3)),
+            g.const([0] * n, [n], "int32"),
+            g.const([1] * n, [n], "int32"),
+            g.const([1] * n, [n], "int32"),
+            g.ph("float", rand_shape(3)),
+        ]
+        return g, g.add("op", "StridedSliceGrad", ins, {**tattr(), "Index": "type: DT_INT32"})
+    if op == "topk":
+        return g, g.add(
+            "op", "TopK", [g.ph("float", rand_shape(3))], {**tattr(), "k": f"i: {R.choice([0, 1, 2, 5, -1])}"}
+        )
+    if op == "scatter3":
+        name = R.choice(["TensorScatterSub", "TensorScatterMax", "TensorScatterMin"])
+        idx = g.ph("int32", tuple(R.choice([-1, 1, 2]) for _ in range(R.randint(1, 3))))
+        return g, g.add(
+            "op",
+            name,
+            [g.ph("float", rand_shape()), idx, g.ph("float", rand_shape(3))],
+            {**tattr(), "Tindices": "type: DT_INT32"},
+        )
+    name = R.choice(["UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd"])
+    near = perturb(s) if s is not None else None
+    ids = g.ph("int32", near[: R.randint(0, 2)] if near is not None else rand_shape(2))
+    return g, g.add(
+        "op",
+        name,
+        [g.ph("float", s), ids, scalar_arg(g, -1, 4)],
+        {**tattr(), "Tindices": "type: DT_INT32", "Tnumsegments": "type: DT_INT32"},
+    )
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -851,6 +1634,27 @@ GENS = {
     "slice": gen_slice,
     "pool": gen_pool,
     "fbn": gen_fbn,
+    "strided_slice": gen_strided_slice,
+    "pad": gen_pad,
+    "one_hot": gen_one_hot,
+    "split_v": gen_split_v,
+    "reverse": gen_reverse,
+    "space_depth": gen_space_depth,
+    "space_batch": gen_space_batch,
+    "scatter": gen_scatter,
+    "conv_more": gen_conv_more,
+    "backprop": gen_backprop,
+    "losses": gen_losses,
+    "image": gen_image,
+    "apply": gen_apply,
+    "math_more": gen_math_more,
+    "const_chain": gen_const_chain,
+    "einsum": gen_einsum,
+    "io": gen_io,
+    "quantize": gen_quantize,
+    "iterator": gen_iterator,
+    "rest": gen_rest,
+    "fake_quant": gen_fake_quant,
 }
 
 

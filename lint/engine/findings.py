@@ -152,6 +152,8 @@ def _findings(
         if ignores is not None and ignores(node_name):
             continue
         severity = configured if issue.severity is None or level_set else issue.severity
+        if issue.lesser and severity > Severity.INFO:
+            severity = Severity(severity - 1)
         function = node.function if node is not None else issue.function
         message = issue.message
         if (

@@ -61,13 +61,17 @@ def test_clean_top_level(inputs):
         pytest.param(("a:01",), 1, id="leading-zero"),
         pytest.param(("a:00",), 1, id="zeros"),
         pytest.param(("a:" + "0" * 34,), 1, id="many-zeros-still-0"),
-        pytest.param(("a", "^a", "^a"), 1, id="duplicate-control"),
         pytest.param(("a", "^a"), 0, id="control-beside-data-is-opt-in"),
     ],
 )
 def test_hygiene_is_a_warning(inputs, count):
     findings = [f for f in lint_text(_graph(*inputs)) if f.rule == ID]
     assert [(f.node, f.line, str(f.severity)) for f in findings] == [("b", 2, "warning")] * count
+
+
+def test_duplicate_control_input_is_info():
+    findings = [f for f in lint_text(_graph("a", "^a", "^a")) if f.rule == ID]
+    assert [(f.node, f.line, str(f.severity)) for f in findings] == [("b", 2, "info")]
 
 
 def test_redundant_control_when_asked():

@@ -629,7 +629,8 @@ MUTATIONS = [
                 r'tensor_content: "\377\377\377\377\207\001\000\000"',
             )
         ),
-        [(ID, "MatMul", 1263)],
+        # The weights' gradient is [391, 10] too, which its ApplyGradientDescent cannot apply to [392, 10].
+        [(ID, "MatMul", 1263), (ID, "GradientDescent/update_dw/ApplyGradientDescent", 3580)],
         id="reshape-to-391-then-matmul",
     ),
 ]

@@ -82,7 +82,9 @@ def _cases():
         signatures=[signature("s", tensor("outputs", "o", "out:0", "DT_STRING"))],
     )
     yield pytest.param(
-        reached, [(RULE, "contents", line_of(reached, '"ReadFile"'))], id="signature-reaches-readfile-only"
+        reached,
+        [(RULE, "contents", line_of(reached, '"ReadFile"')), (RULE, "unused", line_of(reached, '"WriteFile"'))],
+        id="signature-reaches-readfile-unreached-writefile-too",
     )
     functions = function_library(_fn("served_fn", "PyFunc"), _fn("unused_fn", "EagerPyFunc"))
     text = meta(
@@ -93,7 +95,12 @@ def _cases():
         signatures=[signature("s", tensor("outputs", "o", "StatefulPartitionedCall:0", "DT_STRING"))],
     )
     yield pytest.param(
-        text, [(RULE, "inner", line_of(text, 'signature { name: "served_fn"'))], id="tf2-called-function-only"
+        text,
+        [
+            (RULE, "inner", line_of(text, 'signature { name: "served_fn"')),
+            (RULE, "inner", line_of(text, 'signature { name: "unused_fn"')),
+        ],
+        id="tf2-called-and-uncalled-function",
     )
     init = signature(
         "__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method=""
@@ -124,6 +131,25 @@ def _cases():
 @pytest.mark.parametrize("pbtxt, expected", list(_cases()))
 def test_rule(pbtxt, expected):
     assert pinned(lint_text(pbtxt, ON), rule=RULE) == expected
+
+
+def test_unreached_ops_are_one_level_below_the_rule():
+    text = meta(
+        PATH,
+        READ,
+        identity("out", "contents", "DT_STRING"),
+        node("unused", "WriteFile", "path", "path"),
+        signatures=[signature("s", tensor("outputs", "o", "out:0", "DT_STRING"))],
+    )
+    found = [(f.node, str(f.severity)) for f in lint_text(text, ON) if f.rule == RULE]
+    assert found == [("contents", "error"), ("unused", "warning")]
+    found = [(f.node, str(f.severity)) for f in lint_text(text, {"rules": {RULE: "warning"}}) if f.rule == RULE]
+    assert found == [("contents", "warning"), ("unused", "info")]
+    message = next(f.message for f in lint_text(text, ON) if f.node == "unused")
+    assert message == (
+        "Node 'unused' is WriteFile, which writes files on the server's host; "
+        "no signature, init or restore op reaches it, but it ships in the model"
+    )
 
 
 def test_off_by_default():

@@ -1,0 +1,459 @@
+"""The inference driver: TensorFlow's `ShapeRefiner` replayed over the top-level graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
+from tflint.tf.op_signatures import signatures
+from tflint.tf.shapes.algebra import (
+    ConstValue,
+    Shape,
+    ShapeError,
+    Unknown,
+    compatible,
+    merge,
+    partial_shape,
+    shape_text,
+)
+from tflint.tf.shapes.constants import NOT_PARTIAL, evaluate, partial_shape_value
+from tflint.tf.shapes.context import Context, ShapeFn
+from tflint.tf.shapes.registry import SHAPE_FNS
+
+OUTPUT_SHAPES = "_output_shapes"
+
+
+class ShapeIssue:
+    """A problem TensorFlow's shape validation reports for one node.
+
+    `kind` is "inference" (the node's shape function fails, S1) or
+    "output-shapes" (an `_output_shapes` entry contradicts the inferred
+    shape, S3).
+    """
+
+    __slots__ = ("node", "kind", "message", "input_index", "output_index", "declared", "inferred", "consts")
+
+    def __init__(
+        self,
+        node: Node,
+        kind: str,
+        message: str,
+        input_index: int | None = None,
+        output_index: int | None = None,
+        declared: Shape = None,
+        inferred: Shape = None,
+        consts: tuple[int, ...] = (),
+    ) -> None:
+        self.node = node
+        self.kind = kind
+        self.message = message
+        self.input_index = input_index
+        self.output_index = output_index
+        self.declared = declared
+        self.inferred = inferred
+        # The data inputs whose constant values the shape function read (in order, once each).
+        self.consts = consts
+
+
+# Python errors a shape function may hit on a malformed node nobody anticipated (tests set this to ()).
+GUARDED_ERRORS: tuple[type[Exception], ...] = (ArithmeticError, IndexError, ValueError, TypeError)
+
+# Per-node evaluation states, kept in the same list as the results (a result is a tuple or None).
+_PENDING = "pending"
+
+
+class _ConstsRead(tuple):
+    """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
+
+    __slots__ = ()
+
+
+_VISITING = "visiting"
+
+_UNREADABLE = object()  # an `_output_shapes` value TensorFlow ignores or rejects (invalid-shape's findings)
+
+
+class ShapeInference:
+    """Shapes of the top-level graph's outputs and the shape problems TensorFlow reports at import.
+
+    Nodes are evaluated in file order, which TensorFlow's own graphs almost
+    always follow; a node whose producer comes later is evaluated after it
+    with an explicit depth-first stack. Results are kept per node as a tuple
+    of output shapes (None: all unknown): tuples of ints are not tracked by
+    the garbage collector for long, lists would make it rescan the heap.
+    """
+
+    def __init__(self, graph: GraphIndex) -> None:
+        self.graph = graph
+        # TensorFlow's refiner uses min(its own GraphDef version, the graph's producer).
+        self.producer = graph.producer
+        self.issues: list[ShapeIssue] = []
+        scope = graph.main
+        self._nodes = scope.nodes
+        self._by_name = scope.by_name
+        library = graph.function_by_name
+        # A function of the library named like an op shadows it (function-name-conflict's finding).
+        self._functions = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
+        self._results: list[Any] = [_PENDING] * len(self._nodes)
+        self._context = Context(self)
+        self._consts: dict[int, Any] = {}
+        # Values of (node ordinal, output index) as constants.evaluate computed them.
+        self.values: dict[tuple[int, int], ConstValue | None] = {}
+        self.partials: dict[tuple[int, int], Any] = {}
+        self._declared_memo: dict[Any, Any] = {}
+        self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
+        # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
+        # the nodes keep their attr dicts (and ids) alive.
+        self._memo: dict[Any, Any] = {}
+        # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
+        self._mapped: dict[tuple[str, int], Shape] | None = None
+        if graph.imports is not None:
+            mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
+            self._mapped = mapped or None
+        self._run()
+
+    # -- public --------------------------------------------------------------
+
+    def output_shape(self, node: Node, index: int) -> Shape:
+        """The (merged) shape of output `index` of a top-level node, None when unknown."""
+        if node.function is not None or index < 0:
+            return None
+        outputs = self._outputs_of(node)
+        return outputs[index] if outputs is not None and index < len(outputs) else None
+
+    def input_shape(self, item: Input) -> Shape:
+        """The shape of the tensor a data input of a top-level node reads (None when unknown)."""
+        if self._mapped is not None and (item.node, item.index) in self._mapped:
+            return self._mapped[item.node, item.index]
+        producer = self._by_name.get(item.node)
+        if producer is None:
+            return None
+        return self.output_shape(producer, item.index)
+
+    # -- evaluation ----------------------------------------------------------
+
+    def _run(self) -> None:
+        functions = self._functions
+        results = self._results
+        for node in self._nodes:
+            fn = functions.get(node.op)
+            if fn is not None and results[node.ordinal] is _PENDING and not self._evaluate(node, fn):
+                self._evaluate_from(node)
+
+    def _evaluate_from(self, start: Node) -> None:
+        """Evaluate `start` after its not-yet-evaluated producers (an explicit depth-first stack)."""
+        functions = self._functions
+        results = self._results
+        by_name = self._by_name
+        stack = [start]
+        while stack:
+            node = stack[-1]
+            ordinal = node.ordinal
+            current = results[ordinal]
+            if current is not _PENDING and current is not _VISITING:
+                stack.pop()
+                continue
+            if current is _PENDING:
+                results[ordinal] = _VISITING
+                pushed = False
+                loop_head = node.op in MERGE_OPS
+                for item in node.inputs:
+                    producer = by_name.get(item.node)
+                    if (
+                        producer is not None
+                        and not item.is_control
+                        and results[producer.ordinal] is _PENDING
+                        and producer.op in functions
+                    ):
+                        if loop_head and producer.op in NEXT_ITERATION_OPS:
+                            continue  # a back edge
+                        stack.append(producer)
+                        pushed = True
+                if pushed:
+                    continue
+            # Every producer is done, or on the stack below us (a cycle: its shape is unknown).
+            stack.pop()
+            self._evaluate(node, functions[node.op])
+
+    def _evaluate(self, node: Node, fn: ShapeFn) -> bool:
+        """Run `node`'s shape function; False (and nothing done) when a producer still has to be evaluated."""
+        results = self._results
+        by_name = self._by_name
+        inputs = node.inputs
+        if inputs and inputs[-1].is_control:
+            inputs = tuple(item for item in inputs if not item.is_control)
+        shapes = []
+        append = shapes.append
+        loop_head = node.op in MERGE_OPS
+        for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
+            producer = by_name.get(name)
+            if producer is None:
+                append(None)
+                continue
+            if loop_head and producer.op in NEXT_ITERATION_OPS:
+                append(None)  # a back edge: TensorFlow has not built its source yet
+                continue
+            outputs = results[producer.ordinal]
+            if outputs is _PENDING:
+                if producer.op in self._functions:
+                    if results[node.ordinal] is _PENDING:
+                        return False
+                    outputs = None  # cannot happen: _evaluate_from evaluated it first
+                else:
+                    outputs = self._outputs_of(producer)
+            elif outputs is _VISITING:
+                outputs = None  # a cycle
+            append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+        if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
+            for position, item in enumerate(inputs):
+                if (item.node, item.index) in self._mapped:
+                    shapes[position] = self._mapped[item.node, item.index]
+        # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
+        # same result; when the shape function read Const inputs, the same Consts too.
+        kind_key = (node.op, id(node.attr), tuple(shapes))
+        memo = self._memo
+        memo_key: Any = kind_key
+        result = first_read = memo.get(kind_key, _PENDING)
+        if type(first_read) is _ConstsRead:
+            memo_key = (kind_key, self._const_identities(inputs, first_read))
+            result = memo.get(memo_key, _PENDING)
+        if result is not _PENDING:
+            results[node.ordinal] = result
+            return True
+        context = self._context
+        context.node = node
+        context.inputs = inputs
+        context.shapes = shapes
+        context._schema = None
+        context.consts_read = consts_read = []
+        context.read_handles = False
+        issues = len(self.issues)
+        try:
+            result = fn(context)
+        except ShapeError as error:
+            read = tuple(dict.fromkeys(consts_read))
+            self.issues.append(ShapeIssue(node, "inference", error.message, input_index=error.input_index, consts=read))
+            result = None
+        except Unknown:
+            result = self._refine(node, None)
+        except GUARDED_ERRORS:
+            # A case of a malformed node this module did not anticipate: the node stays
+            # unknown rather than crash the whole run.
+            result = self._refine(node, None)
+        else:
+            result = tuple(result)
+            if OUTPUT_SHAPES in node.attr:
+                result = self._refine(node, result)
+        if result is not None:
+            # Graphs repeat a few shapes many times: keep one copy (less memory, less GC work).
+            result = self._interned.setdefault(result, result)
+        results[node.ordinal] = result
+        if not context.read_handles and len(self.issues) == issues:
+            if not consts_read:
+                memo[kind_key] = result
+            elif first_read is _PENDING:  # the first of its kind: later ones look up the same inputs
+                read = memo[kind_key] = _ConstsRead(consts_read)
+                memo[(kind_key, self._const_identities(inputs, read))] = result
+            elif first_read == tuple(consts_read):
+                memo[memo_key] = result
+            # else: it read other inputs than the first of its kind (its values chose another
+            # path), and nothing would look it up by those.
+        return True
+
+    def _const_identities(self, inputs: Any, read: _ConstsRead) -> tuple[Any, ...]:
+        """What the Const inputs at `read` are, as far as const_value can tell them apart.
+
+        A shape function is a function of the node's attrs, its input shapes and
+        the values it reads, so nodes that agree on all of them (their first
+        read the same input, with the same value, so their second read is the
+        same input too, and so on) get the same result. A Const's value is its
+        producer's op, attr dict (shared by identical nodes) and output index; a
+        value computed from a subgraph (constants.evaluate) is the value itself.
+        """
+        by_name = self._by_name
+        identities = []
+        for position in read:
+            item = inputs[position] if position < len(inputs) else None
+            producer = by_name.get(item.node) if item is not None else None
+            if producer is None:
+                identities.append(None)
+            elif producer.op == "Const":
+                identities.append((producer.op, id(producer.attr), item.index))
+            else:  # a computed value: the value itself
+                value = self.const_value(item)
+                known = None if value is None else (value.dims, value.values, value.dtype)
+                identities.append((producer.op, known, self.partial_value(item)))
+        return tuple(identities)
+
+    def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
+        """A node's output shapes; for a node without a shape function, from its own `_output_shapes`."""
+        ordinal = node.ordinal
+        outputs = self._results[ordinal]
+        if outputs is _PENDING:
+            if node.op in self._functions:
+                return None  # not evaluated (cannot happen once the inference ran)
+            outputs = self._refine(node, None)
+            self._results[ordinal] = outputs
+        elif outputs is _VISITING:
+            return None
+        return outputs
+
+    def _refine(self, node: Node, outputs: tuple[Shape, ...] | None) -> tuple[Shape, ...] | None:
+        """Merge the node's `_output_shapes` into its inferred outputs, as TensorFlow does after inference."""
+        value = node.attr.get(OUTPUT_SHAPES)
+        if value is None:
+            return outputs
+        declared = self._declared(value)
+        if declared is _UNREADABLE:
+            return outputs
+        if outputs is None:
+            count = _output_count(self.graph, node)
+            if count is None or len(declared) < count:
+                return None
+            return declared[:count]
+        if len(declared) < len(outputs):
+            return outputs  # invalid-shape reports the missing entries
+        if declared[: len(outputs)] == outputs:
+            return outputs
+        merged = []
+        for index, inferred in enumerate(outputs):
+            entry = declared[index]
+            if entry == inferred or entry is None:
+                merged.append(inferred)
+            elif compatible(inferred, entry):
+                merged.append(merge(inferred, entry))
+            else:
+                self.issues.append(
+                    ShapeIssue(
+                        node,
+                        "output-shapes",
+                        _mismatch(inferred, entry),
+                        output_index=index,
+                        declared=entry,
+                        inferred=inferred,
+                    )
+                )
+                merged.append(None)
+        return tuple(merged)
+
+    def _declared(self, value: Any) -> Any:
+        """An `_output_shapes` value as a tuple of shapes, or _UNREADABLE (memoized per distinct value)."""
+        # Readers share one AttrValue object per distinct value; the nodes keep it (and its id) alive.
+        key = id(value)
+        found = self._declared_memo.get(key)
+        if found is None:
+            found = _read_declared(value)
+            self._declared_memo[key] = found
+        return found
+
+    def var_handle(self, item: Input) -> tuple[int, Shape] | None:
+        """(dtype, shape) of the variable a directly connected VarHandleOp declares, or None."""
+        producer = self._by_name.get(item.node)
+        seen = 0
+        # Identity forwards the handle data (`UnchangedShape`); a chain of them is followed.
+        while (
+            producer is not None
+            and producer.op == "Identity"
+            and item.index == 0
+            and "Identity" in self._functions
+            and seen < 64
+        ):
+            inputs = producer.inputs
+            if not inputs or inputs[0].is_control:
+                return None
+            item = inputs[0]
+            producer = self._by_name.get(item.node)
+            seen += 1
+        if producer is None or item.index != 0 or producer.op != "VarHandleOp" or "VarHandleOp" not in self._functions:
+            return None
+        key = -1 - producer.ordinal
+        if key in self._consts:
+            return self._consts[key]  # type: ignore[return-value]
+        found = None
+        dtype = producer.attr.get("dtype")
+        shape = producer.attr.get("shape")
+        if (
+            dtype is not None
+            and dtype.WhichOneof("value") == "type"
+            and shape is not None
+            and shape.WhichOneof("value") == "shape"
+        ):
+            try:
+                found = (dtype.type, partial_shape(shape.shape))
+            except Unknown:
+                found = None
+        self._consts[key] = found  # type: ignore[assignment]
+        return found
+
+    def const_value(self, item: Input) -> ConstValue | None:
+        """The int32/int64 value of a data input, when a small constant subgraph computes it (see constants)."""
+        return evaluate(self, item)
+
+    def partial_value(self, item: Input) -> Any:
+        """A shape argument read element by element, as TensorFlow's refiner does (memoized per graph)."""
+        producer = self._by_name.get(item.node)
+        if producer is None:
+            return NOT_PARTIAL
+        key = (producer.ordinal, item.index)
+        found = self.partials.get(key, _PENDING)
+        if found is _PENDING:
+            found = self.partials[key] = partial_shape_value(self, item)
+        return found
+
+    def producer_of(self, item: Input) -> Node | None:
+        """The top-level node that produces `item`, if any."""
+        return self._by_name.get(item.node)
+
+    def has_shape_fn(self, op: str) -> bool:
+        """Whether `op` is run through a shape function here (not shadowed by a library function)."""
+        return op in self._functions
+
+
+def _read_declared(value: Any) -> Any:
+    kind = value.WhichOneof("value")
+    if kind != "list":
+        return _UNREADABLE  # a placeholder, a non-list, or empty (too few entries: invalid-shape's)
+    listed = value.list
+    if any(field.name != "shape" for field, _ in listed.ListFields()):
+        return _UNREADABLE
+    shapes = []
+    for proto in listed.shape:
+        try:
+            shapes.append(partial_shape(proto))
+        except Unknown:
+            return _UNREADABLE  # an invalid entry: TensorFlow rejects it (invalid-shape's finding)
+    return tuple(shapes)
+
+
+def _mismatch(inferred: Shape, declared: Shape) -> str:
+    """TensorFlow's Merge message for two incompatible shapes."""
+    try:
+        merge(inferred, declared)
+    except ShapeError as error:
+        return error.message
+    return f"{shape_text(inferred)} and {shape_text(declared)} are incompatible"
+
+
+def _output_count(graph: GraphIndex, node: Node) -> int | None:
+    """How many outputs `node` has, when its signature can be computed."""
+    signature = signatures(graph).resolved(node)
+    if signature is None or signature.output_types is None:
+        return None
+    return len(signature.output_types)
+
+
+def input_arg_name(graph: GraphIndex, node: Node, index: int) -> str | None:
+    """The OpDef name of data input `index` of `node` (`values`, `axis`...), when it can be computed."""
+    signature = signatures(graph).resolved(node)
+    if signature is None:
+        return None
+    found = signature.input_arg_at(index)
+    return found[0].name if found is not None else None
+
+
+# -- per-graph cache ---------------------------------------------------------------------------
+
+
+def infer_shapes(graph: GraphIndex) -> ShapeInference:
+    """The shape inference of `graph`'s top-level nodes (computed on first use, then shared)."""
+    return graph.derived(ShapeInference)

@@ -1,0 +1,84 @@
+"""A held-out set of one-change mutations of real graphs, with TensorFlow 2.21's verdicts recorded.
+
+data/shapes/mutations_tf221.jsonl was made by `tools/shape_mutations.py label --seed 29` from
+the GraphDefs of ../shared/wild (those TensorFlow imports), ../shared/corpus, data/shapes and
+data/real, before the shape functions were tuned on it. Each record is a recipe (a shape
+argument's constant, a placeholder's or variable's dimension, a window or axis attr, a flag, a
+data format) and TensorFlow's verdict. Replayed here without TensorFlow: every graph TensorFlow
+imports gets no new error or warning, and every rejection by a shape function is an error,
+except the few below that need what tflint does not model yet.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import DATA, REPO, SHARED
+
+from tflint import protos
+from tflint.api import lint_graph
+
+RECORDS = [json.loads(line) for line in (DATA / "shapes" / "mutations_tf221.jsonl").read_text().splitlines() if line]
+PLACES = (SHARED / "wild", SHARED / "corpus", DATA / "shapes", DATA / "real")
+# Rejections tflint does not catch yet, and why.
+KNOWN_MISSES = {
+    "tensorflow__tensorflow__compiler__mlir__tensorflow__tests__graphdef2mlir__tensor-list.pbtxt": "TensorList ops",
+    "tensorflow__tensorflow__core__grappler__costs__graph_properties_testdata__large_function_graph.pbtxt": (
+        "a function body, shape-checked when TensorFlow instantiates it"
+    ),
+    "tf1_sparse.pb": "MatrixDiagV3 and the sparse ops",
+}
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("shape_mutations", REPO / "tools" / "shape_mutations.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _where(name: str) -> Path | None:
+    return next((place / name for place in PLACES if (place / name).exists()), None)
+
+
+def _serious(report) -> Counter:
+    return Counter((f.rule, f.node) for f in report.findings if f.severity >= 2)
+
+
+def test_the_mutation_set():
+    if not (SHARED / "wild").exists():
+        pytest.skip("../shared/wild is not available")
+    tool = _tool()
+    originals: dict[str, object] = {}
+    baseline: dict[str, Counter] = {}
+    alarms, misses = [], []
+    caught = rejections = 0
+    for record in RECORDS:
+        name = record["graph"]
+        path = _where(name)
+        if path is None:
+            continue
+        if name not in originals:
+            originals[name] = tool.read_graph(protos.GraphDef, str(path))
+            baseline[name] = _serious(lint_graph(originals[name], name=name))
+        graph = protos.GraphDef()
+        graph.CopyFrom(originals[name])
+        tool.apply(graph, record)
+        report = lint_graph(graph, name=name)
+        if record["tf"] == "imports":
+            new = _serious(report) - baseline[name]
+            if new:
+                alarms.append((name, record["node"], sorted(new)))
+        elif tool.shape_rejection(record["message"]):
+            rejections += 1
+            if any(f.severity >= 3 for f in report.findings):
+                caught += 1
+            elif name not in KNOWN_MISSES:
+                misses.append((name, record["kind"], record["node"], record["message"][:160]))
+    assert alarms == []
+    assert misses == []
+    assert rejections >= 90 and caught >= 0.9 * rejections
