@@ -114,13 +114,29 @@ def lint_planned(
 
 
 def _terminate(pool: Any) -> None:
-    """End a process pool's workers at once (shutdown() would wait for every queued file)."""
+    """End a process pool's workers at once (shutdown() would wait for every queued file).
+
+    The pool's manager thread notices its workers vanish and may raise (a broken pipe): that is
+    the expected end of an interrupted run, not news, so its traceback is not printed.
+    """
+    import threading
+
     workers = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
-    for worker in workers:
-        worker.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.join(1)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    previous_hook = threading.excepthook
+    # The pool's threads (its manager, its queue's feeder) see the workers vanish; while they wind down,
+    # what they raise is the expected end of this run.
+    threading.excepthook = lambda args: None if args.thread is not threading.main_thread() else previous_hook(args)
+    try:
+        for worker in workers:
+            worker.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.join(1)
+        if manager is not None:
+            manager.join(1)
+    finally:
+        threading.excepthook = previous_hook
 
 
 def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:
