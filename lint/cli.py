@@ -630,7 +630,7 @@ def _registry(config_path: str | None) -> object:
 
 
 def _list_rules(argv: list[str]) -> int:
-    from tflint.report.rulesdoc import markdown, summary_of
+    from tflint.report.rulesdoc import help_uri, markdown, summary_of
 
     args = _rules_parser("rules").parse_args(argv)
     rules = _registry(args.config)
@@ -645,6 +645,7 @@ def _list_rules(argv: list[str]) -> int:
                 "category": module.CATEGORY,
                 "level": str(module.DEFAULT_SEVERITY),
                 "summary": summary_of(module),
+                "url": help_uri(rule_id, module),
             }
         )
     if args.format == "json":

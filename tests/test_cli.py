@@ -76,6 +76,7 @@ def test_json_format_carries_the_same_findings(capsys, three):
         "function",
         "graph",
         "fingerprint",
+        "url",
     ]
 
 
@@ -196,7 +197,8 @@ def test_rules_and_explain(capsys):
     row = next(line for line in out.splitlines() if line.startswith("unknown-op "))
     assert row.split()[1:3] == ["schema", "error"]
     code, out, _ = run(capsys, "rules", "--format", "json")
-    assert any(entry["id"] == "duplicate-node-name" for entry in json.loads(out))
+    entry = next(entry for entry in json.loads(out) if entry["id"] == "duplicate-node-name")
+    assert entry["url"].endswith("/docs/rules.md#duplicate-node-name")
     code, out, _ = run(capsys, "explain", "unknown-op")
     assert code == 0
     assert out.startswith("unknown-op (schema, default level: error)")

@@ -39,6 +39,27 @@ def test_rules_doc_has_every_rule_with_its_examples():
             assert f"| `{key}` |" in section
 
 
+def test_documentation_urls_are_the_project_urls_of_pyproject_and_point_at_a_section():
+    from tflint.report.rulesdoc import HOME_URL, RULES_URL, help_uri
+
+    pyproject = (REPO / "pyproject.toml").read_text()
+    urls = dict(re.findall(r'^(Homepage|Documentation) = "([^"]+)"$', pyproject.split("[project.urls]", 1)[1], re.M))
+    assert urls == {"Homepage": HOME_URL, "Documentation": RULES_URL}
+    assert RULES_URL.endswith("/docs/rules.md")
+    headings = set(re.findall(r"^## (\S+)$", RULES_DOC.read_text(), re.M))
+    for rule_id, module in RULES.items():
+        url = help_uri(rule_id, module)
+        assert url == f"{RULES_URL}#{rule_id}"
+        assert url.rpartition("#")[2] in headings  # GitHub's anchor of `## rule-id` is `#rule-id`
+
+
+def test_explain_ends_with_the_rules_url(capsys):
+    from tflint.report.rulesdoc import RULES_URL
+
+    assert main(["explain", "unknown-op"]) == 0
+    assert capsys.readouterr().out.endswith(f"\nSee {RULES_URL}#unknown-op\n")
+
+
 def test_the_staleness_test_would_notice_a_changed_docstring(monkeypatch):
     module = RULES["unknown-op"]
     monkeypatch.setattr(module, "__doc__", module.__doc__.replace("Every node's op", "Each node's op"))

@@ -17,9 +17,11 @@ from tflint.finding import Finding, Severity
 from tflint.report import renderer, resolve_format
 from tflint.report.identity import fingerprints, repo_path, subject
 from tflint.report.output import write_atomically
+from tflint.report.rulesdoc import HOME_URL, RULES_URL
 from tflint.report.summary import Summary
 
-SARIF_SCHEMA = REPO.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+# OASIS's SARIF 2.1.0 schema (from oasis-tcs/sarif-spec, Schemata/), kept beside the tests.
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
 def _rule(rule_id: str, category: str, level: Severity, doc: str) -> types.ModuleType:
@@ -135,7 +137,8 @@ def test_json(summary):
             "node": "c",
             "function": "fn",
             "graph": null,
-            "fingerprint": "{prints[0]}"
+            "fingerprint": "{prints[0]}",
+            "url": "{RULES_URL}#unknown-op"
           }},
           {{
             "rule": "unknown-op",
@@ -148,7 +151,8 @@ def test_json(summary):
             "node": "b",
             "function": null,
             "graph": null,
-            "fingerprint": "{prints[1]}"
+            "fingerprint": "{prints[1]}",
+            "url": "{RULES_URL}#unknown-op"
           }},
           {{
             "rule": "unknown-attr",
@@ -161,7 +165,8 @@ def test_json(summary):
             "node": "b",
             "function": null,
             "graph": null,
-            "fingerprint": "{prints[2]}"
+            "fingerprint": "{prints[2]}",
+            "url": "{RULES_URL}#unknown-attr"
           }}
         ]
         """
@@ -229,7 +234,7 @@ def test_sarif(summary):
     assert driver["rules"] == [
         {
             "id": "unknown-attr",
-            "name": "unknown-attr",
+            "name": "UnknownAttr",
             "shortDescription": {"text": "Every attr is defined."},
             "fullDescription": {"text": "TensorFlow ignores unknown attrs."},
             "help": {
@@ -238,10 +243,11 @@ def test_sarif(summary):
             },
             "defaultConfiguration": {"level": "warning"},
             "properties": {"tags": ["schema"]},
+            "helpUri": f"{RULES_URL}#unknown-attr",
         },
         {
             "id": "unknown-op",
-            "name": "unknown-op",
+            "name": "UnknownOp",
             "shortDescription": {"text": "Every op is registered."},
             "fullDescription": {"text": "TensorFlow refuses unknown ops."},
             "help": {
@@ -250,6 +256,7 @@ def test_sarif(summary):
             },
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["schema"]},
+            "helpUri": f"{RULES_URL}#unknown-op",
         },
     ]
     assert log["runs"][0]["columnKind"] == "unicodeCodePoints"
@@ -303,21 +310,37 @@ def test_sarif(summary):
     ]
 
 
-def test_sarif_help_uri_comes_from_the_documentation_url(summary, monkeypatch):
-    from tflint.report import rulesdoc
-
-    monkeypatch.setattr(rulesdoc, "documentation_url", lambda: "https://docs.example/rules.md")
+def test_sarif_help_uri_is_the_rules_section_of_the_docs_or_a_plugins_own_url(summary):
     plugin_rule = _rule("acme/x", "acme", Severity.INFO, "Acme's rule.\n")
     plugin_rule.__name__ = "acme_tflint.x"
     plugin_rule.URL = "https://acme.example/x"
-    log = json.loads(renderer("sarif")([], Summary(files=0, rules={**RULES, "acme/x": plugin_rule})))
+    undocumented = _rule("acme/y", "acme", Severity.INFO, "Acme's other rule.\n")
+    undocumented.__name__ = "acme_tflint.y"
+    rules = {**RULES, "acme/x": plugin_rule, "acme/y": undocumented}
+    log = json.loads(renderer("sarif")([], Summary(files=0, rules=rules)))
     driver = log["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"] == "https://docs.example/rules.md"
-    assert [(r["id"], r.get("helpUri"), r["defaultConfiguration"]["level"]) for r in driver["rules"]] == [
-        ("acme/x", "https://acme.example/x", "note"),
-        ("unknown-attr", "https://docs.example/rules.md#unknown-attr", "warning"),
-        ("unknown-op", "https://docs.example/rules.md#unknown-op", "error"),
+    assert driver["informationUri"] == HOME_URL
+    assert [(r["id"], r["name"], r.get("helpUri"), r["defaultConfiguration"]["level"]) for r in driver["rules"]] == [
+        ("acme/x", "AcmeX", "https://acme.example/x", "note"),
+        ("acme/y", "AcmeY", None, "note"),
+        ("unknown-attr", "UnknownAttr", f"{RULES_URL}#unknown-attr", "warning"),
+        ("unknown-op", "UnknownOp", f"{RULES_URL}#unknown-op", "error"),
     ]
+
+
+def test_every_built_in_rule_has_a_help_uri_and_a_name_that_is_not_its_id():
+    from tflint.rules import all_rules
+
+    log = json.loads(renderer("sarif")([], Summary(files=0, rules=all_rules())))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == len(all_rules())
+    for rule in rules:
+        assert rule["helpUri"] == f"{RULES_URL}#{rule['id']}"
+        if rule["id"] == "cycle":  # SARIF: a name that differs from the id only in case is left out
+            assert "name" not in rule
+        else:
+            assert rule["name"].isalnum() and rule["name"].lower() != rule["id"].lower(), rule["name"]
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"], rule["id"]
 
 
 def test_github(summary):
@@ -419,9 +442,8 @@ def repo(tmp_path, monkeypatch):
 
 
 def _sarif_validator():
-    if not SARIF_SCHEMA.exists():
-        pytest.skip(f"{SARIF_SCHEMA} is not available")
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     schema = json.loads(SARIF_SCHEMA.read_text())
     if "properties" not in schema and "Root" in schema.get("definitions", {}):
         # This copy keeps the log's own schema under definitions.Root, leaving the top level
@@ -578,6 +600,7 @@ Found 3 errors in 2 of 2 files.
                 "function": None,
                 "graph": None,
                 "fingerprint": FINGERPRINT_X,
+                "url": f"{RULES_URL}#unknown-op",
             },
             {
                 "rule": "unknown-op",
@@ -591,6 +614,7 @@ Found 3 errors in 2 of 2 files.
                 "function": "fn",
                 "graph": None,
                 "fingerprint": FINGERPRINT_INNER,
+                "url": f"{RULES_URL}#unknown-op",
             },
             {
                 "rule": "unknown-op",
@@ -604,6 +628,7 @@ Found 3 errors in 2 of 2 files.
                 "function": None,
                 "graph": None,
                 "fingerprint": FINGERPRINT_B,
+                "url": f"{RULES_URL}#unknown-op",
             },
         ],
         indent=2,
