@@ -97,7 +97,7 @@ def test_binary_findings_name_the_node(capsys, tmp_path):
     assert code == 1
     assert (
         out.splitlines()[0]
-        == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered (in node 'x') [unknown-op]"
+        == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered [unknown-op]"
     )
 
 

@@ -86,7 +86,7 @@ def summary(tmp_path, monkeypatch):
 def test_text(summary):
     assert renderer("text")(FINDINGS, summary) == textwrap.dedent(
         """\
-        models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]
+        models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]
         models/g.pbtxt:6:3: error: Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]
         models/g.pbtxt:8:5: warning: Node 'b' has attr 'colour', which op 'Idenity' does not define [unknown-attr]
         Found 2 errors, 1 warning in 2 of 3 files.
@@ -117,7 +117,7 @@ def test_text_colour(summary):
     line = renderer("text")(FINDINGS[:1], replace(summary, color=True)).splitlines()[0]
     assert (
         line
-        == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]"
+        == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]"
     )
 
 
@@ -346,7 +346,7 @@ def test_every_built_in_rule_has_a_help_uri_and_a_name_that_is_not_its_id():
 def test_github(summary):
     assert renderer("github")(FINDINGS, summary) == textwrap.dedent(
         """\
-        ::error file=models/f.pb,title=tflint (unknown-op)::Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]
+        ::error file=models/f.pb,title=tflint (unknown-op)::Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]
         ::error file=models/g.pbtxt,line=6,col=3,title=tflint (unknown-op)::Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]
         ::warning file=models/g.pbtxt,line=8,col=5,title=tflint (unknown-attr)::Node 'b' has attr 'colour', which op 'Idenity' does not define [unknown-attr]
         ::notice title=tflint::Found 2 errors, 1 warning in 2 of 3 files.
@@ -374,7 +374,7 @@ def test_junit(summary):
         <testsuites name="tflint" tests="4" failures="3" errors="0">
           <testsuite name="models/f.pb" tests="1" failures="1" errors="0" skipped="0">
             <testcase classname="models/f.pb" name="unknown-op (c)">
-              <failure type="error" message="Node 'c' uses op 'Foo', which is not registered">models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]</failure>
+              <failure type="error" message="Node 'c' uses op 'Foo', which is not registered">models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]</failure>
             </testcase>
           </testsuite>
           <testsuite name="models/g.pbtxt" tests="2" failures="2" errors="0" skipped="0">
@@ -581,8 +581,8 @@ INNER = "Node 'inner' uses op 'AlsoMissing', which is not registered"
 B = "Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)"
 SMALL_GRAPH_OUTPUT = {
     "text": f"""\
-models/f.pb: error: {X} (in node 'x') [unknown-op]
-models/f.pb: error: {INNER} (in function 'fn', node 'inner') [unknown-op]
+models/f.pb: error: {X} [unknown-op]
+models/f.pb: error: {INNER} (in function 'fn') [unknown-op]
 models/g.pbtxt:6:3: error: {B} [unknown-op]
 Found 3 errors in 2 of 2 files.
 """,
@@ -635,8 +635,8 @@ Found 3 errors in 2 of 2 files.
     )
     + "\n",
     "github": f"""\
-::error file=models/f.pb,title=tflint (unknown-op)::{X} (in node 'x') [unknown-op]
-::error file=models/f.pb,title=tflint (unknown-op)::{INNER} (in function 'fn', node 'inner') [unknown-op]
+::error file=models/f.pb,title=tflint (unknown-op)::{X} [unknown-op]
+::error file=models/f.pb,title=tflint (unknown-op)::{INNER} (in function 'fn') [unknown-op]
 ::error file=models/g.pbtxt,line=6,col=3,title=tflint (unknown-op)::{B} [unknown-op]
 ::notice title=tflint::Found 3 errors in 2 of 2 files.
 """,
@@ -645,10 +645,10 @@ Found 3 errors in 2 of 2 files.
 <testsuites name="tflint" tests="3" failures="3" errors="0">
   <testsuite name="models/f.pb" tests="2" failures="2" errors="0" skipped="0">
     <testcase classname="models/f.pb" name="unknown-op (x)">
-      <failure type="error" message="{X}">models/f.pb: error: {X} (in node 'x') [unknown-op]</failure>
+      <failure type="error" message="{X}">models/f.pb: error: {X} [unknown-op]</failure>
     </testcase>
     <testcase classname="models/f.pb" name="unknown-op (inner)">
-      <failure type="error" message="{INNER}">models/f.pb: error: {INNER} (in function 'fn', node 'inner') [unknown-op]</failure>
+      <failure type="error" message="{INNER}">models/f.pb: error: {INNER} (in function 'fn') [unknown-op]</failure>
     </testcase>
   </testsuite>
   <testsuite name="models/g.pbtxt" tests="1" failures="1" errors="0" skipped="0">

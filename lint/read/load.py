@@ -469,11 +469,14 @@ def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
 
 
 def _decode_error_text(error: Exception) -> str:
-    """upb's decode error, with its depth limit said in words."""
+    """upb's decode error, with its depth limit said in words and without protobuf's type name.
+
+    The type name would be tflint's own (`tflint.lite.GraphDef`): the message says which kinds were tried.
+    """
     text = str(error)
     if "MaxDepth" in text:
         return "messages nested deeper than protobuf's limit of 100 levels"
-    return text
+    return re.sub(r"^Error parsing message( with type '[^']*')?: ?", "", text) or "the bytes are not a protobuf message"
 
 
 def _plausible(message: Any, kind: str) -> bool:

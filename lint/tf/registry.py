@@ -44,6 +44,13 @@ def snapshot_info() -> SnapshotInfo:
 
 
 @functools.cache
+def test_only_ops() -> frozenset[str]:
+    """Ops TensorFlow registers for its own tests (`Foo3`, `Attr`...): valid in a graph, never a suggestion."""
+    with open(os.path.join(DATA_DIR, "test_ops.txt"), encoding="utf-8") as file:
+        return frozenset(file.read().split())
+
+
+@functools.cache
 def bundled_ops() -> dict[str, Any]:
     """Every OpDef of the bundled snapshot by name (parsed once per process)."""
     from tflint import protos
