@@ -23,6 +23,11 @@ LEVELS = ("error", "warning", "info")
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit 2."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No abbreviations (`--fail` for `--fail-on`): a later flag could make a script's abbreviation ambiguous.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _UsageExit(message)
 
@@ -255,6 +260,9 @@ def _fail(message: str, prefix: str = "error") -> int:
     return EXIT_USAGE
 
 
+COMMANDS = ("rules", "explain")
+
+
 def _main(argv: list[str]) -> int:
     if argv and argv[0] == "compat":
         return _compat(argv[1:])
@@ -262,6 +270,14 @@ def _main(argv: list[str]) -> int:
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
         return _explain(argv[1:])
+    if argv and not os.path.exists(argv[0]):
+        import difflib
+
+        close = difflib.get_close_matches(argv[0], COMMANDS, n=1, cutoff=0.7)
+        if close:  # `tflint rule unknown-op`: a misspelt command, not a missing graph
+            from tflint.errors import UsageError
+
+            raise UsageError(f"{argv[0]}: no such file or directory (did you mean 'tflint {close[0]}'?)")
     args = _build_parser().parse_args(argv)
     if args.version:
         print(version_text())
@@ -665,12 +681,9 @@ def _explain(argv: list[str]) -> int:
     args = _rules_parser("explain").parse_args(argv)
     rules = _registry(args.config)
     if args.rule not in rules:
-        import difflib
+        from tflint.errors import LISTS_RULES, UsageError, did_you_mean
 
-        close = difflib.get_close_matches(args.rule, list(rules), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        from tflint.errors import UsageError
-
-        raise UsageError(f"no rule named '{args.rule}'{hint}; 'tflint rules' lists them")
+        hint = did_you_mean(args.rule, sorted(rules), more=LISTS_RULES)
+        raise UsageError(f"no rule named '{args.rule}'{hint}")
     sys.stdout.write(explain_text(args.rule, rules[args.rule]))
     return EXIT_OK

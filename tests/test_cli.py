@@ -95,10 +95,7 @@ def test_binary_findings_name_the_node(capsys, tmp_path):
     path.write_bytes(graph.SerializeToString())
     code, out, _ = run(capsys, str(path))
     assert code == 1
-    assert (
-        out.splitlines()[0]
-        == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered [unknown-op]"
-    )
+    assert out.splitlines()[0] == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered [unknown-op]"
 
 
 @pytest.mark.parametrize(
@@ -371,3 +368,57 @@ def test_rules_subcommand_usage_errors(capsys):
     code, out, err = run(capsys, "rules", "--bogus")
     assert (code, out) == (2, "")
     assert err.startswith("tflint: usage error: unrecognized arguments: --bogus")
+
+
+@pytest.mark.parametrize(
+    "argv", [["--fail", "error", "g.pbtxt"], ["--form", "json", "g.pbtxt"], ["rules", "--form", "json"]]
+)
+def test_options_are_never_abbreviated(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    flag = next(arg for arg in argv if arg.startswith("--"))
+    assert err.startswith(f"tflint: usage error: unrecognized arguments: {flag}")
+
+
+@pytest.mark.parametrize(
+    "argv, command", [(["rule", "unknown-op"], "rules"), (["explan", "unknown-op"], "explain"), (["ruls"], "rules")]
+)
+def test_a_misspelt_command_is_named(capsys, tmp_path, monkeypatch, argv, command):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, *argv)
+    assert (code, err) == (
+        2,
+        f"tflint: error: {argv[0]}: no such file or directory (did you mean 'tflint {command}'?)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        pytest.param(
+            "rules:\n  unknown-op: zzz\n",
+            "rules.unknown-op: unknown level 'zzz' (expected one of: off, info, warning, error)",
+            id="level",
+        ),
+        pytest.param("fail-on: warn\n", "fail-on: unknown level 'warn' (did you mean 'warning'?)", id="close-level"),
+        pytest.param("rules:\n  zzzz: error\n", "rules: unknown rule 'zzzz' ('tflint rules' lists them)", id="rule"),
+        pytest.param(
+            "zzz: 1\n",
+            "unknown key 'zzz' (expected one of: extends, rules, fail-on, op-defs, baseline, inline-suppressions, plugins)",
+            id="key",
+        ),
+    ],
+)
+def test_an_unknown_name_in_the_config_lists_the_choices_or_the_closest(capsys, tmp_path, config, message):
+    (tmp_path / "c.yaml").write_text(config)
+    (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    code, _, err = run(capsys, "--config", str(tmp_path / "c.yaml"), str(tmp_path / "g.pbtxt"))
+    assert (code, err) == (2, f"tflint: error: {tmp_path / 'c.yaml'}: {message}\n")
+
+
+def test_explain_without_a_close_rule_points_at_the_list(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "explain", "zzz")
+    assert (code, err) == (2, "tflint: error: no rule named 'zzz' ('tflint rules' lists them)\n")

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from tflint.errors import ConfigError, UsageError, did_you_mean
+from tflint.errors import LISTS_RULES, ConfigError, UsageError, did_you_mean
 from tflint.escape import quote
 from tflint.finding import Severity
 from tflint.read.globs import GlobSet
@@ -464,9 +464,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
     for rule_id in settings:
         if rule_id not in rules:
-            raise ConfigError(
-                f"{shown}: rules: unknown rule {quote(rule_id)}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
-            )
+            plugin = _plugin_hint(rule_id, plugin_names)
+            hint = did_you_mean(str(rule_id), rules, more="" if plugin else LISTS_RULES)
+            raise ConfigError(f"{shown}: rules: unknown rule {quote(rule_id)}{hint}{plugin}")
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")

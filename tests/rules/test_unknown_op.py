@@ -22,7 +22,9 @@ def test_test_only_ops_are_registered_and_listed():
     [
         pytest.param("Foo", "Node 'a' uses op 'Foo', which is not registered (did you mean 'Floor'?)", id="not-foo3"),
         pytest.param("Fooo", "Node 'a' uses op 'Fooo', which is not registered", id="no-hint"),
-        pytest.param("matmul", "Node 'a' uses op 'matmul', which is not registered (did you mean 'MatMul'?)", id="case"),
+        pytest.param(
+            "matmul", "Node 'a' uses op 'matmul', which is not registered (did you mean 'MatMul'?)", id="case"
+        ),
         pytest.param("Identiti", "Node 'a' uses op 'Identiti', which is not registered (did you mean 'Identity'?)"),
     ],
 )
