@@ -77,6 +77,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             )
             yield Issue(
                 node,
-                f"Node '{node.name}' uses op {op}, which is deprecated and ceases to work in GraphDef version {deprecation.version} "
+                f"Node '{node.name}' uses op {op}, which is deprecated as of GraphDef version {deprecation.version} "
                 f"({where}).{explanation}",
             )

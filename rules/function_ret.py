@@ -95,8 +95,7 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
             source = f"its type comes from attr '{attr}'" if attr else "it names no type at all"
             yield _LibraryProblem(
                 f"input arg '{arg.name}' has no fixed type ({source}): tf.import_graph_def "
-                "cannot import a library function with such an input (TypeError: Cannot convert the argument `type_value`: 0 "
-                "to a TensorFlow DType), though C++ loaders can"
+                "cannot import such a library function (a TypeError), though C++ loaders can"
             )
     for node in scope.nodes:
         arg = seen.get(node.name)

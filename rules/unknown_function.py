@@ -144,8 +144,7 @@ def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:
                 yield Issue(
                     None,
                     f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names {role} "
-                    f"'{_shown(name)}', which is not in the graph's function library "
-                    "(tf.import_graph_def: FunctionDefLibrary missing it)",
+                    f"'{_shown(name)}', which is not in the graph's function library",
                     function=gradient.function_name if gradient.function_name in graph.function_by_name else None,
                     library=True,  # tf.import_graph_def checks GradientDefs whether or not a function runs
                 )

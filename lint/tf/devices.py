@@ -155,9 +155,9 @@ def cpp_device_error(device: str) -> str | None:
 def _no_component(rest: str, offset: int) -> str:
     """The reason for text that starts no known component, with a hint for common slips."""
     where = f"'{rest}'" if offset == 0 else f"'{rest}' (at offset {offset})"
-    reason = f"{where} starts none of {_CPP_COMPONENTS}"
+    reason = f"{where} is not a device component"  # the list of components only when there is no hint
     if not rest.startswith("/"):
-        return f"{reason}; every component starts with '/'"
+        return f"{reason}; components start with '/'"
     kind, colon, index = rest[1:].split("/", 1)[0].partition(":")
     if kind.lower() in ("cpu", "gpu"):
         if not colon:
@@ -165,7 +165,7 @@ def _no_component(rest: str, offset: int) -> str:
         return f"{reason}; the legacy form is spelled /{kind.lower()}: or /{kind.upper()}: exactly"
     if colon and kind not in ("job", "replica", "task", "device"):
         return f"{reason}; write /device:{kind.upper()}:{index or '0'} (only cpu and gpu have a short form)"
-    return reason
+    return f"{where} starts none of {_CPP_COMPONENTS}"
 
 
 @functools.lru_cache(maxsize=8192)
@@ -250,7 +250,7 @@ def _python_unknown(piece: str, parts: list[str], known: frozenset[str]) -> str:
     head = parts[0]
     reason = f"unknown component '{piece}'"
     if head == "device" and len(parts) == 2:
-        return f"{reason}: a device type needs an index here ('device:{parts[1]}:0' or 'device:{parts[1]}:*')"
+        return f"{reason}: a device type needs an index ('device:{parts[1]}:0' or 'device:{parts[1]}:*')"
     if head in ("job", "replica", "task", "device"):
         return (
             f"{reason}: '{head}' takes exactly one value"
