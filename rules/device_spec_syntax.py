@@ -71,7 +71,6 @@ DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {"device-types": []}
 
 
-
 def validate_options(options: Mapping[str, Any]) -> str | None:
     """Device types are non-empty names without `/` or `:`."""
     for name in options["device-types"]:
