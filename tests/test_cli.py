@@ -335,33 +335,55 @@ def test_progress_only_on_a_terminal(capsys, tmp_path, monkeypatch):
     terminal = Terminal()
     monkeypatch.setenv("COLUMNS", "400")
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    monkeypatch.setattr(progress, "INTERVAL", 0.001)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)  # every call draws
     monkeypatch.setattr(sys, "stderr", terminal)
-    drawn = []
-    original = progress.Progress._draw
-
-    def draw_and_wait(self):
-        original(self)
-        drawn.append(self._status)
-
-    monkeypatch.setattr(progress.Progress, "_draw", draw_and_wait)
-    slow = progress.Progress.file
-
-    def file_slowly(self, number, total, path):
-        slow(self, number, total, path)
-        import time
-
-        deadline = time.monotonic() + 1
-        while not any(f"[{number}/{total}]" in status for status in drawn) and time.monotonic() < deadline:
-            time.sleep(0.001)
-
-    monkeypatch.setattr(progress.Progress, "file", file_slowly)
-    code = main([str(tmp_path)])
+    code = main(["-j", "1", str(tmp_path)])
     assert code == 0
     written = terminal.getvalue()
+    assert f"\r\033[Ktflint: [1/3] {tmp_path / 'g0.pbtxt'} (unknown-op)" in written
     assert f"\r\033[Ktflint: [3/3] {tmp_path / 'g2.pbtxt'}" in written
     assert written.endswith("\r\033[K")  # erased before the report is printed
     assert "All checks passed" not in written  # the report itself goes to stdout
+
+
+def test_progress_waits_for_its_delay_and_draws_at_most_every_interval():
+    import io
+
+    from tflint.report.progress import Progress
+
+    stream = io.StringIO()
+    quiet = Progress(stream, delay=3600, interval=0)
+    quiet.file(1, 2, "a.pb")
+    quiet.close()
+    assert stream.getvalue() == ""  # a quick run shows nothing, and has nothing to erase
+    drawing = Progress(stream, delay=0, interval=3600)
+    drawing.file(1, 2, "a.pb")
+    drawing.rule("unknown-op")  # within the interval: not drawn
+    drawing.close()
+    assert stream.getvalue() == "\r\033[Ktflint: [1/2] a.pb\r\033[K"
+
+
+def test_progress_on_a_terminal_keeps_the_parallel_workers(tmp_path, monkeypatch):
+    """No thread of its own: by default (-j not given) a process with another thread is never forked."""
+    import io
+    import os
+    import threading
+
+    from tflint import api
+    from tflint.report.progress import Progress
+
+    threads = threading.active_count()
+    progress = Progress(io.StringIO(), delay=0, interval=0)
+    assert threading.active_count() == threads == 1
+    paths = []
+    for number in range(3):
+        path = tmp_path / f"g{number}.pbtxt"
+        path.write_text('node { name: "a" op: "NoOp" }\n')
+        paths.append(str(path))
+    monkeypatch.setattr(api, "PARALLEL_MIN_BYTES", 0)
+    assert api._worker_count(paths, None) == min(os.cpu_count() or 1, 3)
+    report = api.lint_paths(paths, progress=progress)
+    assert report.files == tuple(paths) and report.findings == ()
 
 
 def test_rules_subcommand_usage_errors(capsys):
