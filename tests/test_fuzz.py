@@ -13,7 +13,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import pytest
 from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
