@@ -82,10 +82,7 @@ def test_explain_prints_the_docstring_and_options(capsys, rule_id):
 
 def test_explain_suggests_a_close_rule(capsys):
     assert main(["explain", "unknwn-op"]) == 2
-    assert (
-        capsys.readouterr().err
-        == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?)\n"
-    )
+    assert capsys.readouterr().err == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?)\n"
 
 
 def test_readme_documents_every_option():
@@ -148,3 +145,19 @@ def test_pre_commit_hook_manifest():
         assert not pattern.search(other), other
     clientlib = pytest.importorskip("pre_commit.clientlib")
     clientlib.load_manifest(str(REPO / ".pre-commit-hooks.yaml"))  # pre-commit's own validation
+
+
+def test_the_version_is_written_once_and_released():
+    """pyproject reads tflint.__version__; the README's snippets name the tag of a dated CHANGELOG release."""
+    import tflint
+
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "tflint.__version__"}' in pyproject
+    assert not re.search(r'^version\s*=\s*"', pyproject, re.M)  # no literal version
+    released = re.findall(r"^## (\d+\.\d+\.\d+) - (\d{4}-\d{2}-\d{2})$", (REPO / "CHANGELOG.md").read_text(), re.M)
+    assert released and released[0][0] == tflint.__version__
+    assert (REPO / "CHANGELOG.md").read_text().index("## Unreleased") < (REPO / "CHANGELOG.md").read_text().index(
+        f"## {released[0][0]}"
+    )
+    tags = re.findall(r"rev: (\S+)", README) + re.findall(r"tflint@(v[\d.]+)", README)
+    assert tags == [f"v{released[0][0]}"] * 2
