@@ -18,11 +18,13 @@ LISTS_RULES = "'tflint rules' lists them"
 LISTED_CHOICES = 10
 
 
-def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6, *, more: str = "") -> str:
+def did_you_mean(
+    word: str, choices: Iterable[str], cutoff: float = 0.6, *, more: str = "", list_choices: bool = True
+) -> str:
     """` (did you mean 'x'?)` for the closest of `choices` to a misspelt `word`.
 
-    With none close: ` (expected one of: a, b, c)` when there are few choices, else ` (` + `more` + `)`
-    (e.g. "'tflint rules' lists them"), or '' without `more`.
+    With none close: ` (expected one of: a, b, c)` when there are few choices (and `list_choices`), else
+    ` (` + `more` + `)` (e.g. "'tflint rules' lists them"), or '' without `more`.
     """
     import difflib  # only when a name is misspelt
 
@@ -30,7 +32,7 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6, *, more
     close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
     if close:
         return f" (did you mean {close[0]!r}?)"
-    if options and len(options) <= LISTED_CHOICES:
+    if list_choices and options and len(options) <= LISTED_CHOICES:
         return f" (expected one of: {', '.join(options)})"
     return f" ({more})" if more else ""
 
