@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -90,7 +90,8 @@ class Report:
             statistics=statistics,
             skipped=tuple(path for path, _ in self.skipped),
         )
-        return renderer(format)(self.findings, summary)
+        rendered: str = renderer(format)(self.findings, summary)
+        return rendered
 
     def to_json(self, indent: int | None = 2) -> str:
         """The findings as a JSON array (same keys as `--format json`)."""
@@ -105,7 +106,7 @@ class Report:
         """The report as a SARIF 2.1.0 log (same as `--format sarif`)."""
         return self.render("sarif")
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Finding]:
         return iter(self.findings)
 
     def __len__(self) -> int:
@@ -392,7 +393,7 @@ def _apply_baseline(
     def stale_level(shown: str | None) -> Severity:
         if pruning:
             return Severity.OFF  # the entries are being removed: nothing to report
-        rule = config_of.get(shown, fallback).rules.get(
+        rule = config_of.get(cast(str, shown), fallback).rules.get(
             "unused-suppression"
         )  # None (a file that is gone): the fallback
         return rule.severity if rule is not None else Severity.OFF

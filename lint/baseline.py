@@ -146,7 +146,7 @@ class Baseline:
                 kept.append(finding)
         shown_names = {repo_path(path, self.root): path for path in linted}
         stale = 0
-        for (file, rule, key), count in sorted(remaining.items()):
+        for (file, rule, stale_subject), count in sorted(remaining.items()):
             if count <= 0 or (file not in shown_names and self._exists(file)):
                 continue  # all matched, or a file not linted in this run: nothing is known of it
             if judged is not None and not judged(rule):
@@ -154,7 +154,7 @@ class Baseline:
             stale += 1
             level = stale_level(shown_names.get(file))
             if level > Severity.OFF:
-                kept.append(self._stale_finding(file, rule, key, count, shown_names.get(file), level))
+                kept.append(self._stale_finding(file, rule, stale_subject, count, shown_names.get(file), level))
         kept.sort(key=Finding.sort_key)
         return Applied(kept, sum(matched.values()), matched, stale)
 

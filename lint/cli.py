@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from tflint.runtime import process
@@ -633,7 +633,7 @@ def _rules_parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _registry(config_path: str | None) -> object:
+def _registry(config_path: str | None) -> Mapping[str, Any]:
     """The rules of the config in force here: built-in ones plus those of its enabled plugins."""
     from tflint.api import resolve_config
     from tflint.config.settings import find_config

@@ -72,7 +72,7 @@ class Finding:
     function: str | None = None
     graph: str | None = None
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: file, position (binary files have none), rule, node."""
         return (
             self.file,

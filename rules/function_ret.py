@@ -50,7 +50,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
@@ -66,7 +66,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield issues for unbound or dangling outputs and clashing arg names, per function."""
     type_names = _type_names()
     for scope in graph.function_scopes:
-        where = graph.function_position(scope.function_ordinal)
+        where = graph.function_position(cast(int, scope.function_ordinal))
         for message in _problems(graph, scope, type_names):
             yield Issue(
                 None,
@@ -167,7 +167,7 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
     if resolved is not None and resolved.types is not None and all(resolved.types):
         # Base types: a ref output feeds a plain return value (and unset or
         # placeholder types are known only at the call, so they stay None).
-        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in resolved.types]
+        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in cast(tuple[int, ...], resolved.types)]
     if len(parts) == 2:
         return types
     if not _is_index(parts[2]) or (types is not None and int(parts[2]) >= len(types)):

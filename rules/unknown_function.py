@@ -94,7 +94,7 @@ def _declared_func_attrs(graph: GraphIndex, op: str) -> tuple[str, ...]:
 
 
 def _check_value(
-    graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict, verdicts: dict
+    graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict[Any, Any], verdicts: dict[Any, Any]
 ) -> Iterator[Issue]:
     """Check one declared func attr value, and the func attrs nested in it that its callee declares."""
     pending = [(field, value, node.op)]

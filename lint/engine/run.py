@@ -8,7 +8,7 @@ deterministic whatever order rules run in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
@@ -37,7 +37,7 @@ class RuleCrash(Exception):
         self.path = path
         self.error = error
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Crosses back from -j worker processes; the original error as text is enough there.
         return (RuleCrash, (self.rule_id, self.path, RuntimeError(f"{type(self.error).__name__}: {self.error}")))
 
@@ -420,12 +420,12 @@ def _position(issue: Issue, index: GraphIndex) -> tuple[int | None, int | None]:
         if issue.function is not None:
             for scope in index.function_scopes:
                 if scope.name == issue.function:
-                    where = index.function_position(scope.function_ordinal)
+                    where = index.function_position(cast(int, scope.function_ordinal))
                     if where:
                         return where
         return None, None
     if issue.field is not None:
-        where = node.attr_position(issue.field)
-        if where is not None:
-            return where
+        attr_where: tuple[int, int] | None = node.attr_position(issue.field)
+        if attr_where is not None:
+            return attr_where
     return node.line, node.column

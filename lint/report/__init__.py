@@ -7,7 +7,7 @@ their document; the summary line and colour belong to `text` alone.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 CHOICES = FORMATS + ("auto",)

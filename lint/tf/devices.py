@@ -19,6 +19,7 @@ short English reason otherwise. They follow TensorFlow's code step by step
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 # DeviceSpec's built-in device types (`_VALID_DEVICE_TYPES`); pluggable
 # devices registered in the running process are added to these at run time.
@@ -206,7 +207,7 @@ def python_canonical_name(device: str, extra_types: frozenset[str] = frozenset()
     return "".join(parts)
 
 
-def _python_parse(device: str, extra_types: frozenset[str]) -> tuple[str | None, tuple]:
+def _python_parse(device: str, extra_types: frozenset[str]) -> tuple[str | None, tuple[Any, ...]]:
     """DeviceSpec's `_string_to_components` plus its constructor's conversions: (error, components)."""
     known = PYTHON_DEVICE_TYPES | extra_types
     job = replica = task = device_type = index = None

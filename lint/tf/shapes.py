@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.attrs import type_name
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
@@ -550,7 +550,8 @@ def _data_format(c: Context, name: str = "data_format") -> str:
         value = default
     if value.WhichOneof("value") != "s":
         raise Unknown
-    return value.s.decode("utf-8", "replace")
+    text: str = value.s.decode("utf-8", "replace")
+    return text
 
 
 def _bias_add(c: Context) -> list[Shape]:
@@ -957,7 +958,7 @@ def _transpose(c: Context) -> list[Shape]:
     elif perm_elements >= 0:
         rank = perm_elements
     else:
-        rank = len(perm.values)
+        rank = len(cast(ConstValue, perm).values)
     if shape is None and rank < 2:
         return [shape]
     if rank > MAX_RANK:
@@ -997,9 +998,9 @@ def _merge(c: Context) -> list[Shape]:
     shapes = c.shapes
     if not shapes:
         raise Unknown
-    out = shapes[0]
+    first = shapes[0]
+    out: list[int] | None = None if first is None else list(first)
     if out is not None:
-        out = list(out)
         for shape in shapes[1:]:
             if shape is None or len(shape) != len(out):
                 out = None
@@ -1086,7 +1087,7 @@ def _range(c: Context) -> list[Shape]:
     values = [c.const(index) for index in range(3)]
     if any(value is None for value in values):
         return [(-1,)]
-    start, limit, delta = (value.values[0] for value in values)
+    start, limit, delta = (value.values[0] for value in cast("list[ConstValue]", values))
     if delta == 0:
         raise ShapeError(f"Requires delta != 0: {delta}")
     if delta > 0 and start > limit:
@@ -1193,7 +1194,7 @@ def _slice(c: Context) -> list[Shape]:
     shape = c.shapes[0]
     begin_shape = with_rank(c.shapes[1], 1, 1)
     sizes_shape = with_rank(c.shapes[2], 1, 2)
-    count = merge(begin_shape, sizes_shape)[0]
+    count = cast("tuple[int, ...]", merge(begin_shape, sizes_shape))[0]
     if count >= 0:
         shape = with_rank(shape, count, 0)
     begin = _shape_from_const(c, 1)
@@ -1285,7 +1286,7 @@ def _fused_batch_norm(c: Context) -> list[Shape]:
         vector = with_rank(c.shapes[index], 1, index)
         channel = merge_dim(channel, vector[0])
     out = shape[:channel_index] + (channel,) + shape[channel_index + 1 :]
-    outputs = [out, (channel,), (channel,), (channel,), (channel,)]
+    outputs: list[Shape] = [out, (channel,), (channel,), (channel,), (channel,)]
     if c.node.op == "FusedBatchNormV3":
         outputs.append(None)
     return outputs
@@ -1372,7 +1373,7 @@ def _parse_outputs(num_sparse: int, serialized: Shape, dense_shapes: list[Shape]
     outputs.extend([(-1,)] * num_sparse)
     outputs.extend([(rank,)] * num_sparse)
     for dense in dense_shapes:
-        outputs.append(None if serialized is None else serialized + dense)
+        outputs.append(None if serialized is None or dense is None else serialized + dense)
     return outputs
 
 
@@ -1605,7 +1606,7 @@ GUARDED_ERRORS: tuple[type[Exception], ...] = (ArithmeticError, IndexError, Valu
 _PENDING = "pending"
 
 
-class _ConstsRead(tuple):
+class _ConstsRead(tuple[Any, ...]):
     """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
 
     __slots__ = ()
@@ -1722,7 +1723,7 @@ class ShapeInference:
         inputs = node.inputs
         if inputs and inputs[-1].is_control:
             inputs = tuple(item for item in inputs if not item.is_control)
-        shapes = []
+        shapes: list[Shape] = []
         append = shapes.append
         loop_head = node.op in MERGE_OPS
         for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
@@ -1765,7 +1766,8 @@ class ShapeInference:
         context.inputs = inputs
         context.shapes = shapes
         context._schema = None
-        context.consts_read = consts_read = []
+        consts_read: list[Any] = []
+        context.consts_read = consts_read
         context.read_handles = False
         issues = len(self.issues)
         try:
@@ -1809,11 +1811,14 @@ class ShapeInference:
         producer's op, attr dict (shared by identical nodes) and output index.
         """
         by_name = self._by_name
-        identities = []
+        identities: list[tuple[str, int, int] | None] = []
         for position in read:
             item = inputs[position] if position < len(inputs) else None
             producer = by_name.get(item.node) if item is not None else None
-            identities.append(None if producer is None else (producer.op, id(producer.attr), item.index))
+            if item is None or producer is None:
+                identities.append(None)
+            else:
+                identities.append((producer.op, id(producer.attr), item.index))
         return tuple(identities)
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
@@ -1827,7 +1832,7 @@ class ShapeInference:
             self._results[ordinal] = outputs
         elif outputs is _VISITING:
             return None
-        return outputs
+        return cast("tuple[Shape, ...] | None", outputs)
 
     def _refine(self, node: Node, outputs: tuple[Shape, ...] | None) -> tuple[Shape, ...] | None:
         """Merge the node's `_output_shapes` into its inferred outputs, as TensorFlow does after inference."""
@@ -1841,7 +1846,7 @@ class ShapeInference:
             count = _output_count(self.graph, node)
             if count is None or len(declared) < count:
                 return None
-            return declared[:count]
+            return cast("tuple[Shape, ...]", declared[:count])
         if len(declared) < len(outputs):
             return outputs  # invalid-shape reports the missing entries
         if declared[: len(outputs)] == outputs:
