@@ -428,7 +428,8 @@ def test_a_misspelt_command_is_named(capsys, tmp_path, monkeypatch, argv, comman
         pytest.param("rules:\n  zzzz: error\n", "rules: unknown rule 'zzzz' ('tflint rules' lists them)", id="rule"),
         pytest.param(
             "zzz: 1\n",
-            "unknown key 'zzz' (expected one of: extends, rules, fail-on, op-defs, baseline, inline-suppressions, plugins)",
+            "unknown key 'zzz' (expected one of: extends, rules, fail-on, op-defs, baseline, inline-suppressions, plugins, "
+            "uncalled-functions, interface)",
             id="key",
         ),
     ],
