@@ -104,7 +104,7 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
         if _has_no_output_args(graph, node.op):
             yield f"body node '{node.name}' has no outputs and the name of an input arg (TensorFlow: Duplicated ret name)"
         elif _fixed_count(arg) == 1:
-            yield f"body node '{node.name}' has the name of input arg '{node.name}', which TensorFlow also gives the arg's node (Node '{node.name}' is not unique)"
+            yield f"body node '{node.name}' is named like input arg '{node.name}', whose node has that name (Node '{node.name}' is not unique)"
     single_outputs = {f"{arg.name}_RetVal" for arg in signature.output_arg if _fixed_count(arg) == 1}
     for node in scope.nodes:
         if node.name in single_outputs:
@@ -155,7 +155,7 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
     if len(parts) == 1:
         if not schema.outputs:
             return []  # indexed under the bare name, with no tensors: a type mismatch
-        return f"but a node output is written '{name}:<output arg>:<index>' (outputs of {node.op}: {', '.join(a.name for a in schema.outputs)})"
+        return f"but node outputs read '{name}:<output arg>:<index>' ({node.op}'s: {', '.join(a.name for a in schema.outputs)})"
     output = next((arg for arg in schema.outputs if arg.name == parts[1]), None)
     if output is None or len(parts) > 3:
         names = ", ".join(arg.name for arg in schema.outputs) or "none"

@@ -87,7 +87,7 @@ def pin_problem(device: str, allowed: frozenset[str]) -> str | None:
         else:
             return None
     if kind is not None and kind != "*" and kind.upper() not in allowed:
-        return f"a server without a {kind.upper()} device cannot run it there"
+        return f"a server needs a {kind.upper()} device to run it"
     if job is not None and job not in ("localhost", "*"):
         return "a model server runs as job 'localhost' and cannot place it, even with soft placement"
     return None
