@@ -260,7 +260,7 @@ def _fail(message: str, prefix: str = "error") -> int:
     return EXIT_USAGE
 
 
-COMMANDS = ("rules", "explain")
+COMMANDS = ("rules", "explain", "compat")
 
 
 def _main(argv: list[str]) -> int:

@@ -405,7 +405,13 @@ def test_options_are_never_abbreviated(capsys, tmp_path, monkeypatch, argv):
 
 
 @pytest.mark.parametrize(
-    "argv, command", [(["rule", "unknown-op"], "rules"), (["explan", "unknown-op"], "explain"), (["ruls"], "rules")]
+    "argv, command",
+    [
+        (["rule", "unknown-op"], "rules"),
+        (["explan", "unknown-op"], "explain"),
+        (["ruls"], "rules"),
+        (["compt"], "compat"),
+    ],
 )
 def test_a_misspelt_command_is_named(capsys, tmp_path, monkeypatch, argv, command):
     monkeypatch.chdir(tmp_path)
