@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from tflint.config.plugins import OP_DEFS_GROUP
 from tflint.config.settings import (

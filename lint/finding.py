@@ -95,7 +95,7 @@ class Finding:
         """This finding with every text field escaped for output (itself when nothing needs it)."""
         from tflint.escape import escape
 
-        changes = {}
+        changes: dict[str, Any] = {}
         for name in ("rule", "message", "file", "node", "function", "graph"):
             value = getattr(self, name)
             if value is not None and (shown := escape(value)) is not value:

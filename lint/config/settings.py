@@ -234,7 +234,7 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
             if (candidate_dir / ".git").exists():
                 return None
     except (OSError, RuntimeError) as error:  # a directory without permission, a symlink loop
-        raise ConfigError(f"{start}: cannot search for a config: {error.strerror or error}") from None
+        raise ConfigError(f"{start}: cannot search for a config: {getattr(error, 'strerror', None) or error}") from None
     return None
 
 

@@ -165,7 +165,9 @@ def run_rules(
         yield from _findings(rule_id, rule_config, issues, index, path, label, config.uncalled_functions)
 
 
-def _guarded(rule_id: str, path: str, check: Callable, index: GraphIndex, options: Any) -> Iterator[Issue]:
+def _guarded(
+    rule_id: str, path: str, check: Callable[..., Iterable[Issue]], index: GraphIndex, options: Any
+) -> Iterator[Issue]:
     """The issues of one rule, read one at a time; whatever the rule raises becomes a RuleCrash."""
     try:
         yield from check(index, options)
@@ -333,9 +335,9 @@ def _findings(
     At most MAX_PER_NODE findings per node and MAX_PER_GRAPH in all are reported; a summary finding counts the rest.
     """
     per_node: dict[tuple[str, str | None], int] = {}
-    left_out: dict[tuple[str, str | None], list] = {}  # node -> [count, most severe, the first left out]
+    left_out: dict[tuple[str, str | None], list[Any]] = {}  # node -> [count, most severe, the first left out]
     reported = 0
-    graph_left_out: list = [0, Severity.OFF]
+    graph_left_out: list[Any] = [0, Severity.OFF]
     ignores = rule_config.ignores if rule_config.ignore_nodes else None
     configured = rule_config.severity
     level_set = rule_config.level_set

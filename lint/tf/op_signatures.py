@@ -243,7 +243,7 @@ class Signatures:
             return plan.memo[key]
         except KeyError:
             pass
-        values = {names[0]: key} if len(names) == 1 else dict(zip(names, key))
+        values = {names[0]: key} if len(names) == 1 else dict(zip(names, cast("tuple[Any, ...]", key)))
         result = _build(plan.schema, values, self._length_limit)
         plan.memo[key] = result
         return result
@@ -306,7 +306,9 @@ class _Unresolvable(Exception):
 
 
 def _build(
-    schema: OpSchema, values: Mapping[str, int | tuple], length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH
+    schema: OpSchema,
+    values: Mapping[str, int | tuple[Any, ...]],
+    length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH,
 ) -> Signature | SignatureProblem:
     try:
         inputs = tuple(_arg(schema, arg, values, "input", length_limit) for arg in schema.inputs)
@@ -354,7 +356,7 @@ def _valid_type(value: int) -> bool:
 def _arg(
     schema: OpSchema,
     arg: Any,
-    values: Mapping[str, int | tuple],
+    values: Mapping[str, int | tuple[Any, ...]],
     direction: str,
     length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH,
 ) -> Arg:
