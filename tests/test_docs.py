@@ -161,3 +161,30 @@ def test_the_version_is_written_once_and_released():
     )
     tags = re.findall(r"rev: (\S+)", README) + re.findall(r"tflint@(v[\d.]+)", README)
     assert tags == [f"v{released[0][0]}"] * 2
+
+
+def test_every_bundled_data_file_is_package_data():
+    """A data file beside the modules that pyproject's package-data misses would be absent from the wheel."""
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = setuptools["package-dir"]
+
+    def folder_of(package: str):
+        root = max((name for name in folders if package == name or package.startswith(name + ".")), key=len)
+        return REPO / folders[root] / package[len(root) + 1 :].replace(".", "/")
+
+    shipped = {
+        path
+        for package, patterns in setuptools["package-data"].items()
+        for path in folder_of(package).iterdir()
+        if any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns)
+    }
+    data = {
+        path
+        for folder in ("lint", "rules", "protos")
+        for path in (REPO / folder).rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+    }
+    assert data - shipped == set()

@@ -83,11 +83,15 @@ class OpRegistry:
     """Layered OpDef lookup; `schema(name)` returns None for unknown ops."""
 
     def __init__(
-        self, layers: Iterable[tuple[str, dict[str, Any]]], *, include_bundled: bool = True, targets: tuple = ()
+        self,
+        layers: Iterable[tuple[str, dict[str, Any]]],
+        *,
+        include_bundled: bool = True,
+        targets: tuple[Any, ...] = (),
     ) -> None:
         self._layers = list(layers)
         # The older TensorFlow releases (tflint.tf.releases.Release) the run judges graphs against too.
-        self.targets: tuple = targets
+        self.targets: tuple[Any, ...] = targets
         if include_bundled:
             self._layers.append(("tensorflow", bundled_ops()))
         self._schemas: dict[str, OpSchema | None] = {}
@@ -128,7 +132,7 @@ class OpRegistry:
         return list(self._layers)
 
 
-def user_registry(op_list_files: Iterable[tuple[str, Any]] = (), targets: tuple = ()) -> OpRegistry:
+def user_registry(op_list_files: Iterable[tuple[str, Any]] = (), targets: tuple[Any, ...] = ()) -> OpRegistry:
     """The registry for a run: user OpLists (in the order given) over the bundled snapshot, and its target releases."""
     layers = [(name, {op.name: op for op in op_list.op}) for name, op_list in op_list_files]
     return OpRegistry(layers, targets=targets)
