@@ -337,7 +337,7 @@ def _min_tf(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(result.release is None for result in results) else EXIT_OK
 
 
-def _overrides(args: argparse.Namespace) -> object:
+def _overrides(args: argparse.Namespace) -> Any:
     from tflint.config.settings import Overrides
 
     return Overrides(
@@ -350,7 +350,7 @@ def _overrides(args: argparse.Namespace) -> object:
     )
 
 
-def _walk_options(args: argparse.Namespace) -> dict:
+def _walk_options(args: argparse.Namespace) -> dict[str, Any]:
     """What lint_paths and discover share: how paths are expanded, and the settings laid over configs."""
     return {
         "overrides": _overrides(args),

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, cast
 
 from tflint.errors import LISTS_RULES, ConfigError, UsageError, did_you_mean
 from tflint.escape import quote
@@ -186,7 +186,7 @@ class Config:
             for rule_id in key:
                 rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
             variants[key] = dataclasses.replace(self, rules=MappingProxyType(rules))
-        return variants[key]
+        return cast("Config", variants[key])
 
 
 def default_config() -> Config:
@@ -446,7 +446,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     exclude = None
     if raw.get("exclude") is not None:
         exclude = GlobSet(_globs(raw["exclude"], f"{shown}: exclude"), root)
-    extend_exclude = ()
+    extend_exclude: tuple[GlobSet, ...] = ()
     if raw.get("extend-exclude") is not None:
         extend_exclude = (GlobSet(_globs(raw["extend-exclude"], f"{shown}: extend-exclude"), root),)
 
