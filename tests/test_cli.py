@@ -12,6 +12,7 @@ from conftest import CORPUS, require
 
 from tflint.cli import main
 from tflint.config.settings import TOP_LEVEL_KEYS
+from tflint.errors import did_you_mean
 
 THREE_PROBLEMS = """\
 node {
@@ -433,7 +434,7 @@ def test_a_misspelt_command_is_named(capsys, tmp_path, monkeypatch, argv, comman
         ),
         pytest.param("fail-on: warn\n", "fail-on: unknown level 'warn' (did you mean 'warning'?)", id="close-level"),
         pytest.param("rules:\n  zzzz: error\n", "rules: unknown rule 'zzzz' ('tflint rules' lists them)", id="rule"),
-        pytest.param("zzz: 1\n", f"unknown key 'zzz' (expected one of: {', '.join(TOP_LEVEL_KEYS)})", id="key"),
+        pytest.param("zzz: 1\n", f"unknown key 'zzz'{did_you_mean('zzz', TOP_LEVEL_KEYS)}", id="key"),
     ],
 )
 def test_an_unknown_name_in_the_config_lists_the_choices_or_the_closest(capsys, tmp_path, config, message):

@@ -160,7 +160,7 @@ def test_the_version_is_written_once_and_released():
         f"## {released[0][0]}"
     )
     tags = re.findall(r"rev: (\S+)", README) + re.findall(r"tflint@(v[\d.]+)", README)
-    assert tags == [f"v{released[0][0]}"] * 2
+    assert len(tags) >= 2 and set(tags) == {f"v{released[0][0]}"}
 
 
 def test_every_bundled_data_file_is_package_data():

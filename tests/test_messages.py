@@ -25,7 +25,8 @@ EVERYTHING = {"rules": {rule_id: "info" for rule_id, module in RULES.items() if 
 
 
 def measured(message: str) -> int:
-    """The message's length with each quoted value longer than NAME_LIMIT counted as NAME_LIMIT."""
+    """The message's length with each quoted value (or path) longer than NAME_LIMIT counted as NAME_LIMIT."""
+    message = re.sub(r"(?<![\w'])/[^\s']{%d,}" % NAME_LIMIT, "/" + "x" * (NAME_LIMIT - 1), message)
     return len(re.sub(r"'[^']{%d,}'" % (NAME_LIMIT + 1), "'" + "x" * NAME_LIMIT + "'", message))
 
 
