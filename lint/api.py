@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from tflint.config.plugins import OP_DEFS_GROUP
 from tflint.config.settings import (
@@ -92,7 +92,8 @@ class Report:
             statistics=statistics,
             skipped=tuple(path for path, _ in self.skipped),
         )
-        return renderer(format)(self.findings, summary)
+        rendered: str = renderer(format)(self.findings, summary)
+        return rendered
 
     def to_json(self, indent: int | None = 2) -> str:
         """The findings as a JSON array (same keys as `--format json`)."""
@@ -107,7 +108,7 @@ class Report:
         """The report as a SARIF 2.1.0 log (same as `--format sarif`)."""
         return self.render("sarif")
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Finding]:
         return iter(self.findings)
 
     def __len__(self) -> int:
@@ -396,7 +397,7 @@ def _apply_baseline(
     def rules_for(shown: str | None) -> list[RuleLevel]:
         if pruning:
             return []  # the entries are being removed: nothing to report
-        return configured(config_of.get(shown, fallback))  # None (a file that is gone): the fallback
+        return configured(config_of.get(cast(str, shown), fallback))  # None (a file that is gone): the fallback
 
     applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, rules_for, judged)
     outside = [f for f in findings if f.file not in member_set]

@@ -148,14 +148,16 @@ class Baseline:
                 kept.append(finding)
         shown_names = {repo_path(path, self.root): path for path in linted}
         stale = 0
-        for (file, rule, key), count in sorted(remaining.items()):
+        for (file, rule, stale_subject), count in sorted(remaining.items()):
             if count <= 0 or (file not in shown_names and self._exists(file)):
                 continue  # all matched, or a file not linted in this run: nothing is known of it
             if judged is not None and not judged(rule):
                 continue  # a rule this run did not run: nothing is known of it either
             stale += 1
             shown = shown_names.get(file)
-            entry = StaleEntry(file, rule, key, count, self.counts[file][rule][key], exists=shown is not None)
+            entry = StaleEntry(
+                file, rule, stale_subject, count, self.counts[file][rule][stale_subject], exists=shown is not None
+            )
             where = shown if shown is not None else _display(self.path)
             kept.extend(file_findings(SUPPRESSIONS, Suppressions(stale=(entry,)), where, rules_for(shown)))
         kept.sort(key=Finding.sort_key)

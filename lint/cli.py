@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from tflint.runtime import process
@@ -22,6 +22,11 @@ LEVELS = ("error", "warning", "info")
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No abbreviations (`--fail` for `--fail-on`): a later flag could make a script's abbreviation ambiguous.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _UsageExit(message)
@@ -258,6 +263,9 @@ def _fail(message: str, prefix: str = "error") -> int:
     return EXIT_USAGE
 
 
+COMMANDS = ("rules", "explain", "compat")
+
+
 def _main(argv: list[str]) -> int:
     if argv and argv[0] == "compat":
         return _compat(argv[1:])
@@ -265,6 +273,14 @@ def _main(argv: list[str]) -> int:
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
         return _explain(argv[1:])
+    if argv and not os.path.exists(argv[0]):
+        import difflib
+
+        close = difflib.get_close_matches(argv[0], COMMANDS, n=1, cutoff=0.7)
+        if close:  # `tflint rule unknown-op`: a misspelt command, not a missing graph
+            from tflint.errors import UsageError
+
+            raise UsageError(f"{argv[0]}: no such file or directory (did you mean 'tflint {close[0]}'?)")
     args = _build_parser().parse_args(argv)
     if args.version:
         print(version_text())
@@ -324,7 +340,7 @@ def _min_tf(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(result.release is None for result in results) else EXIT_OK
 
 
-def _overrides(args: argparse.Namespace) -> object:
+def _overrides(args: argparse.Namespace) -> Any:
     from tflint.config.settings import Overrides
 
     return Overrides(
@@ -337,7 +353,7 @@ def _overrides(args: argparse.Namespace) -> object:
     )
 
 
-def _walk_options(args: argparse.Namespace) -> dict:
+def _walk_options(args: argparse.Namespace) -> dict[str, Any]:
     """What lint_paths and discover share: how paths are expanded, and the settings laid over configs."""
     return {
         "overrides": _overrides(args),
@@ -624,7 +640,7 @@ def _rules_parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _registry(config_path: str | None) -> object:
+def _registry(config_path: str | None) -> Mapping[str, Any]:
     """The rules of the config in force here: built-in ones plus those of its enabled plugins."""
     from tflint.api import resolve_config
     from tflint.config.settings import find_config
@@ -637,7 +653,7 @@ def _registry(config_path: str | None) -> object:
 
 
 def _list_rules(argv: list[str]) -> int:
-    from tflint.report.rulesdoc import markdown, summary_of
+    from tflint.report.rulesdoc import help_uri, markdown, summary_of
 
     args = _rules_parser("rules").parse_args(argv)
     rules = _registry(args.config)
@@ -652,6 +668,7 @@ def _list_rules(argv: list[str]) -> int:
                 "category": module.CATEGORY,
                 "level": str(module.DEFAULT_SEVERITY),
                 "summary": summary_of(module),
+                "url": help_uri(rule_id, module),
             }
         )
     if args.format == "json":
@@ -671,12 +688,9 @@ def _explain(argv: list[str]) -> int:
     args = _rules_parser("explain").parse_args(argv)
     rules = _registry(args.config)
     if args.rule not in rules:
-        import difflib
+        from tflint.errors import LISTS_RULES, UsageError, did_you_mean
 
-        close = difflib.get_close_matches(args.rule, list(rules), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        from tflint.errors import UsageError
-
-        raise UsageError(f"no rule named '{args.rule}'{hint}; 'tflint rules' lists them")
+        hint = did_you_mean(args.rule, sorted(rules), more=LISTS_RULES)
+        raise UsageError(f"no rule named '{args.rule}'{hint}")
     sys.stdout.write(explain_text(args.rule, rules[args.rule]))
     return EXIT_OK

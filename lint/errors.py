@@ -13,12 +13,28 @@ class ConfigError(Exception):
     """Invalid configuration (exit 2): the message names the file and the key."""
 
 
-def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
-    """` (did you mean 'x'?)` for the closest of `choices` to a misspelt `word`, else ''."""
+LISTS_RULES = "'tflint rules' lists them"
+# Up to this many choices are listed when none is close to the misspelt word.
+LISTED_CHOICES = 10
+
+
+def did_you_mean(
+    word: str, choices: Iterable[str], cutoff: float = 0.6, *, more: str = "", list_choices: bool = True
+) -> str:
+    """` (did you mean 'x'?)` for the closest of `choices` to a misspelt `word`.
+
+    With none close: ` (expected one of: a, b, c)` when there are few choices (and `list_choices`), else
+    ` (` + `more` + `)` (e.g. "'tflint rules' lists them"), or '' without `more`.
+    """
     import difflib  # only when a name is misspelt
 
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    options = list(choices)
+    close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    if list_choices and options and len(options) <= LISTED_CHOICES:
+        return f" (expected one of: {', '.join(options)})"
+    return f" ({more})" if more else ""
 
 
 # How many misspellings one Suggestions answers with a close-match search, and the longest

@@ -75,7 +75,7 @@ class Finding:
     function: str | None = None
     graph: str | None = None
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: file, position (binary files have none), rule, node."""
         return (
             self.file,
@@ -98,7 +98,7 @@ class Finding:
         """This finding with every text field escaped for output (itself when nothing needs it)."""
         from tflint.escape import escape
 
-        changes = {}
+        changes: dict[str, Any] = {}
         for name in ("rule", "message", "file", "node", "function", "graph"):
             value = getattr(self, name)
             if value is not None and (shown := escape(value)) is not value:

@@ -84,14 +84,15 @@ POOL: descriptor_pool.DescriptorPool = _load_pool()
 
 def message_class(full_name: str) -> type[Message]:
     """The message class for a full name in POOL, e.g. "tensorflow.SavedObject"."""
-    return message_factory.GetMessageClass(POOL.FindMessageTypeByName(full_name))
+    message_class: type[Message] = message_factory.GetMessageClass(POOL.FindMessageTypeByName(full_name))
+    return message_class
 
 
 def is_repeated(field: FieldDescriptor) -> bool:
     """Whether a field is repeated (or a map), on every supported protobuf version."""
     # protobuf 7 dropped FieldDescriptor.label; 4.25 has no is_repeated yet.
     flag = getattr(field, "is_repeated", None)
-    return flag if flag is not None else field.label == FieldDescriptor.LABEL_REPEATED
+    return bool(flag) if flag is not None else bool(field.label == FieldDescriptor.LABEL_REPEATED)
 
 
 DATA_TYPE: EnumDescriptor = POOL.FindEnumTypeByName("tensorflow.DataType")

@@ -79,7 +79,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             )
             yield Issue(
                 node,
-                f"Node '{node.name}' uses op {op}, which is deprecated and ceases to work in GraphDef version "
-                f"{deprecation.version} "
+                f"Node '{node.name}' uses op {op}, which is deprecated as of GraphDef version {deprecation.version} "
                 f"({where}).{explanation}",
             )

@@ -23,10 +23,11 @@ disagree, and a string either one rejects fails somewhere:
 
 Both accept the empty string, `/`, `/cpu:0`, `/gpu:*`, `/GPU:0`,
 `/device:CPU:0` and `/job:localhost/replica:0/task:0/device:GPU:0`.
-The message says which parser rejects the string and why. When only C++
-rejects it and `tf.import_graph_def` rewrites it into a form C++ accepts
-(`GPU:0` becomes `/device:GPU:0`), the message says that only C++ loaders
-fail.
+The message says which parser rejects the string and why (C++'s reason
+when both do). When only C++ rejects it and `tf.import_graph_def` rewrites
+it into a form C++ accepts (`GPU:0` becomes `/device:GPU:0`), the message
+says that only C++ loaders (TF Serving, the C++ SavedModel loader, the C
+API) fail.
 
 Where each parser really runs (verified with TensorFlow 2.21): Python reads
 the devices of top-level nodes, and of function-body nodes only in a
@@ -68,11 +69,6 @@ ID = "device-spec-syntax"
 CATEGORY = "device"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {"device-types": []}
-
-_PYTHON = "TensorFlow's Python parser (DeviceSpec.from_string; {entry} raises ValueError)"
-_CPP = (
-    'TensorFlow\'s C++ parser (DeviceNameUtils::ParseFullName; placement fails with "Malformed device specification")'
-)
 
 
 def validate_options(options: Mapping[str, Any]) -> str | None:
@@ -117,26 +113,18 @@ def _problem(device: str, python_entry: str | None, extra_types: frozenset[str])
     """What is wrong with `device`, naming the parser(s); None when both accept it."""
     cpp_error = cpp_device_error(device)
     python_error = python_device_error(device, extra_types) if python_entry is not None else None
+    # Kept short (a finding's message stays under 200 characters): the docstring names the parsers' errors.
     if python_error is not None and cpp_error is not None:
-        python = _PYTHON.format(entry=python_entry)
-        return (
-            f"is rejected by both of TensorFlow's device parsers: by {python}, because {python_error}; and by {_CPP}, "
-            f"because {cpp_error}"
-        )
+        return f"is rejected by both device parsers (placement and {python_entry}): {cpp_error}"
     if python_error is not None:
-        return (
-            f"is rejected by {_PYTHON.format(entry=python_entry)}, because {python_error} (the C++ parser accepts it)"
-        )
+        return f"fails in {python_entry} (Python's DeviceSpec; placement accepts it): {python_error}"
     if cpp_error is None:
         return None
-    message = f"is rejected by {_CPP}, because {cpp_error}"
+    message = f"fails at placement (C++ parser): {cpp_error}"
     if python_entry is not None:
         canonical = python_canonical_name(device, extra_types)
         if canonical is not None and cpp_device_error(canonical) is None:
-            message += (
-                f'; {python_entry} rewrites it to "{canonical}", so only C++ loaders (TF Serving, the C++ SavedModel '
-                "loader, the C API) fail"
-            )
+            message += f'; {python_entry} rewrites it to "{canonical}", so only C++ loaders fail'
     return message
 
 

@@ -62,7 +62,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.functions import function_defs_equal, registered_op
@@ -79,14 +79,15 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     first: dict[str, tuple[Any, int]] = {}
     for scope in graph.function_scopes:
         function = scope.function
-        name = scope.name
-        where = graph.function_position(scope.function_ordinal)
+        name = cast(str, scope.name)  # function scopes are named and numbered
+        ordinal_here = cast(int, scope.function_ordinal)
+        where = graph.function_position(ordinal_here)
         if name in first:
             existing, ordinal = first[name]
             if not function_defs_equal(existing, function):
                 yield Issue(
                     None,
-                    f"Function '{name}' (library entry {scope.function_ordinal + 1}) is defined differently by "
+                    f"Function '{name}' (library entry {ordinal_here + 1}) is defined differently by "
                     f"library entry {ordinal + 1}: "
                     "TensorFlow refuses a second, different function with the same name",
                     function=name,
@@ -94,7 +95,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     position=where,
                 )
             continue
-        first[name] = (function, scope.function_ordinal)
+        first[name] = (function, ordinal_here)
         if registered_op(graph, name) is not None:
             yield Issue(
                 None,

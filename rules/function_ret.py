@@ -52,7 +52,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
@@ -68,7 +68,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield issues for unbound or dangling outputs and clashing arg names, per function."""
     type_names = _type_names()
     for scope in graph.function_scopes:
-        where = graph.function_position(scope.function_ordinal)
+        where = graph.function_position(cast(int, scope.function_ordinal))
         for message in _problems(graph, scope, type_names):
             yield Issue(
                 None,
@@ -97,8 +97,7 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
             source = f"its type comes from attr '{attr}'" if attr else "it names no type at all"
             yield _LibraryProblem(
                 f"input arg '{arg.name}' has no fixed type ({source}): tf.import_graph_def "
-                "cannot import a library function with such an input "
-                "(TypeError: Cannot convert the argument `type_value`: 0 to a TensorFlow DType), though C++ loaders can"
+                "cannot import such a library function (a TypeError), though C++ loaders can"
             )
     for node in scope.nodes:
         arg = seen.get(node.name)
@@ -110,8 +109,8 @@ def _problems(graph: GraphIndex, scope: Scope, type_names: dict[int, str]) -> It
             )
         elif _fixed_count(arg) == 1:
             yield (
-                f"body node '{node.name}' has the name of input arg '{node.name}', which TensorFlow also gives the "
-                f"arg's node (Node '{node.name}' is not unique)"
+                f"body node '{node.name}' is named like input arg '{node.name}', whose node has that name "
+                f"(Node '{node.name}' is not unique)"
             )
     single_outputs = {f"{arg.name}_RetVal" for arg in signature.output_arg if _fixed_count(arg) == 1}
     for node in scope.nodes:
@@ -173,8 +172,8 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
         if not schema.outputs:
             return []  # indexed under the bare name, with no tensors: a type mismatch
         return (
-            f"but a node output is written '{name}:<output arg>:<index>' (outputs of {node.op}: "
-            f"{', '.join(a.name for a in schema.outputs)})"
+            f"but node outputs read '{name}:<output arg>:<index>' "
+            f"({node.op}'s: {', '.join(a.name for a in schema.outputs)})"
         )
     output = next((arg for arg in schema.outputs if arg.name == parts[1]), None)
     if output is None or len(parts) > 3:
@@ -187,7 +186,7 @@ def _resolve(graph: GraphIndex, scope: Scope, value: str) -> list[int] | None | 
     if resolved is not None and resolved.types is not None and all(resolved.types):
         # Base types: a ref output feeds a plain return value (and unset or
         # placeholder types are known only at the call, so they stay None).
-        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in resolved.types]
+        types = [t - REF_OFFSET if t > REF_OFFSET else t for t in cast(tuple[int, ...], resolved.types)]
     if len(parts) == 2:
         return types
     if not _is_index(parts[2]) or (types is not None and int(parts[2]) >= len(types)):

@@ -61,11 +61,8 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 pinned.setdefault(node.device, []).append(node)
         for device, nodes in pinned.items():
             first = nodes[0]
-            others = f" (and {len(nodes) - 1} more node{'s' if len(nodes) > 2 else ''} here)" if len(nodes) > 1 else ""
-            where = f"function '{scope.name}'" if scope.name else "the graph"
-            yield Issue(
-                first, f"Node '{first.name}'{others} in {where} is pinned to '{device}': {pin_problem(device, allowed)}"
-            )
+            others = f" (and {len(nodes) - 1} more)" if len(nodes) > 1 else ""
+            yield Issue(first, f"Node '{first.name}'{others} is pinned to '{device}': {pin_problem(device, allowed)}")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -90,10 +87,7 @@ def pin_problem(device: str, allowed: frozenset[str]) -> str | None:
         else:
             return None
     if kind is not None and kind != "*" and kind.upper() not in allowed:
-        return f"a server without a {kind.upper()} device cannot run it there (clear devices when exporting)"
+        return f"a server needs a {kind.upper()} device to run it"
     if job is not None and job not in ("localhost", "*"):
-        return (
-            f"a model server runs as job 'localhost', not '{job}', and cannot place it even with soft placement "
-            "(clear devices when exporting)"
-        )
+        return "a model server runs as job 'localhost' and cannot place it, even with soft placement"
     return None

@@ -28,7 +28,9 @@ below the attr's minimum is also a finding of `attr-type-mismatch` or
 `attr-minimum` (about the value); this one says what it costs (no input or
 output count at all). An attr that is simply absent is left to
 `missing-attr`, which reports that root cause once; only an attr the op's
-definition does not even declare is reported here.
+definition does not even declare is reported here. The count is still
+checked when it does not depend on the absent attr (a missing `T` leaves
+`Add` expecting two inputs), so one run reports both.
 
 How to fix: make the inputs match the attrs (add or remove inputs, or correct
 `N`, `T`, `Tin`, ...), and give length attrs a non-negative int.
@@ -91,7 +93,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 continue  # unknown op: unknown-op's finding
             if isinstance(result, SignatureProblem):
                 if result.kind == "missing" and result.declared:
-                    continue  # missing-attr reports the absent attr
+                    # missing-attr reports the absent attr; a count that does not depend on it is still checked.
+                    if not in_function:
+                        yield from _count_without_types(graph, group)
+                    continue
                 # Beyond tflint's bound TensorFlow may still accept the node: a warning, not an error.
                 severity = Severity.WARNING if result.kind == "beyond-bound" else None
                 for node in group:
@@ -127,6 +132,39 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                         f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its signature "
                         f"expects {expected}{_expectation(result)}",
                     )
+
+
+def _count_without_types(graph: GraphIndex, group: list[Node]) -> Iterator[Issue]:
+    """Input-count issues of nodes whose types are unknown (a type attr is missing) but whose count is not.
+
+    An arg takes one input, `number_attr` inputs, or one per type of its `type_list_attr`; when an attr
+    setting a count is absent too, nothing is said.
+    """
+    node = group[0]
+    schema = graph.schema_for(node.op)
+    if schema is None:
+        return
+    expected = 0
+    for arg in schema.inputs:
+        if arg.number_attr or arg.type_list_attr:
+            value = node.attr.get(arg.number_attr or arg.type_list_attr)
+            if value is None:
+                return
+            kind = value.WhichOneof("value")
+            if arg.number_attr and kind == "i" and 0 <= value.i < 1 << 31:
+                expected += value.i
+            elif arg.type_list_attr and kind == "list":
+                expected += len(value.list.type)
+            else:
+                return  # a count of the wrong kind: the signature problem is another finding's
+        else:
+            expected += 1
+    for node in group:
+        count = sum(1 for raw in node.raw_inputs if not raw.startswith("^"))
+        if count != expected:
+            yield Issue(
+                node, f"Node '{node.name}' ({op_label(graph, node)}) has {_inputs(count)} but its op expects {expected}"
+            )
 
 
 def _inputs(count: int) -> str:

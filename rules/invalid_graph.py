@@ -29,7 +29,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.read.load import Artifact
@@ -51,5 +51,5 @@ def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
         return
     kind = artifact.message_type or "graph"
     form = f"{artifact.form} " if artifact.form else ""
-    position = (failure.line, failure.column) if failure.line is not None else None
+    position = cast("tuple[int, int] | None", (failure.line, failure.column) if failure.line is not None else None)
     yield Issue(None, f"cannot read {form}{kind}: {failure.message}", position=position)

@@ -214,7 +214,7 @@ def _output_shapes(
         else:
             yield Issue(
                 node,
-                message + " (TensorFlow rejects it at import: `has an invalid _output_shapes attribute`)",
+                message + " (TensorFlow rejects it at import)",
                 field=OUTPUT_SHAPES,
             )
     if outputs is None:
@@ -223,8 +223,8 @@ def _output_shapes(
     if count < outputs:
         yield Issue(
             node,
-            f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; TensorFlow rejects the graph "
-            "at import (`the _output_shapes attribute specifies shapes for ... outputs`)",
+            f"{where} lists {_shapes(count)} but the node has {_outputs(outputs)}; "
+            "TensorFlow rejects the graph at import",
             field=OUTPUT_SHAPES,
         )
     elif count > outputs:

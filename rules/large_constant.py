@@ -94,7 +94,7 @@ def tensor_bytes(tensor: Any) -> int | None:
     return None if size is None else count * size
 
 
-def human_bytes(size: int) -> str:
+def human_bytes(size: float) -> str:
     """`16.0 MiB`, `512 bytes`."""
     if size < 1024:
         return f"{size} bytes"

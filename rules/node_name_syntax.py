@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
@@ -78,7 +78,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     f"Node name '{node.name}' is not a valid TensorFlow node name: {explain(node.name, in_function)}",
                 )
         if in_function:
-            yield from _check_signature(scope.function.signature)
+            yield from _check_signature(cast(Any, scope.function).signature)
 
 
 def _check_signature(signature: Any) -> Iterator[Issue]:

@@ -46,7 +46,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex, Input, Node, Scope
@@ -91,7 +91,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     )
                 else:
                     producer = by_name[item.node]
-                    count = len(_output_types(cache, producer))
+                    count = len(cast(tuple[Any, ...], _output_types(cache, producer)))
                     yield Issue(
                         node,
                         f"Node '{node.name}': input '{item.raw}' asks for output {index} of node '{producer.name}', "
@@ -113,7 +113,7 @@ def _suspects(cache: Signatures, scope: Scope) -> list[Input]:
 
 def _without_outputs(cache: Signatures, scope: Scope) -> set[str]:
     """Names of the scope's nodes (those inputs resolve to) that have no outputs."""
-    names = set()
+    names: set[str] = set()
     by_name = scope.by_name
     for op, nodes in scope.by_op().items():
         schema = cache.graph.schema_for(op)

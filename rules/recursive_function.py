@@ -41,7 +41,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.functions import func_references
@@ -74,7 +74,8 @@ def _call_graph(graph: GraphIndex) -> dict[str, list[tuple[str, Node]]]:
     library = graph.function_by_name
     calls: dict[str, list[tuple[str, Node]]] = {}
     for scope in graph.function_scopes:
-        if scope.name in calls or library.get(scope.name) is not scope.function:
+        name = cast(str, scope.name)  # function scopes are named
+        if name in calls or library.get(name) is not scope.function:
             continue  # a duplicate definition: TensorFlow keeps the first (or refuses the graph)
         edges: list[tuple[str, Node]] = []
         for node in scope.nodes:
@@ -83,7 +84,7 @@ def _call_graph(graph: GraphIndex) -> dict[str, list[tuple[str, Node]]]:
             for _, function in func_references(node):
                 if function.name in library:
                     edges.append((function.name, node))
-        calls[scope.name] = edges
+        calls[name] = edges
     return calls
 
 
@@ -158,7 +159,7 @@ def _path(start: str, goal: str, calls: dict[str, list[tuple[str, Node]]], membe
                 if callee == goal:
                     path = [callee]
                     while previous[path[-1]] is not None:
-                        path.append(previous[path[-1]])
+                        path.append(cast(str, previous[path[-1]]))
                     return path[::-1]
                 following.append(callee)
         frontier = following

@@ -140,8 +140,7 @@ def _constants_used(graph: GraphIndex, inference: ShapeInference, issue: ShapeIs
 def _output_shapes_message(issue: ShapeIssue) -> str:
     node = issue.node
     return (
-        f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' gives output {issue.output_index} the shape "
-        f"{shape_text(issue.declared)}, but its inferred shape is {shape_text(issue.inferred)} "
-        f"({issue.message.rstrip('.')}); "
-        f"{_VERDICT} (`has an _output_shapes attribute inconsistent with the GraphDef`)"
+        f"Node '{node.name}' (op {node.op}): attr '{OUTPUT_SHAPES}' says output {issue.output_index} is "
+        f"{shape_text(issue.declared)}, inferred {shape_text(issue.inferred)} ({issue.message.rstrip('.')}); "
+        f"{_VERDICT}"
     )

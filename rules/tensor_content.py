@@ -65,7 +65,7 @@ Fail:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import REF_OFFSET, GraphIndex, Node
@@ -184,11 +184,11 @@ class _Verdicts:
             if count and not facts.unknown_rank and dtype != DT_BOOL:
                 field, payload = fields[2]
                 if field.name == "tensor_content":
-                    size = DTYPE_SIZE.get(dtype)
+                    size = DTYPE_SIZE.get(cast(int, dtype))
                     if size is not None and len(payload) == count * size:
                         return ()
                 elif (
-                    field.name == VALUE_FIELD.get(dtype)
+                    field.name == VALUE_FIELD.get(cast(int, dtype))
                     and len(payload) <= count
                     and dtype not in VALUE_RANGE
                     and dtype not in (DT_COMPLEX64, DT_COMPLEX128)

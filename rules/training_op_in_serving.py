@@ -63,7 +63,7 @@ _NOT_GRADIENT = frozenset({"StopGradient", "PreventGradient", "DebugGradientIden
 OPTIMIZER = "optimizer update"
 GRADIENT = "gradient op"
 _WHY = {
-    OPTIMIZER: "it changes the model's variables whenever it runs",
+    OPTIMIZER: "it changes the model's variables",
     GRADIENT: "inference never needs it",
 }
 
@@ -98,9 +98,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             first = nodes[0]
             summary = ""
             if len(nodes) > 1:
-                ops = sorted({node.op for node in nodes})
-                shown = ", ".join(ops[:4]) + (", ..." if len(ops) > 4 else "")
-                where = f"function '{scope.name}'" if scope.name else "the graph"
-                summary = f" ({len(nodes)} {kind}s in {where}: {shown})"
+                others = sorted({node.op for node in nodes} - {first.op})
+                also = ""
+                if others:
+                    more = len(others) - 1
+                    also = f", also {others[0]}" + (f" and {more} more op{'s' if more > 1 else ''}" if more else "")
+                summary = f" ({len(nodes)} {kind}s here{also})"
             article = "an" if kind == OPTIMIZER else "a"
             yield Issue(first, f"Node '{first.name}' runs {first.op}, {article} {kind}: {_WHY[kind]}{summary}")

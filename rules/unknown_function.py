@@ -96,7 +96,7 @@ def _declared_func_attrs(graph: GraphIndex, op: str) -> tuple[str, ...]:
 
 
 def _check_value(
-    graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict, verdicts: dict
+    graph: GraphIndex, node: Node, field: str, value: Any, func_attrs: dict[Any, Any], verdicts: dict[Any, Any]
 ) -> Iterator[Issue]:
     """Check one declared func attr value, and the func attrs nested in it that its callee declares."""
     pending = [(field, value, node.op)]
@@ -145,10 +145,9 @@ def _check_gradients(graph: GraphIndex) -> Iterator[Issue]:
             if name not in graph.function_by_name:
                 yield Issue(
                     None,
-                    f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' names "
-                    f"{role} "
-                    f"'{_shown(name)}', which is not in the graph's function library "
-                    "(tf.import_graph_def: FunctionDefLibrary missing it)",
+                    f"GradientDef '{_shown(gradient.function_name)}' -> '{_shown(gradient.gradient_func)}' "
+                    f"names {role} "
+                    f"'{_shown(name)}', which is not in the graph's function library",
                     function=gradient.function_name if gradient.function_name in graph.function_by_name else None,
                     library=True,  # tf.import_graph_def checks GradientDefs whether or not a function runs
                 )

@@ -50,7 +50,13 @@ def _suggest(op: str, graph: GraphIndex) -> str:
 
 
 def _suggestions(graph: GraphIndex) -> tuple[Suggestions, Suggestions]:
-    """Suggestions among the op and function names not starting with `_`, and among all of them (once a graph)."""
-    names = list(graph.registry.names()) + list(graph.function_by_name)
+    """Suggestions among the op and function names not starting with `_`, and among all of them (once a graph).
+
+    Never one of the ops TensorFlow registers only for its own tests (`Foo3` for `Foo`).
+    """
+    from tflint.tf.registry import test_only_ops
+
+    hidden = test_only_ops()
+    names = [name for name in graph.registry.names() if name not in hidden] + list(graph.function_by_name)
     public = Suggestions([name for name in names if not name.startswith("_")], cutoff=0.75)
     return public, Suggestions(names, cutoff=0.75)

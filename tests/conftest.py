@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import textwrap
 from pathlib import Path
 
@@ -17,10 +18,43 @@ from tflint.tf import imports
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
-# The shared graphs beside the repository; TFLINT_SHARED points elsewhere (a worktree in another folder).
+# Real graphs TensorFlow wrote (a copy of the shared corpus; see its README.md), all valid.
+CORPUS = DATA / "corpus"
+# External corpora beside the repository: only the `shared` group reads them (`pytest -m shared`),
+# which fails at once when they are missing. TFLINT_SHARED points elsewhere (e.g. from a worktree).
 SHARED = Path(os.environ.get("TFLINT_SHARED") or REPO.parent / "shared")
-CORPUS = SHARED / "corpus"
 WILD = SHARED / "wild"
+shared = pytest.mark.shared
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    expression = config.getoption("markexpr") or ""
+    if "shared" in expression and "not shared" not in expression and not (WILD / "labels.jsonl").is_file():
+        raise pytest.UsageError(f"the shared test group needs {WILD} (set TFLINT_SHARED to the folder holding wild/)")
+
+
+@pytest.fixture(autouse=True)
+def _only_the_tests_own_plugins(monkeypatch):
+    """Plugin discovery sees only the site folders a test makes, not this environment's site-packages.
+
+    A plugin installed where the suite runs (`pip install ./examples/tflint-plugin-example`) must
+    not change what other tests find (the installed plugins a message lists, a did-you-mean).
+    """
+    import site
+    import sysconfig
+    from importlib import metadata
+
+    environment = {
+        os.path.realpath(folder)
+        for folder in [*site.getsitepackages(), site.getusersitepackages(), *sysconfig.get_paths().values()]
+    }
+    distributions = metadata.distributions
+
+    def outside_the_environment(**kwargs):
+        path = [entry for entry in kwargs.pop("path", sys.path) if os.path.realpath(entry) not in environment]
+        return distributions(path=path, **kwargs)
+
+    monkeypatch.setattr(metadata, "distributions", outside_the_environment)
 
 
 def lint_text(
@@ -64,7 +98,7 @@ def pinned(findings, rule: str | None = None):
 
 
 def require(path: Path) -> Path:
-    """Skip the test when shared data beside the repo is absent."""
+    """`path`, which the test needs: a missing file fails the test (never a silent skip)."""
     if not path.exists():
-        pytest.skip(f"{path} is not available")
+        pytest.fail(f"{path} is missing")
     return path

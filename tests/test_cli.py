@@ -11,6 +11,8 @@ import pytest
 from conftest import CORPUS, require
 
 from tflint.cli import main
+from tflint.config.settings import TOP_LEVEL_KEYS
+from tflint.errors import did_you_mean
 
 THREE_PROBLEMS = """\
 node {
@@ -76,6 +78,7 @@ def test_json_format_carries_the_same_findings(capsys, three):
         "function",
         "graph",
         "fingerprint",
+        "url",
     ]
 
 
@@ -94,10 +97,7 @@ def test_binary_findings_name_the_node(capsys, tmp_path):
     path.write_bytes(graph.SerializeToString())
     code, out, _ = run(capsys, str(path))
     assert code == 1
-    assert (
-        out.splitlines()[0]
-        == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered (in node 'x') [unknown-op]"
-    )
+    assert out.splitlines()[0] == f"{path}: error: Node 'x' uses op 'NoSuchOp', which is not registered [unknown-op]"
 
 
 @pytest.mark.parametrize(
@@ -196,7 +196,8 @@ def test_rules_and_explain(capsys):
     row = next(line for line in out.splitlines() if line.startswith("unknown-op "))
     assert row.split()[1:3] == ["schema", "error"]
     code, out, _ = run(capsys, "rules", "--format", "json")
-    assert any(entry["id"] == "duplicate-node-name" for entry in json.loads(out))
+    entry = next(entry for entry in json.loads(out) if entry["id"] == "duplicate-node-name")
+    assert entry["url"].endswith("/docs/rules.md#duplicate-node-name")
     code, out, _ = run(capsys, "explain", "unknown-op")
     assert code == 0
     assert out.startswith("unknown-op (schema, default level: error)")
@@ -336,36 +337,115 @@ def test_progress_only_on_a_terminal(capsys, tmp_path, monkeypatch):
     terminal = Terminal()
     monkeypatch.setenv("COLUMNS", "400")
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    monkeypatch.setattr(progress, "INTERVAL", 0.001)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)  # every call draws
     monkeypatch.setattr(sys, "stderr", terminal)
-    drawn = []
-    original = progress.Progress._draw
-
-    def draw_and_wait(self):
-        original(self)
-        drawn.append(self._status)
-
-    monkeypatch.setattr(progress.Progress, "_draw", draw_and_wait)
-    slow = progress.Progress.file
-
-    def file_slowly(self, number, total, path):
-        slow(self, number, total, path)
-        import time
-
-        deadline = time.monotonic() + 1
-        while not any(f"[{number}/{total}]" in status for status in drawn) and time.monotonic() < deadline:
-            time.sleep(0.001)
-
-    monkeypatch.setattr(progress.Progress, "file", file_slowly)
-    code = main([str(tmp_path)])
+    code = main(["-j", "1", str(tmp_path)])
     assert code == 0
     written = terminal.getvalue()
+    assert f"\r\033[Ktflint: [1/3] {tmp_path / 'g0.pbtxt'} (unknown-op)" in written
     assert f"\r\033[Ktflint: [3/3] {tmp_path / 'g2.pbtxt'}" in written
     assert written.endswith("\r\033[K")  # erased before the report is printed
     assert "All checks passed" not in written  # the report itself goes to stdout
+
+
+def test_progress_waits_for_its_delay_and_draws_at_most_every_interval():
+    import io
+
+    from tflint.report.progress import Progress
+
+    stream = io.StringIO()
+    quiet = Progress(stream, delay=3600, interval=0)
+    quiet.file(1, 2, "a.pb")
+    quiet.close()
+    assert stream.getvalue() == ""  # a quick run shows nothing, and has nothing to erase
+    drawing = Progress(stream, delay=0, interval=3600)
+    drawing.file(1, 2, "a.pb")
+    drawing.rule("unknown-op")  # within the interval: not drawn
+    drawing.close()
+    assert stream.getvalue() == "\r\033[Ktflint: [1/2] a.pb\r\033[K"
+
+
+def test_progress_on_a_terminal_keeps_the_parallel_workers(tmp_path, monkeypatch):
+    """No thread of its own: by default (-j not given) a process with another thread is never forked."""
+    import io
+    import os
+    import threading
+
+    from tflint import api
+    from tflint.engine import parallel
+    from tflint.report.progress import Progress
+
+    threads = threading.active_count()
+    progress = Progress(io.StringIO(), delay=0, interval=0)
+    assert threading.active_count() == threads == 1
+    paths = []
+    for number in range(3):
+        path = tmp_path / f"g{number}.pbtxt"
+        path.write_text('node { name: "a" op: "NoOp" }\n')
+        paths.append(str(path))
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    assert parallel.worker_count(paths, None) == min(os.cpu_count() or 1, 3)
+    report = api.lint_paths(paths, progress=progress)
+    assert report.files == tuple(paths) and report.findings == ()
 
 
 def test_rules_subcommand_usage_errors(capsys):
     code, out, err = run(capsys, "rules", "--bogus")
     assert (code, out) == (2, "")
     assert err.startswith("tflint: usage error: unrecognized arguments: --bogus")
+
+
+@pytest.mark.parametrize(
+    "argv", [["--fail", "error", "g.pbtxt"], ["--form", "json", "g.pbtxt"], ["rules", "--form", "json"]]
+)
+def test_options_are_never_abbreviated(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    flag = next(arg for arg in argv if arg.startswith("--"))
+    assert err.startswith(f"tflint: usage error: unrecognized arguments: {flag}")
+
+
+@pytest.mark.parametrize(
+    "argv, command",
+    [
+        (["rule", "unknown-op"], "rules"),
+        (["explan", "unknown-op"], "explain"),
+        (["ruls"], "rules"),
+        (["compt"], "compat"),
+    ],
+)
+def test_a_misspelt_command_is_named(capsys, tmp_path, monkeypatch, argv, command):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, *argv)
+    assert (code, err) == (
+        2,
+        f"tflint: error: {argv[0]}: no such file or directory (did you mean 'tflint {command}'?)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        pytest.param(
+            "rules:\n  unknown-op: zzz\n",
+            "rules.unknown-op: unknown level 'zzz' (expected one of: off, info, warning, error)",
+            id="level",
+        ),
+        pytest.param("fail-on: warn\n", "fail-on: unknown level 'warn' (did you mean 'warning'?)", id="close-level"),
+        pytest.param("rules:\n  zzzz: error\n", "rules: unknown rule 'zzzz' ('tflint rules' lists them)", id="rule"),
+        pytest.param("zzz: 1\n", f"unknown key 'zzz'{did_you_mean('zzz', TOP_LEVEL_KEYS)}", id="key"),
+    ],
+)
+def test_an_unknown_name_in_the_config_lists_the_choices_or_the_closest(capsys, tmp_path, config, message):
+    (tmp_path / "c.yaml").write_text(config)
+    (tmp_path / "g.pbtxt").write_text('node { name: "a" op: "NoOp" }\n')
+    code, _, err = run(capsys, "--config", str(tmp_path / "c.yaml"), str(tmp_path / "g.pbtxt"))
+    assert (code, err) == (2, f"tflint: error: {tmp_path / 'c.yaml'}: {message}\n")
+
+
+def test_explain_without_a_close_rule_points_at_the_list(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "explain", "zzz")
+    assert (code, err) == (2, "tflint: error: no rule named 'zzz' ('tflint rules' lists them)\n")

@@ -39,6 +39,27 @@ def test_rules_doc_has_every_rule_with_its_examples():
             assert f"| `{key}` |" in section
 
 
+def test_documentation_urls_are_the_project_urls_of_pyproject_and_point_at_a_section():
+    from tflint.report.rulesdoc import HOME_URL, RULES_URL, help_uri
+
+    pyproject = (REPO / "pyproject.toml").read_text()
+    urls = dict(re.findall(r'^(Homepage|Documentation) = "([^"]+)"$', pyproject.split("[project.urls]", 1)[1], re.M))
+    assert urls == {"Homepage": HOME_URL, "Documentation": RULES_URL}
+    assert RULES_URL.endswith("/docs/rules.md")
+    headings = set(re.findall(r"^## (\S+)$", RULES_DOC.read_text(), re.M))
+    for rule_id, module in RULES.items():
+        url = help_uri(rule_id, module)
+        assert url == f"{RULES_URL}#{rule_id}"
+        assert url.rpartition("#")[2] in headings  # GitHub's anchor of `## rule-id` is `#rule-id`
+
+
+def test_explain_ends_with_the_rules_url(capsys):
+    from tflint.report.rulesdoc import RULES_URL
+
+    assert main(["explain", "unknown-op"]) == 0
+    assert capsys.readouterr().out.endswith(f"\nSee {RULES_URL}#unknown-op\n")
+
+
 def test_the_staleness_test_would_notice_a_changed_docstring(monkeypatch):
     module = RULES["unknown-op"]
     monkeypatch.setattr(module, "__doc__", module.__doc__.replace("Every node's op", "Each node's op"))
@@ -61,10 +82,7 @@ def test_explain_prints_the_docstring_and_options(capsys, rule_id):
 
 def test_explain_suggests_a_close_rule(capsys):
     assert main(["explain", "unknwn-op"]) == 2
-    assert (
-        capsys.readouterr().err
-        == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?); 'tflint rules' lists them\n"
-    )
+    assert capsys.readouterr().err == "tflint: error: no rule named 'unknwn-op' (did you mean 'unknown-op'?)\n"
 
 
 def test_readme_documents_every_option():
@@ -127,3 +145,46 @@ def test_pre_commit_hook_manifest():
         assert not pattern.search(other), other
     clientlib = pytest.importorskip("pre_commit.clientlib")
     clientlib.load_manifest(str(REPO / ".pre-commit-hooks.yaml"))  # pre-commit's own validation
+
+
+def test_the_version_is_written_once_and_released():
+    """pyproject reads tflint.__version__; the README's snippets name the tag of a dated CHANGELOG release."""
+    import tflint
+
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "tflint.__version__"}' in pyproject
+    assert not re.search(r'^version\s*=\s*"', pyproject, re.M)  # no literal version
+    released = re.findall(r"^## (\d+\.\d+\.\d+) - (\d{4}-\d{2}-\d{2})$", (REPO / "CHANGELOG.md").read_text(), re.M)
+    assert released and released[0][0] == tflint.__version__
+    assert (REPO / "CHANGELOG.md").read_text().index("## Unreleased") < (REPO / "CHANGELOG.md").read_text().index(
+        f"## {released[0][0]}"
+    )
+    tags = re.findall(r"rev: (\S+)", README) + re.findall(r"tflint@(v[\d.]+)", README)
+    assert len(tags) >= 2 and set(tags) == {f"v{released[0][0]}"}
+
+
+def test_every_bundled_data_file_is_package_data():
+    """A data file beside the modules that pyproject's package-data misses would be absent from the wheel."""
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = setuptools["package-dir"]
+
+    def folder_of(package: str):
+        root = max((name for name in folders if package == name or package.startswith(name + ".")), key=len)
+        return REPO / folders[root] / package[len(root) + 1 :].replace(".", "/")
+
+    shipped = {
+        path
+        for package, patterns in setuptools["package-data"].items()
+        for path in folder_of(package).iterdir()
+        if any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns)
+    }
+    data = {
+        path
+        for folder in ("lint", "rules", "protos")
+        for path in (REPO / folder).rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+    }
+    assert data - shipped == set()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import pytest
 from conftest import CORPUS, DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -81,8 +80,7 @@ def assert_contract(data: bytes, name: str) -> list[Finding]:
 
 
 def _corpus(paths: list[Path]) -> st.SearchStrategy[Path]:
-    if not paths:
-        pytest.skip(f"{CORPUS} is not available")
+    assert paths, f"no graphs in {CORPUS}"
     return st.sampled_from(paths)
 
 
@@ -165,14 +163,11 @@ def test_unmutated_corpus_is_read():
         assert not any(f.rule == "invalid-graph" for f in findings), path.name
 
 
-@pytest.mark.parametrize(
-    "crasher",
-    sorted(p for p in CRASHERS.glob("*") if p.suffix in (".pb", ".pbtxt", ".meta")),
-    ids=lambda path: path.name,
-)
-def test_saved_crashers_keep_the_contract(crasher):
-    # tools/fuzz.py saves each input that broke the contract as <hash>.<original extension>.
-    assert_contract(crasher.read_bytes(), "input" + "".join(crasher.suffixes[-1:]))
+def test_saved_crashers_keep_the_contract():
+    # tools/fuzz.py saves each input that broke the contract as <hash>.<original extension>; there may be none
+    # (one test, not one per file: an empty parameter set would be reported as a skip).
+    for crasher in sorted(p for p in CRASHERS.glob("*") if p.suffix in (".pb", ".pbtxt", ".meta")):
+        assert_contract(crasher.read_bytes(), "input" + "".join(crasher.suffixes[-1:]))
 
 
 # Sizes read from the input: length attrs, repeated fields. Whatever they claim, findings stay few

@@ -18,11 +18,9 @@ from google.protobuf.message import Message
 import tflint.protos as tp
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = REPO / "tests" / "data" / "corpus"
 PROTO_DIR = REPO / "protos"
 DATA_DIR = REPO / "lint" / "tf" / "data"
-
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"shared corpus not found at {CORPUS}")
 
 
 def load_gen_protos() -> ModuleType:
@@ -165,8 +163,6 @@ def test_graph_def_round_trip() -> None:
 
 
 def corpus_files(*suffixes: str) -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
     return sorted(p for p in CORPUS.iterdir() if p.name.endswith(suffixes))
 
 
@@ -174,7 +170,6 @@ def message_type_for(path: Path) -> type[Message]:
     return tp.MetaGraphDef if ".meta" in path.name else tp.GraphDef
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", corpus_files(".pb", ".meta"), ids=lambda p: p.name)
 def test_binary_corpus_parses_without_unknown_fields(path: Path) -> None:
     msg = message_type_for(path).FromString(path.read_bytes())
@@ -183,7 +178,6 @@ def test_binary_corpus_parses_without_unknown_fields(path: Path) -> None:
     assert_no_unknown_fields(msg)
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", corpus_files(".pbtxt"), ids=lambda p: p.name)
 def test_text_corpus_parses(path: Path) -> None:
     msg = text_format.Parse(path.read_text(), message_type_for(path)(), descriptor_pool=tp.POOL)
@@ -191,15 +185,12 @@ def test_text_corpus_parses(path: Path) -> None:
     assert len(graph.node) > 0
 
 
-@needs_corpus
 @pytest.mark.parametrize(
     "stem", ["a_tf1_saver_ref.graph", "a_tf1_saver_ref.meta", "b_keras_cnn_frozen", "d_tf1_control_flow_v1"]
 )
 def test_text_and_binary_corpus_agree(stem: str) -> None:
     binary = CORPUS / (stem if stem.endswith(".meta") else stem + ".pb")
     text = CORPUS / (stem + ".pbtxt")
-    if not (binary.exists() and text.exists()):
-        pytest.skip(f"{stem}: pair not in corpus")
     cls = message_type_for(binary)
     assert text_format.Parse(text.read_text(), cls(), descriptor_pool=tp.POOL) == cls.FromString(binary.read_bytes())
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import DATA, WILD, require
+from conftest import DATA, WILD, require, shared
 from serving_graphs import (
     REAL_DIRS,
     SERVING,
@@ -251,12 +251,11 @@ def test_cli_reports_serving_findings_with_meta_graph_and_signature(tmp_path, ca
     assert "[signature-unresolved]" in out
 
 
+@shared
 def test_wild_saved_models_tensorflow_imports_pass_validate_except_known_policy_findings():
     import json
 
     labels = WILD / "labels.jsonl"
-    if not labels.exists():
-        pytest.skip("wild corpus not available")
     # Findings the serving preset makes on purpose (TensorFlow imports these files; a model
     # server would still refuse or should not run them):
     expected = {

@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import WILD
+from conftest import WILD, shared
 
 from tflint.api import lint_file
 from tflint.engine.run import NEVER_CALLED
 from tflint.finding import Severity
+
+pytestmark = shared
 
 # Files TF labels `imports` whose broken function bodies nothing calls (TF's importer tests).
 UNCALLED_BODY_BROKEN = {

@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / "lint" / "tf" / "data"
 OPS_PATH = DATA_DIR / "ops.binpb"
 REGISTRY_PATH = DATA_DIR / "registry.json"
+TEST_OPS_PATH = DATA_DIR / "test_ops.txt"
 
 # Ops every TF build registers; a snapshot without them means the registry was not fully loaded.
 SENTINEL_OPS = (
@@ -113,6 +114,18 @@ def data_type_names(op_list: Any) -> dict[int, str]:
             raise SystemExit(f"{value.name}: unexpected error from TF: {err}") from err
         raise SystemExit(f"{value.name}: TF accepted {probe} with this type; pick another probe op")
     return names
+
+
+def test_only_ops(ops: Any) -> list[str]:
+    """The ops TensorFlow registers for its own tests (tensorflow/python/framework/test_ops): valid, never suggested."""
+    import tensorflow.python.framework.test_ops as test_ops
+
+    with open(test_ops.__file__, encoding="utf-8") as file:
+        wrapped = set(re.findall(r'_apply_op_helper\(\s*"([^"]+)"', file.read()))
+    found = sorted(wrapped & {op.name for op in ops.op})
+    if "Foo3" not in found:
+        raise SystemExit("tensorflow/python/framework/test_ops.py no longer wraps Foo3: check how it registers ops")
+    return found
 
 
 def check(ops: Any, names: dict[int, str]) -> None:
@@ -302,6 +315,7 @@ def main(argv: list[str] | None = None) -> None:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     OPS_PATH.write_bytes(blob)
     REGISTRY_PATH.write_text(json.dumps(registry, indent=2) + "\n")
+    TEST_OPS_PATH.write_text("".join(f"{name}\n" for name in test_only_ops(ops)))
     internal = sum(op.name.startswith("_") for op in ops.op)
     print(
         f"wrote {OPS_PATH.relative_to(REPO)}: {len(ops.op)} ops ({internal} internal), {len(blob)} bytes",

@@ -63,10 +63,8 @@ def load_plugins(
         groups = available.get(name)
         if not groups:
             known = ", ".join(sorted(available)) or "none"
-            raise ConfigError(
-                f"{where}: plugin {quote(name)} is not installed{did_you_mean(name, available)} (installed plugins: "
-                f"{known})"
-            )
+            hint = did_you_mean(name, available, list_choices=False)  # the installed ones are listed anyway
+            raise ConfigError(f"{where}: plugin {quote(name)} is not installed{hint} (installed plugins: {known})")
         if RULES_GROUP in groups:
             loaded = _load(groups[RULES_GROUP], name, where, untrusted)
             for module in _rule_modules(loaded, name, where):

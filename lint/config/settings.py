@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, cast
 
-from tflint.errors import ConfigError, UsageError, did_you_mean
+from tflint.errors import LISTS_RULES, ConfigError, UsageError, did_you_mean
 from tflint.escape import quote
 from tflint.finding import Severity
 from tflint.read.globs import GlobSet
@@ -186,7 +186,7 @@ class Config:
             for rule_id in key:
                 rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
             variants[key] = dataclasses.replace(self, rules=MappingProxyType(rules))
-        return variants[key]
+        return cast("Config", variants[key])
 
 
 def default_config() -> Config:
@@ -234,7 +234,7 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
             if (candidate_dir / ".git").exists():
                 return None
     except (OSError, RuntimeError) as error:  # a directory without permission, a symlink loop
-        raise ConfigError(f"{start}: cannot search for a config: {error.strerror or error}") from None
+        raise ConfigError(f"{start}: cannot search for a config: {getattr(error, 'strerror', None) or error}") from None
     return None
 
 
@@ -446,7 +446,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     exclude = None
     if raw.get("exclude") is not None:
         exclude = GlobSet(_globs(raw["exclude"], f"{shown}: exclude"), root)
-    extend_exclude = ()
+    extend_exclude: tuple[GlobSet, ...] = ()
     if raw.get("extend-exclude") is not None:
         extend_exclude = (GlobSet(_globs(raw["extend-exclude"], f"{shown}: extend-exclude"), root),)
 
@@ -464,10 +464,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
         raise ConfigError(f"{shown}: rules: expected a mapping of rule id to level or options")
     for rule_id in settings:
         if rule_id not in rules:
-            raise ConfigError(
-                f"{shown}: rules: unknown rule "
-                f"{quote(rule_id)}{did_you_mean(str(rule_id), rules)}{_plugin_hint(rule_id, plugin_names)}"
-            )
+            plugin = _plugin_hint(rule_id, plugin_names)
+            hint = did_you_mean(str(rule_id), rules, more="" if plugin else LISTS_RULES)
+            raise ConfigError(f"{shown}: rules: unknown rule {quote(rule_id)}{hint}{plugin}")
     resolved = {}
     for rule_id, module in rules.items():
         resolved[rule_id] = _rule_config(module, settings.get(rule_id), f"{shown}: rules.{rule_id}")

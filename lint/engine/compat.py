@@ -12,9 +12,11 @@ the file is text, else at the file with the meta graph named.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from tflint.config.settings import Config, RuleConfig
-from tflint.engine.findings import RuleCrash, is_compat_rule
+from tflint.engine.findings import RuleCrash
+from tflint.engine.findings import is_compat_rule as is_compat_rule  # re-exported (tflint.api imports it from here)
 from tflint.engine.run import lint_artifact
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.interface import ModelVersion
@@ -29,7 +31,7 @@ def interface_of(version: ModelVersion) -> Interface:
     Of two meta graphs with the same tag set the first counts, as TensorFlow's
     loader takes the first that matches.
     """
-    metas = {}
+    metas: dict[Any, Any] = {}
     for source in version.artifact.graphs:
         if source.meta_graph is None:
             continue

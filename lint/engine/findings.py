@@ -7,7 +7,7 @@ severity, a file and a position.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.config.settings import Config, RuleConfig
 from tflint.finding import Finding, Issue, Severity
@@ -35,7 +35,7 @@ class RuleCrash(Exception):
         self.path = path
         self.error = error
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Crosses back from -j worker processes; the original error as text is enough there.
         return (RuleCrash, (self.rule_id, self.path, RuntimeError(f"{type(self.error).__name__}: {self.error}")))
 
@@ -77,7 +77,9 @@ def run_rules(
         yield from _findings(rule_id, rule_config, issues, index, path, label, config.uncalled_functions)
 
 
-def _guarded(rule_id: str, path: str, check: Callable, index: GraphIndex, options: Any) -> Iterator[Issue]:
+def _guarded(
+    rule_id: str, path: str, check: Callable[..., Iterable[Issue]], index: GraphIndex, options: Any
+) -> Iterator[Issue]:
     """The issues of one rule, read one at a time; whatever the rule raises becomes a RuleCrash."""
     try:
         yield from check(index, options)
@@ -140,9 +142,9 @@ def _findings(
     At most MAX_PER_NODE findings per node and MAX_PER_GRAPH in all are reported; a summary finding counts the rest.
     """
     per_node: dict[tuple[str, str | None], int] = {}
-    left_out: dict[tuple[str, str | None], list] = {}  # node -> [count, most severe, the first left out]
+    left_out: dict[tuple[str, str | None], list[Any]] = {}  # node -> [count, most severe, the first left out]
     reported = 0
-    graph_left_out: list = [0, Severity.OFF]
+    graph_left_out: list[Any] = [0, Severity.OFF]
     ignores = rule_config.ignores if rule_config.ignore_nodes else None
     configured = rule_config.severity
     level_set = rule_config.level_set
@@ -229,12 +231,12 @@ def _position(issue: Issue, index: GraphIndex) -> tuple[int | None, int | None]:
         if issue.function is not None:
             for scope in index.function_scopes:
                 if scope.name == issue.function:
-                    where = index.function_position(scope.function_ordinal)
+                    where = index.function_position(cast(int, scope.function_ordinal))
                     if where:
                         return where
         return None, None
     if issue.field is not None:
-        where = node.attr_position(issue.field)
-        if where is not None:
-            return where
+        attr_where: tuple[int, int] | None = node.attr_position(issue.field)
+        if attr_where is not None:
+            return attr_where
     return node.line, node.column

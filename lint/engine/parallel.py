@@ -142,7 +142,8 @@ def _terminate(pool: Any) -> None:
 def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:
     resolved, registry = _PLAN[path]
     lint_one, input_type, stdin_name = _PLAN_OPTIONS
-    return lint_one(path, resolved, registry, input_type, stdin_name)
+    result: tuple[str, list[Finding], str | None] = lint_one(path, resolved, registry, input_type, stdin_name)
+    return result
 
 
 # -- one big graph's rules in forked processes ---------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from tflint.config.settings import Config
 from tflint.engine.findings import NEVER_CALLED as NEVER_CALLED  # where tests and callers have found it
-from tflint.engine.findings import configured, file_findings, is_compat_rule
+from tflint.engine.findings import RuleLevel, configured, file_findings, is_compat_rule
 from tflint.engine.parallel import run_graph_rules
 from tflint.finding import Finding
 from tflint.read.load import Artifact, GraphSource, load_path
@@ -61,7 +61,9 @@ def lint_artifact(
         return sorted(file_findings(UNLINTED, artifact, artifact.path, configured(config)), key=Finding.sort_key)
     if artifact.failure is not None:
         # A file that could not be read never passes silently: its rules run whatever the config says.
-        always = [(rule_id, module, module.DEFAULT_SEVERITY, {}) for rule_id, module in config.modules.items()]
+        always: list[RuleLevel] = [
+            (rule_id, module, module.DEFAULT_SEVERITY, {}) for rule_id, module in config.modules.items()
+        ]
         return sorted(file_findings(UNREADABLE, artifact, artifact.path, always), key=Finding.sort_key)
     findings: list[Finding] = []
     interface = config.interface_for(artifact.path) if config.interfaces else None

@@ -42,7 +42,7 @@ def nodes_of(graph: Any) -> list[Node]:
     # One string per distinct op and device, interned as the text reader does: a graph has a few
     # dozen, and protobuf makes a new string per node (100k hashed again by every lookup by op).
     intern = sys.intern
-    nodes = []
+    nodes: list[Any] = []
     append = nodes.append
     for ordinal, lite in enumerate(graph.node):
         # A slice copies a repeated field in one call; iterating it costs a call per element (3x slower).

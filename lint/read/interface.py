@@ -220,7 +220,7 @@ def _binary_kind(data: bytes, target: str, input_type: str | None) -> str:
     return "MetaGraphDef"
 
 
-def _reduced_meta_graph(data: bytes, protos: Any) -> bytes:
+def _reduced_meta_graph(data: bytes | memoryview, protos: Any) -> bytes:
     """A serialized MetaGraphDef's bytes with its graph_def cut down to `versions` and the nodes signatures name."""
     from tflint.tf.compat import signature_input_nodes
 

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tflint.errors import UsageError
 from tflint.escape import quote
@@ -351,7 +351,7 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int 
         for node, graph_index in zip(nodes, _graph_assignment(text, kind, offsets)):
             if graph_index >= len(sources):
                 raise NotCanonical("node block outside any graph")
-            graph_nodes = sources[graph_index].nodes
+            graph_nodes = cast("list[Any]", sources[graph_index].nodes)  # set to [] above
             node.ordinal = len(graph_nodes)
             graph_nodes.append(node)
     artifact.message = message
@@ -469,11 +469,14 @@ def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
 
 
 def _decode_error_text(error: Exception) -> str:
-    """upb's decode error, with its depth limit said in words."""
+    """upb's decode error, with its depth limit said in words and without protobuf's type name.
+
+    The type name would be tflint's own (`tflint.lite.GraphDef`): the message says which kinds were tried.
+    """
     text = str(error)
     if "MaxDepth" in text:
         return "messages nested deeper than protobuf's limit of 100 levels"
-    return text
+    return re.sub(r"^Error parsing message( with type '[^']*')?: ?", "", text) or "the bytes are not a protobuf message"
 
 
 def _plausible(message: Any, kind: str) -> bool:
@@ -619,7 +622,7 @@ def coerce_message(obj: Any) -> tuple[Any, str]:
             raise ValueError(f"not a graph: {artifact.failure.message}")
         if artifact.skipped or artifact.unsupported:
             raise ValueError(f"not a graph: {artifact.skipped or artifact.unsupported}")
-        return artifact.message, artifact.message_type
+        return artifact.message, cast(str, artifact.message_type)  # parsed: its type is known
     descriptor = getattr(obj, "DESCRIPTOR", None)
     full_name = getattr(descriptor, "full_name", None)
     kinds = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from tflint.read.positions import TOKEN, LineTable
 from tflint.tf.index import GraphIndex
@@ -29,7 +29,7 @@ class Locator:
     """
 
     def __init__(self, text: str, message_type: str) -> None:
-        self.positions: dict[tuple[int, tuple], tuple[int, int]] = {}
+        self.positions: dict[tuple[int, tuple[Any, ...]], tuple[int, int]] = {}
         self._scan(text, message_type)
 
     def get(self, ordinal: int, *key: Any) -> tuple[int, int] | None:
@@ -173,7 +173,7 @@ def _unquote(token: str) -> str:
         from google.protobuf import text_encoding
 
         try:
-            return text_encoding.CUnescape(token[1:-1]).decode("utf-8", "replace")
+            return str(text_encoding.CUnescape(token[1:-1]).decode("utf-8", "replace"))
         except Exception:
             return token[1:-1]
     return token
@@ -187,10 +187,10 @@ def locator(graph: GraphIndex) -> Locator | None:
     cache = artifact.derived
     if "locator" not in cache:
         cache["locator"] = Locator(artifact.text, artifact.message_type)
-    return cache["locator"]
+    return cast("Locator | None", cache["locator"])
 
 
-def position(graph: GraphIndex, *keys: tuple) -> tuple[int, int] | None:
+def position(graph: GraphIndex, *keys: tuple[Any, ...]) -> tuple[int, int] | None:
     """Where the first of `keys` (see Locator) that was recorded is written, else the meta graph itself."""
     found = locator(graph)
     ordinal = meta_graph_ordinal(graph)

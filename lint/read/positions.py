@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 # One alternative per token kind; text is already known to be valid text format.
 TOKEN = re.compile(
@@ -76,7 +77,7 @@ class SourceMap:
     def remapped(self, line_of: Callable[[int], int]) -> SourceMap:
         """A copy with every line number passed through `line_of`."""
 
-        def move(table: dict) -> dict:
+        def move(table: dict[Any, tuple[int, int]]) -> dict[Any, tuple[int, int]]:
             return {key: (line_of(line), column) for key, (line, column) in table.items()}
 
         return SourceMap(
@@ -118,7 +119,7 @@ def scan_positions(text: str, root: str) -> SourceMap:
 
     # The stack holds, per open message, its field name and a counter of
     # repeated child fields seen so far (to know node/function indexes).
-    stack: list[tuple[str, dict]] = [("", {})]
+    stack: _Stack = [("", {})]
     # Open `field: [ ... ]` lists, with the stack depth they belong to: inside
     # one, the field name carries on from element to element.
     lists: list[tuple[str | None, int]] = []
@@ -163,11 +164,14 @@ def scan_positions(text: str, root: str) -> SourceMap:
     return source
 
 
-def _path(stack: list[tuple[str, dict[str, int]]]) -> tuple[str, ...]:
+_Stack = list[tuple[str, dict[Any, Any]]]  # per open message: its field name, its counters (see scan_positions)
+
+
+def _path(stack: _Stack) -> tuple[str, ...]:
     return tuple(name for name, _ in stack[1:])
 
 
-def _graph_index(stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[int, int] | None:
+def _graph_index(stack: _Stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[int, int] | None:
     """If the stack is inside the GraphDef, return (graph index, depth of the GraphDef)."""
     path = _path(stack)
     depth = len(graph_path)
@@ -183,7 +187,7 @@ _OP_PATHS = {
 }
 
 
-def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: int) -> None:
+def _opened(stack: _Stack, lines: LineTable, source: SourceMap, graph_path: tuple[str, ...], meta_index: int) -> None:
     """Record the openings findings point at: graphs, functions, nodes, versions, OpDefs."""
     located = _graph_index(stack, graph_path, meta_index)
     if located is None:
@@ -210,7 +214,14 @@ def _opened(stack, lines: LineTable, source: SourceMap, graph_path, meta_index: 
 
 
 def _scalar(
-    stack, field_name: str, value: str, offset: int, lines: LineTable, source: SourceMap, graph_path, meta_index: int
+    stack: _Stack,
+    field_name: str,
+    value: str,
+    offset: int,
+    lines: LineTable,
+    source: SourceMap,
+    graph_path: tuple[str, ...],
+    meta_index: int,
 ) -> None:
     """Record node names and attr keys: the fields findings point at."""
     if field_name not in ("name", "key"):
@@ -243,4 +254,4 @@ def _unquote(token: str) -> str:
     body = token[1:-1]
     if "\\" not in body:
         return body
-    return text_encoding.CUnescape(body).decode("utf-8", "replace")
+    return str(text_encoding.CUnescape(body).decode("utf-8", "replace"))

@@ -35,7 +35,8 @@ def saved_model_listing(graph: GraphIndex) -> DirListing | None:
         return None
     cache = artifact.derived
     if "listing" in cache:
-        return cache["listing"]
+        listing: DirListing | None = cache["listing"]
+        return listing
     root = artifact.saved_model_dir
     assets_dir = os.path.join(root, "assets")
     assets = _asset_files(assets_dir, os.path.realpath(root))

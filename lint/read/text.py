@@ -27,7 +27,7 @@ import re
 import sys
 from array import array
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tflint.read.positions import excess_nesting
 from tflint.read.textvalues import read_message
@@ -106,7 +106,7 @@ class _AttrBlock:
         self.key_column = key_column
 
 
-class _ShiftedPositions(Mapping):
+class _ShiftedPositions(Mapping[str, tuple[int, int]]):
     """Attr positions of one node: the block's key lines moved to the node's lines."""
 
     __slots__ = ("_block", "_first_line")
@@ -216,7 +216,7 @@ class FastReader:
                 name, op, inputs_text, device = match.group("name", "op", "inputs", "device")
                 named = name is not None
                 quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
-                inputs = tuple(map(names.get, quoted, quoted))
+                inputs = cast("tuple[str, ...]", tuple(map(names.get, quoted, quoted)))  # never None: the default
                 header_lines = 1 + named + (op is not None) + len(inputs) + (device is not None)
             else:
                 match = _ESCAPED_HEADERS[depth].match(text, start)
@@ -444,7 +444,7 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
             shape = (block.lines, block.key_lines, block.key_column) if block is not None else None
             number = block_numbers[id(attrs)] = len(blocks)
             blocks.append((tuple(entries), span, shape))
-        first_line = positions._first_line if block is not None else 0
+        first_line = cast(_ShiftedPositions, positions)._first_line if block is not None else 0
         rows.append((node.name, node.op, node.device, node.raw_inputs, number, node.line, node.column, first_line))
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
 

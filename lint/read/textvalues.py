@@ -22,7 +22,7 @@ import codecs
 import re
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # A message holding one scalar, on three lines (`dim {` `size: 4` `}`).
@@ -220,14 +220,14 @@ def _scalar_encoder(field: Any) -> tuple[int, Callable[[str], bytes | None]] | N
         field.TYPE_BYTES: (2, _length_delimited),
         field.TYPE_STRING: (2, _string),
     }
-    return others.get(kind)  # groups: not read
+    return cast("tuple[int, Callable[[str], bytes | None]] | None", others.get(kind))  # groups: not read
 
 
 # A message's fields by name: (tag bytes, scalar encoder or None, presence key, sub-message
 # fields or None, memo). The presence key is what may appear once: the field, or its oneof; None
 # for repeated fields. The memo maps a scalar (or an (inner name, scalar) pair, for a message
 # holding one scalar) to the field's whole encoding.
-_Field = tuple[bytes, Any, Any, Any, dict]
+_Field = tuple[bytes, Any, Any, Any, dict[Any, Any]]
 _Fields = dict[str, _Field]
 
 # Every message's fields, by full name, built on first use.
@@ -261,7 +261,7 @@ def _one_scalar_field(fields: _Fields, name: str, scalar: str) -> bytes | None:
 
 def _one_scalar_messages(fields: _Fields, text: str) -> bytes | None:
     """The body of a message with `fields` whose text is only messages holding one scalar each."""
-    chunks = []
+    chunks: list[bytes] = []
     seen = set()
     for name, inner, scalar in _ONE_SCALARS.findall(text):
         field = fields.get(name)
@@ -305,9 +305,9 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
         if not name:
             if unread or not open_messages:
                 return None
-            body = b"".join(chunks)  # `}`
+            closed = b"".join(chunks)  # `}`
             tag, fields, chunks, seen = open_messages.pop()
-            chunks += (tag, _varint(len(body)), body)
+            chunks += (tag, _varint(len(closed)), closed)
             continue
         field = fields.get(name)
         if field is None:

@@ -20,6 +20,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from tflint.errors import UsageError
 from tflint.read.globs import GlobSet
@@ -261,7 +262,7 @@ class _Scope:
             directory = parent
         chain = []
         if read_gitignore:
-            chain.append(_read_ignore_file(os.path.join(root, ".git", "info", "exclude"), root))
+            chain.append(_read_ignore_file(os.path.join(cast(str, root), ".git", "info", "exclude"), cast(str, root)))
         for directory in reversed(ancestors):
             chain.extend(_ignore_files(directory, names))
         return cls(git, tuple(globs for globs in chain if globs), read_gitignore)

@@ -7,7 +7,12 @@ their document; the summary line and colour belong to `text` alone.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the format modules load when used
+    from tflint.finding import Finding
+    from tflint.report.summary import Summary
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 CHOICES = FORMATS + ("auto",)
@@ -20,7 +25,7 @@ def resolve_format(name: str, environ: Mapping[str, str] = os.environ) -> str:
     return name
 
 
-def renderer(name: str):
+def renderer(name: str) -> Callable[[Sequence[Finding], Summary], str]:
     """The `render(findings, summary) -> str` function of output format `name`.
 
     Every format renders escaped findings and paths (tflint.escape): whatever a graph
@@ -31,14 +36,14 @@ def renderer(name: str):
     name = resolve_format(name)
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}")
-    render = importlib.import_module(f"tflint.report.{name}").render
+    render: Callable[[Sequence[Finding], Summary], str] = importlib.import_module(f"tflint.report.{name}").render
 
-    def render_escaped(findings, summary):
+    def render_escaped(findings: Sequence[Finding], summary: Summary) -> str:
         return render(escaped(findings), summary.escaped())
 
     return render_escaped
 
 
-def escaped(findings):
+def escaped(findings: Sequence[Finding]) -> list[Finding]:
     """`findings` ready for output: every text field escaped (tflint.escape)."""
     return [finding.escaped() for finding in findings]

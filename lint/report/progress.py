@@ -3,12 +3,18 @@
 Shown only when stderr is a terminal and the run has already taken DELAY
 seconds, so quick runs, pipes, CI logs and machine-readable output never
 see it. The line is redrawn in place and erased when the run ends.
+
+The line is drawn by the calls that report progress (a file starts or is
+done, a rule starts), at most every INTERVAL seconds: no thread of its own,
+so a run with progress may still fork its `-j` workers (a process with a
+second thread is never forked: a child could inherit a lock that thread
+holds, and Python 3.12+ warns about it).
 """
 
 from __future__ import annotations
 
 import shutil
-import threading
+import time
 from typing import TextIO
 
 from tflint.escape import escape
@@ -19,19 +25,15 @@ _ERASE = "\r\033[K"
 
 
 class Progress:
-    """A status line redrawn by a background thread; `update` is cheap enough to call per rule."""
+    """A status line redrawn when `file` or `rule` is called; cheap enough to call per rule."""
 
-    def __init__(self, stream: TextIO, delay: float | None = None, interval: float = INTERVAL) -> None:
+    def __init__(self, stream: TextIO, delay: float | None = None, interval: float | None = None) -> None:
         self._stream = stream
-        self._delay = DELAY if delay is None else delay
-        self._interval = interval
+        self._interval = INTERVAL if interval is None else interval
+        self._next_draw = time.monotonic() + (DELAY if delay is None else delay)
         self._file = "tflint:"
         self._status = ""
         self._drawn = False
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="tflint-progress", daemon=True)
-        self._thread.start()
 
     @classmethod
     def for_terminal(cls, stream: TextIO) -> Progress | None:
@@ -43,38 +45,34 @@ class Progress:
         return cls(stream) if interactive else None
 
     def file(self, number: int, total: int, path: str) -> None:
-        """Linting file `number` of `total`."""
+        """Linting file `number` of `total` (or, with workers, file `number` is done)."""
         self._file = f"tflint: [{number}/{total}] {escape(path)}"
         self._status = self._file
+        self._tick()
 
     def rule(self, rule_id: str) -> None:
         """Running `rule_id` on the current file."""
         self._status = f"{self._file} ({escape(rule_id)})"
+        self._tick()
 
     def close(self) -> None:
-        """Stop drawing and erase the line."""
-        self._stop.set()
-        self._thread.join()
-        with self._lock:
-            if self._drawn:
-                self._stream.write(_ERASE)
-                self._stream.flush()
+        """Erase the line, if it was drawn."""
+        if self._drawn:
+            self._stream.write(_ERASE)
+            self._stream.flush()
+            self._drawn = False
 
-    def _run(self) -> None:
-        if self._stop.wait(self._delay):
-            return
-        while not self._stop.is_set():
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if now >= self._next_draw:
+            self._next_draw = now + self._interval
             self._draw()
-            self._stop.wait(self._interval)
 
     def _draw(self) -> None:
         width = max(20, shutil.get_terminal_size(fallback=(80, 24)).columns - 1)
         status = self._status
         if len(status) > width:
             status = status[: width - 3] + "..."
-        with self._lock:
-            if self._stop.is_set():
-                return
-            self._stream.write(_ERASE + status)
-            self._stream.flush()
-            self._drawn = True
+        self._stream.write(_ERASE + status)
+        self._stream.flush()
+        self._drawn = True

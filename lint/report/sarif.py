@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tflint.finding import Finding, Severity
-from tflint.report import rulesdoc
 from tflint.report.identity import fingerprints, repo_path
 from tflint.report.rulesdoc import (
+    HOME_URL,
     description_of,
     docstring,
     help_uri,
     rule_markdown,
+    rule_name,
     summary_of,
 )
 from tflint.report.summary import Summary, quiet_skip
@@ -46,11 +47,9 @@ def sarif_log(findings: Sequence[Finding], summary: Summary) -> dict[str, Any]:
     driver: dict[str, Any] = {
         "name": "tflint",
         "semanticVersion": __version__,
+        "informationUri": HOME_URL,
         "rules": [_rule(rule_id, modules[rule_id]) for rule_id in rule_ids],
     }
-    home = rulesdoc.documentation_url()
-    if home:
-        driver["informationUri"] = home
     skips = [finding for finding in findings if quiet_skip(finding)]
     if skips:
         findings = [finding for finding in findings if not quiet_skip(finding)]
@@ -81,9 +80,11 @@ def _notification(finding: Finding, root: str | None) -> dict[str, Any]:
 
 def _rule(rule_id: str, module: Any) -> dict[str, Any]:
     short = summary_of(module) or rule_id
-    rule: dict[str, Any] = {
-        "id": rule_id,
-        "name": rule_id,
+    rule: dict[str, Any] = {"id": rule_id}
+    name = rule_name(rule_id)
+    if name.lower() != rule_id.lower():  # SARIF: a name no different from the id is left out (`cycle`)
+        rule["name"] = name
+    rule |= {
         "shortDescription": {"text": short},
         "fullDescription": {"text": description_of(module) or short},
         "help": {"text": docstring(module) or short, "markdown": rule_markdown(module)},

@@ -31,7 +31,7 @@ def settings_text(path: str, config: Config, source: str | None) -> str:
         },
         "rules": {rule_id: _rule(setting) for rule_id, setting in sorted(config.rules.items())},
     }
-    return yaml.safe_dump(document, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    return str(yaml.safe_dump(document, sort_keys=False, default_flow_style=False, allow_unicode=True))
 
 
 def _globs(globs: Any) -> list[str]:

@@ -39,12 +39,15 @@ def format_line(finding: Finding, color: bool = False) -> str:
 
 
 def context_suffix(finding: Finding) -> str:
-    """` (in meta graph [serve], function 'f', node 'x')`: what the location alone does not say."""
+    """` (in meta graph [serve], function 'f', node 'x')`: what the location alone does not say.
+
+    The node is left out when the message names it already (`Node 'x' has ...`).
+    """
     context = []
     if finding.graph:
         context.append(finding.graph)
     if finding.function:
         context.append(f"function '{finding.function}'")
-    if finding.line is None and finding.node:
+    if finding.line is None and finding.node and f"'{finding.node}'" not in finding.message:
         context.append(f"node '{finding.node}'")
     return f" (in {', '.join(context)})" if context else ""

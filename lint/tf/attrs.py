@@ -34,7 +34,7 @@ TensorFlow 2.21 (which validates with its own registry and ignores a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from tflint.finding import Issue
 from tflint.tf.index import GraphIndex, Node
@@ -129,7 +129,7 @@ class Verdict:
 
 # How the hot loop accepts a good value before the general path (see AttrSpec.mode).
 _SLOW, _IN_SET, _TRUTHY, _AT_LEAST, _HAS_KIND, _SERIALIZED = range(6)
-_UNSEEN = object()
+_UNSEEN: Any = object()
 
 
 class AttrSpec:
@@ -160,7 +160,8 @@ class AttrSpec:
         self.is_list = self.type.startswith("list(") and self.type.endswith(")")
         element = self.type[5:-1] if self.is_list else self.type
         # None for a type string TF does not know (opdef-wellformed reports it); no kind then matches.
-        self.field: str | None = FIELD_OF_TYPE.get(element)
+        # Typed Any: the checks use it as a getattr name only in the modes where it is set.
+        self.field: Any = FIELD_OF_TYPE.get(element)
         self.has_default = any(attr.HasField("default_value") for attr in definitions)
         self.required = False
         self.minimum: int | None = (
@@ -168,13 +169,13 @@ class AttrSpec:
         )
         if self.type != "int" and not self.is_list:
             self.minimum = None
-        self.allowed: tuple | None = None
+        self.allowed: tuple[Any, ...] | None = None
         if self.type in ("type", "list(type)", "string", "list(string)") and all(
             attr.HasField("allowed_values") for attr in same
         ):
             merged: dict[Any, None] = {}
             for attr in same:
-                for item in getattr(attr.allowed_values.list, self.field):
+                for item in getattr(attr.allowed_values.list, cast(str, self.field)):
                     merged[item] = None
             self.allowed = tuple(merged)
         # Which value content the checks read (everything else is judged by kind alone).
@@ -192,7 +193,7 @@ class AttrSpec:
         self.serialized: dict[bytes, Verdict | None] = {}
         # The hot loop's shortcut: a value passing it is of the right kind and meets every constraint.
         # A oneof member reads as 0 / "" / False unless it is the one set, so a truthy read proves the kind.
-        self.good: frozenset = frozenset()
+        self.good: frozenset[Any] = frozenset()
         if self.field is None:
             self.mode = _SLOW
         elif self.is_list:
@@ -226,8 +227,8 @@ class AttrSpec:
         self._memo[key] = verdict
         return verdict
 
-    def _list_key(self, listed: Any) -> tuple:
-        parts = []
+    def _list_key(self, listed: Any) -> tuple[Any, ...]:
+        parts: list[tuple[str, Any]] = []
         for descriptor, items in listed.ListFields():
             name = descriptor.name
             if name == self._list_content:

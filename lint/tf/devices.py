@@ -19,6 +19,7 @@ short English reason otherwise. They follow TensorFlow's code step by step
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 # DeviceSpec's built-in device types (`_VALID_DEVICE_TYPES`); pluggable
 # devices registered in the running process are added to these at run time.
@@ -155,9 +156,9 @@ def cpp_device_error(device: str) -> str | None:
 def _no_component(rest: str, offset: int) -> str:
     """The reason for text that starts no known component, with a hint for common slips."""
     where = f"'{rest}'" if offset == 0 else f"'{rest}' (at offset {offset})"
-    reason = f"{where} starts none of {_CPP_COMPONENTS}"
+    reason = f"{where} is not a device component"  # the list of components only when there is no hint
     if not rest.startswith("/"):
-        return f"{reason}; every component starts with '/'"
+        return f"{reason}; components start with '/'"
     kind, colon, index = rest[1:].split("/", 1)[0].partition(":")
     if kind.lower() in ("cpu", "gpu"):
         if not colon:
@@ -165,7 +166,7 @@ def _no_component(rest: str, offset: int) -> str:
         return f"{reason}; the legacy form is spelled /{kind.lower()}: or /{kind.upper()}: exactly"
     if colon and kind not in ("job", "replica", "task", "device"):
         return f"{reason}; write /device:{kind.upper()}:{index or '0'} (only cpu and gpu have a short form)"
-    return reason
+    return f"{where} starts none of {_CPP_COMPONENTS}"
 
 
 @functools.lru_cache(maxsize=8192)
@@ -206,7 +207,7 @@ def python_canonical_name(device: str, extra_types: frozenset[str] = frozenset()
     return "".join(parts)
 
 
-def _python_parse(device: str, extra_types: frozenset[str]) -> tuple[str | None, tuple]:
+def _python_parse(device: str, extra_types: frozenset[str]) -> tuple[str | None, tuple[Any, ...]]:
     """DeviceSpec's `_string_to_components` plus its constructor's conversions: (error, components)."""
     known = PYTHON_DEVICE_TYPES | extra_types
     job = replica = task = device_type = index = None
@@ -250,7 +251,7 @@ def _python_unknown(piece: str, parts: list[str], known: frozenset[str]) -> str:
     head = parts[0]
     reason = f"unknown component '{piece}'"
     if head == "device" and len(parts) == 2:
-        return f"{reason}: a device type needs an index here ('device:{parts[1]}:0' or 'device:{parts[1]}:*')"
+        return f"{reason}: a device type needs an index ('device:{parts[1]}:0' or 'device:{parts[1]}:*')"
     if head in ("job", "replica", "task", "device"):
         return (
             f"{reason}: '{head}' takes exactly one value"

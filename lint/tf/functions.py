@@ -82,7 +82,8 @@ def function_defs_equal(existing: Any, new: Any) -> bool:
 
 
 def _serialized(message: Any) -> bytes:
-    return message.SerializeToString(deterministic=True)
+    serialized: bytes = message.SerializeToString(deterministic=True)
+    return serialized
 
 
 def _op_defs_equal(first: Any, second: Any) -> bool:
@@ -236,7 +237,7 @@ def _large_expansion(tensor: Any) -> bool:
     return tensor.ByteSize() < 512 and count * size > 4096
 
 
-def _canonical_tensor(tensor: Any) -> tuple | None:
+def _canonical_tensor(tensor: Any) -> tuple[Any, ...] | None:
     """What TensorFlow's `FromProto` + `AsProtoTensorContent` would give, compactly; None if it fails.
 
     The result is (dims, elements) where `elements` are the element bytes with

@@ -53,7 +53,7 @@ class TensorKey(NamedTuple):
     """A tensor (or, with index -1, an operation's control output) as TensorFlow's `TensorId`."""
 
     node: str
-    index: int
+    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index as NamedTuple allows
 
     def __str__(self) -> str:
         return f"^{self.node}" if self.index == -1 else f"{self.node}:{self.index}"

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-# Node, Input and the input parsers live in tflint.tf.node (readers build Nodes); rules import them from here.
-from tflint.tf.node import (  # noqa: F401 - re-exported
-    Input,
-    Node,
-    parse_all_inputs,
-    parse_function_input,
-    parse_input,
-)
+# Node, Input and the input parsers live in tflint.tf.node (readers build Nodes); rules import them from here,
+# so they are re-exported explicitly (`X as X`, which type checkers understand).
+from tflint.tf.node import Input as Input
+from tflint.tf.node import Node as Node
+from tflint.tf.node import parse_all_inputs as parse_all_inputs
+from tflint.tf.node import parse_function_input as parse_function_input
+from tflint.tf.node import parse_input as parse_input
 from tflint.tf.registry import OpRegistry, OpSchema
 
 T = TypeVar("T")
@@ -31,7 +30,7 @@ class Scope:
     """The nodes of the top-level graph or of one function body."""
 
     def __init__(self, function: Any | None, function_ordinal: int | None, nodes: list[Node]) -> None:
-        self.function = function
+        self.function: Any = function  # the FunctionDef (a message, untyped), None for the top-level graph
         self.function_ordinal = function_ordinal
         self.name: str | None = function.signature.name if function is not None else None
         self.nodes = nodes
@@ -270,7 +269,8 @@ class GraphIndex:
         many rules read them; the result lives and dies with this index.
         """
         try:
-            return self._derived[factory]
+            value: T = self._derived[factory]
+            return value
         except KeyError:
             value = self._derived[factory] = factory(self)
             return value
@@ -307,7 +307,7 @@ class GraphIndex:
         return self.registry.schema(op)
 
 
-class _AttrPositions(Mapping):
+class _AttrPositions(Mapping[str, tuple[int, int]]):
     """A lazy view of one node's attr positions inside a SourceMap."""
 
     __slots__ = ("_positions", "_prefix")
@@ -317,7 +317,8 @@ class _AttrPositions(Mapping):
         self._prefix = (graph_id, function, ordinal)
 
     def __getitem__(self, key: str) -> tuple[int, int]:
-        return self._positions[self._prefix + (key,)]
+        position: tuple[int, int] = self._positions[self._prefix + (key,)]
+        return position
 
     def get(self, key: str, default: Any = None) -> Any:
         return self._positions.get(self._prefix + (key,), default)
@@ -349,7 +350,8 @@ def _message_node(
 def _node_position(positions: Any, graph_id: int, function: int | None, ordinal: int) -> tuple[int, int] | None:
     if positions is None:
         return None
-    return positions.nodes.get((graph_id, function, ordinal))
+    position: tuple[int, int] | None = positions.nodes.get((graph_id, function, ordinal))
+    return position
 
 
 # DataType values >= this are reference types (T_REF = T + 100).

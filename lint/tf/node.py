@@ -25,7 +25,7 @@ class Input(NamedTuple):
 
     raw: str
     node: str
-    index: int
+    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index as NamedTuple allows
     is_control: bool
     output_arg: str | None = None
 
@@ -67,6 +67,8 @@ class Node:
         self.raw_inputs = raw_inputs
         self.function = function
         self.ordinal = ordinal
+        self.line: int | None
+        self.column: int | None
         self.line, self.column = position if position else (None, None)
         self._attr_positions = attr_positions
         # The parsed inputs, in order (data inputs then control inputs, if well-formed); set by

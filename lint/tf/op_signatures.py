@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
 from tflint.tf.registry import OpSchema, snapshot_info
@@ -149,31 +149,31 @@ class _Plan:
                 if name and name not in names:
                     names.append(name)
         self.attr_names = tuple(names)
-        defaults: dict[str, int | tuple] = {}
+        defaults: dict[str, int | tuple[Any, ...]] = {}
         for name in names:
             default = graph.attr_default(schema, name)
             defaults[name] = _MISSING if default is None else _value_key(default)
         self.defaults = defaults
-        self.memo: dict[int | tuple, Signature | SignatureProblem] = {}
+        self.memo: dict[int | tuple[Any, ...], Signature | SignatureProblem] = {}
 
 
-def _kind(key: int | tuple) -> str:
+def _kind(key: int | tuple[Any, ...]) -> str:
     """The AttrValue kind of a `_value_key` summary."""
     return "type" if isinstance(key, int) else key[0]
 
 
 _MISSING = ("missing",)
 _EMPTY = ("empty",)
-_UNSEEN = object()
+_UNSEEN: Any = object()
 
 
-def _value_key(value: Any) -> int | tuple:
+def _value_key(value: Any) -> int | tuple[Any, ...]:
     """A hashable summary of an AttrValue, enough to resolve a signature from it.
 
     A DataType is summarized as the bare int (the common case, kept cheap);
     anything else as a tuple that starts with the AttrValue's kind.
     """
-    dtype = value.type
+    dtype: int = value.type
     if dtype:
         return dtype
     kind = value.WhichOneof("value")
@@ -222,7 +222,7 @@ class Signatures:
         return result if isinstance(result, Signature) else None
 
     def _resolve(self, node: Node) -> Signature | SignatureProblem | None:
-        plan = self._plans.get(node.op, _UNSEEN)
+        plan = cast("_Plan | None", self._plans.get(node.op, _UNSEEN))  # _UNSEEN: not looked up yet
         if plan is _UNSEEN:
             schema = self.graph.schema_for(node.op) if node.op else None
             plan = _Plan(schema, self.graph) if schema is not None else None
@@ -232,6 +232,7 @@ class Signatures:
         # The memo key: one summary per attr the signature reads (bare when there is one).
         names = plan.attr_names
         get = node.attr.get
+        key: int | tuple[Any, ...]
         if len(names) == 1:
             key = self._summary(get(names[0]), plan.defaults[names[0]])
         elif names:
@@ -242,7 +243,7 @@ class Signatures:
             return plan.memo[key]
         except KeyError:
             pass
-        values = {names[0]: key} if len(names) == 1 else dict(zip(names, key))
+        values = {names[0]: key} if len(names) == 1 else dict(zip(names, cast("tuple[Any, ...]", key)))
         result = _build(plan.schema, values, self._length_limit)
         plan.memo[key] = result
         return result
@@ -259,10 +260,10 @@ class Signatures:
         return self._limit
 
     @staticmethod
-    def _summary(value: Any, default: int | tuple) -> int | tuple:
+    def _summary(value: Any, default: int | tuple[Any, ...]) -> int | tuple[Any, ...]:
         if value is None:
             return default
-        dtype = value.type
+        dtype: int = value.type
         if dtype:
             return dtype  # the common case, kept cheap
         part = _value_key(value)
@@ -305,7 +306,9 @@ class _Unresolvable(Exception):
 
 
 def _build(
-    schema: OpSchema, values: Mapping[str, int | tuple], length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH
+    schema: OpSchema,
+    values: Mapping[str, int | tuple[Any, ...]],
+    length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH,
 ) -> Signature | SignatureProblem:
     try:
         inputs = tuple(_arg(schema, arg, values, "input", length_limit) for arg in schema.inputs)
@@ -339,7 +342,7 @@ _KIND_NAMES = {
 }
 
 
-def _describe(key: int | tuple) -> str:
+def _describe(key: int | tuple[Any, ...]) -> str:
     kind = _kind(key)
     if kind == "list" and not key[2]:  # type: ignore[index]
         return "a list of non-types"
@@ -353,7 +356,7 @@ def _valid_type(value: int) -> bool:
 def _arg(
     schema: OpSchema,
     arg: Any,
-    values: Mapping[str, int | tuple],
+    values: Mapping[str, int | tuple[Any, ...]],
     direction: str,
     length_limit: Callable[[], int] = lambda: MAX_ARG_LENGTH,
 ) -> Arg:
@@ -446,7 +449,9 @@ def _arg(
     return Arg(arg.name, types, length_attr, arg.type_attr or arg.type_list_attr or None, arg.is_ref)
 
 
-def _present(schema: OpSchema, values: Mapping[str, int | tuple], name: str, role: str) -> int | tuple:
+def _present(
+    schema: OpSchema, values: Mapping[str, int | tuple[Any, ...]], name: str, role: str
+) -> int | tuple[Any, ...]:
     """The summary of attr `name`, which plays `role`; a problem when the node lacks it."""
     key = values[name]
     if key is _MISSING:
@@ -457,7 +462,7 @@ def _present(schema: OpSchema, values: Mapping[str, int | tuple], name: str, rol
 
 
 def _element_type(
-    schema: OpSchema, arg: Any, values: Mapping[str, int | tuple], what: str, *, strict: bool
+    schema: OpSchema, arg: Any, values: Mapping[str, int | tuple[Any, ...]], what: str, *, strict: bool
 ) -> int | None:
     name = arg.type_attr
     key = _present(schema, values, name, f"the type of {what}")

@@ -46,6 +46,13 @@ def snapshot_info() -> SnapshotInfo:
 
 
 @functools.cache
+def test_only_ops() -> frozenset[str]:
+    """Ops TensorFlow registers for its own tests (`Foo3`, `Attr`...): valid in a graph, never a suggestion."""
+    with open(os.path.join(DATA_DIR, "test_ops.txt"), encoding="utf-8") as file:
+        return frozenset(file.read().split())
+
+
+@functools.cache
 def bundled_ops() -> dict[str, Any]:
     """Every OpDef of the bundled snapshot by name (parsed once per process)."""
     from tflint import protos
@@ -78,11 +85,15 @@ class OpRegistry:
     """Layered OpDef lookup; `schema(name)` returns None for unknown ops."""
 
     def __init__(
-        self, layers: Iterable[tuple[str, dict[str, Any]]], *, include_bundled: bool = True, targets: tuple = ()
+        self,
+        layers: Iterable[tuple[str, dict[str, Any]]],
+        *,
+        include_bundled: bool = True,
+        targets: tuple[Any, ...] = (),
     ) -> None:
         self._layers = list(layers)
         # The older TensorFlow releases (tflint.tf.releases.Release) the run judges graphs against too.
-        self.targets: tuple = targets
+        self.targets: tuple[Any, ...] = targets
         if include_bundled:
             self._layers.append(("tensorflow", bundled_ops()))
         self._schemas: dict[str, OpSchema | None] = {}
@@ -95,7 +106,8 @@ class OpRegistry:
         registry, and a registry layered over another (with_op_list) has its own.
         """
         try:
-            return self._derived[factory]
+            result: T = self._derived[factory]
+            return result
         except KeyError:
             value = self._derived[factory] = factory(self)
             return value
@@ -136,7 +148,7 @@ class OpRegistry:
         return list(self._layers)
 
 
-def user_registry(op_list_files: Iterable[tuple[str, Any]] = (), targets: tuple = ()) -> OpRegistry:
+def user_registry(op_list_files: Iterable[tuple[str, Any]] = (), targets: tuple[Any, ...] = ()) -> OpRegistry:
     """The registry for a run: user OpLists (in the order given) over the bundled snapshot, and its target releases."""
     layers = [(name, {op.name: op for op in op_list.op}) for name, op_list in op_list_files]
     return OpRegistry(layers, targets=targets)

@@ -60,7 +60,8 @@ def release_key(name: str) -> tuple[int, ...]:
 @functools.cache
 def _table() -> dict[str, Any]:
     with open(os.path.join(DATA_DIR, "releases.json"), encoding="utf-8") as file:
-        return json.load(file)
+        table: dict[str, Any] = json.load(file)
+        return table
 
 
 @functools.cache
@@ -131,7 +132,7 @@ def first_release_with_op(op: str) -> str | None:
             union |= mask
     if not union:
         return None
-    names = _table()["releases"]
+    names: list[str] = _table()["releases"]
     return names[(union & -union).bit_length() - 1]
 
 
@@ -151,12 +152,14 @@ def schema_mask(owner: str, name: str, kind: str = "messages") -> int | None:
     entry = _table()["schema"][kind].get(owner)
     if entry is None:
         return None
-    return entry.get(name)
+    found: int | None = entry.get(name)
+    return found
 
 
 def first_release_in(mask: int) -> str:
     """The oldest release of a mask."""
-    return _table()["releases"][(mask & -mask).bit_length() - 1]
+    names: list[str] = _table()["releases"]
+    return names[(mask & -mask).bit_length() - 1]
 
 
 def schema_gaps(targets: tuple[Release, ...] | list[Release]) -> dict[tuple[str, str, str], int]:

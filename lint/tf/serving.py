@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.functions import func_references
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
@@ -223,13 +223,13 @@ def output_types(graph: GraphIndex, node: Node) -> tuple[int, ...] | None:
     result: tuple[int, ...] | None = None
     function = called_function(graph, node) if node.op in CALL_OPS else None
     if function is not None:
-        types = []
+        types: list[int] = []
         for arg in function.signature.output_arg:
             if arg.number_attr or arg.type_list_attr or not arg.type:
-                types = None
                 break
             types.append(arg.type + REF_OFFSET if arg.is_ref else arg.type)
-        result = tuple(types) if types is not None else None
+        else:
+            result = tuple(types)
     if result is None:
         signature = signatures(graph).resolved(node)
         if signature is not None and signature.output_types is not None and None not in signature.output_types:
@@ -302,7 +302,7 @@ def served(graph: GraphIndex) -> Reach | None:
     if "served" not in cache:
         roots = entry_points(graph)
         cache["served"] = _closure(graph, roots) if roots else None
-    return cache["served"]
+    return cast("Reach | None", cache["served"])
 
 
 def saver_nodes(graph: GraphIndex) -> Reach:
@@ -317,7 +317,7 @@ def saver_nodes(graph: GraphIndex) -> Reach:
         roots = list(_saver_roots(graph.meta_graph, save=True))
         reach = _closure(graph, roots) if roots else Reach(by_scope=True)
         cache["saver"] = reach
-    return cache["saver"]
+    return cast(Reach, cache["saver"])
 
 
 def is_saver_checkpoint_op(graph: GraphIndex, node: Node) -> bool:
@@ -338,7 +338,7 @@ def alive_nodes(graph: GraphIndex) -> set[str]:
         known = graph.main.by_name
         roots.extend(name for name in collection_strings(meta) if name in known)
         cache["alive"] = _backward(graph, roots)
-    return cache["alive"]
+    return cast("set[str]", cache["alive"])
 
 
 def _reach_cache(graph: GraphIndex) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def _problems(graph: GraphIndex, release: Release) -> list[Problem]:
     newest = bundled_ops()
     ignores = release.key() >= IGNORES_UNKNOWN_ATTRS
     producer_ops = _stripped_op_list(graph)
-    specs: dict[tuple[str, str], AttrSpec] = {}
+    specs: dict[tuple[str, str, str], AttrSpec] = {}
     # tf.saved_model.load builds every function of the library (validating its nodes); importing a
     # GraphDef or MetaGraphDef only registers them (measured on TF 2.4: an unknown attr there imports).
     builds_functions = getattr(graph.artifact, "message_type", None) == "SavedModel"
@@ -159,7 +159,7 @@ def _attr_problems(
     ignores: bool,
     in_function: bool,
     producer_ops: dict[str, Any],
-    specs: dict[tuple[str, str], AttrSpec],
+    specs: dict[tuple[str, str, str], AttrSpec],
 ) -> list[Problem]:
     found = []
     old_attrs = {attr.name: attr for attr in old_def.attr}
@@ -257,11 +257,11 @@ def _default(new: Any, producer: Any, key: str) -> Any:
     return new.default_value if new.HasField("default_value") else None
 
 
-def _spec(specs: dict[tuple[str, str], AttrSpec], op: str, attr_def: Any, side: str) -> AttrSpec:
+def _spec(specs: dict[tuple[str, str, str], AttrSpec], op: str, attr_def: Any, side: str) -> AttrSpec:
     key = (op, attr_def.name, side)
-    spec = specs.get(key)  # type: ignore[call-overload]
+    spec = specs.get(key)
     if spec is None:
-        spec = specs[key] = AttrSpec(attr_def.name, [attr_def])  # type: ignore[index]
+        spec = specs[key] = AttrSpec(attr_def.name, [attr_def])
     return spec
 
 
@@ -332,7 +332,7 @@ def attr_text(value: Any) -> str:
 
 def target_issues(graph: GraphIndex, kinds: tuple[str, ...]) -> Iterator[Issue]:
     """The issues of the given kinds for the run's targets, one per problem, naming the releases it holds for."""
-    merged: dict[tuple, tuple[Problem, list[Release]]] = {}
+    merged: dict[tuple[Any, ...], tuple[Problem, list[Release]]] = {}
     for release in graph.registry.targets:
         for problem in problems(graph, release):
             if problem.kind in kinds:

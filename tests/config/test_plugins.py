@@ -363,3 +363,10 @@ def test_the_example_plugin_documents_itself_truthfully(example_site, monkeypatc
     for kind, text in examples_of(module):
         found = [f.line for f in lint_text(text + "\n", {"plugins": ["example"]}) if f.rule == "example/no-print"]
         assert found == ([] if kind == "Okay" else [1])
+
+
+def test_a_missing_plugin_lists_the_installed_ones_once(site):
+    make_plugin(site, "example")
+    with pytest.raises(ConfigError) as error:
+        config_from_mapping({"plugins": ["acme"]})
+    assert str(error.value) == "<config>: plugins: plugin 'acme' is not installed (installed plugins: example)"

@@ -15,7 +15,7 @@ from tflint.read.sniff import looks_like_text
 from tflint.read.sniff import text_message as sniff_text_message
 from tflint.read.walk import iter_graph_files
 
-CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*") if p.name != "README.md") if CORPUS.exists() else []
+CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*") if p.name != "README.md")
 EXPECTED_KIND = {".pbtxt": "text", ".pb": "binary", ".meta": "binary"}
 
 

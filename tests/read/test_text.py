@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import CORPUS, DATA, WILD
+from conftest import CORPUS, DATA, WILD, shared
 
 from tflint.read import load, sniff
 from tflint.read import text as textfast
@@ -16,13 +16,18 @@ from tflint.tf.registry import OpRegistry
 
 TEXT_FILES = sorted(
     path
-    for folder in (CORPUS, WILD, DATA / "real")
+    for folder in (CORPUS, DATA / "real", WILD)
     if folder.exists()
     for path in folder.rglob("*")
     if path.is_file()
     and path.suffix not in (".md", ".jsonl", ".json")
     and sniff.looks_like_text(path.read_bytes()[:4096])
 )
+
+
+def _params(paths):
+    """`paths` as parameters; the wild corpus's are in the `shared` group."""
+    return [pytest.param(path, marks=[shared] if WILD in path.parents else []) for path in paths]
 
 
 def general_reader(monkeypatch):
@@ -77,7 +82,7 @@ def took_fast_path(data: bytes, name: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("path", TEXT_FILES, ids=lambda p: p.name[:80])
+@pytest.mark.parametrize("path", _params(TEXT_FILES), ids=lambda p: p.name[:80])
 def test_fast_reader_matches_general_reader(path, monkeypatch):
     data = path.read_bytes()
     fast = snapshot(load_bytes(data, path.name))
@@ -314,7 +319,11 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
 
 # -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
 
-GRAPHDEF_TEXTS = [path for path in TEXT_FILES if sniff.text_message(path.read_text("utf-8", "replace")) == "GraphDef"]
+GRAPHDEF_TEXTS = [
+    path
+    for path in TEXT_FILES
+    if WILD not in path.parents and sniff.text_message(path.read_text("utf-8", "replace")) == "GraphDef"
+]
 
 
 def split_everything(monkeypatch):

@@ -17,7 +17,7 @@ import warnings
 from functools import cache
 
 import pytest
-from conftest import CORPUS, DATA, REPO, WILD
+from conftest import CORPUS, DATA, REPO, WILD, shared
 from google.protobuf import text_encoding, text_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -87,10 +87,10 @@ def _generator():
 
 
 @cache
-def text_files() -> tuple[tuple[str, str], ...]:
-    """(name, text) of every text graph beside the tests."""
+def text_files(wild: bool = False) -> tuple[tuple[str, str], ...]:
+    """(name, text) of every text graph beside the tests (and of the wild corpus: the `shared` group)."""
     found = []
-    for folder in (CORPUS, WILD, DATA):
+    for folder in (DATA, WILD) if wild else (DATA,):  # DATA holds CORPUS
         for path in sorted(folder.rglob("*")) if folder.exists() else ():
             data = (
                 path.read_bytes() if path.is_file() and path.suffix not in (".md", ".jsonl", ".json", ".txt") else b""
@@ -105,10 +105,10 @@ def text_files() -> tuple[tuple[str, str], ...]:
 
 
 @cache
-def file_values() -> tuple[str, ...]:
-    """The distinct attr value texts of every text graph beside the tests."""
+def file_values(wild: bool = False) -> tuple[str, ...]:
+    """The distinct attr value texts of every text graph beside the tests (`wild`: and of the wild corpus)."""
     found: dict[str, None] = {}
-    for _, text in text_files():
+    for _, text in text_files(wild):
         found.update(dict.fromkeys(value_texts(text)))
     return tuple(found)
 
@@ -127,18 +127,25 @@ def generated_values() -> tuple[str, ...]:
     return tuple(found)
 
 
-@pytest.mark.parametrize("values", [file_values, generated_values], ids=["files", "generated"])
+@pytest.mark.parametrize(
+    "values",
+    [
+        pytest.param(file_values, id="files"),
+        pytest.param(generated_values, id="generated"),
+        pytest.param(lambda: file_values(wild=True), id="wild", marks=shared),
+    ],
+)
 def test_every_distinct_value_agrees_and_nearly_all_are_transcoded(values):
     texts = values()
-    if len(texts) < 100:
-        pytest.skip("too few attr values beside the tests")
+    assert len(texts) >= 100
     covered = sum(transcoded(text) is not None for text in texts)
     # The fast path must really be the path: falling back to text_format is 50x slower.
     assert covered >= 0.99 * len(texts), [text for text in texts if attr_value_bytes(text) is None][:5]
 
 
-def test_whole_files_agree():
-    files = [(name, text) for name, text in text_files() if len(text) <= 300_000] + [
+@pytest.mark.parametrize("wild", [pytest.param(False, id="tests"), pytest.param(True, id="wild", marks=shared)])
+def test_whole_files_agree(wild):
+    files = [(name, text) for name, text in text_files(wild) if len(text) <= 300_000] + [
         ("generated", text) for text in generated_texts()
     ]
     missed = []

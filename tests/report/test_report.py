@@ -17,9 +17,11 @@ from tflint.finding import Finding, Severity
 from tflint.report import renderer, resolve_format
 from tflint.report.identity import fingerprints, repo_path, subject
 from tflint.report.output import write_atomically
+from tflint.report.rulesdoc import HOME_URL, RULES_URL
 from tflint.report.summary import Summary
 
-SARIF_SCHEMA = REPO.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+# OASIS's SARIF 2.1.0 schema (from oasis-tcs/sarif-spec, Schemata/), kept beside the tests.
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
 def _rule(rule_id: str, category: str, level: Severity, doc: str) -> types.ModuleType:
@@ -84,7 +86,7 @@ def summary(tmp_path, monkeypatch):
 def test_text(summary):
     assert renderer("text")(FINDINGS, summary) == textwrap.dedent(
         """\
-        models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]
+        models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]
         models/g.pbtxt:6:3: error: Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]
         models/g.pbtxt:8:5: warning: Node 'b' has attr 'colour', which op 'Idenity' does not define [unknown-attr]
         Found 2 errors, 1 warning in 2 of 3 files.
@@ -115,7 +117,7 @@ def test_text_colour(summary):
     line = renderer("text")(FINDINGS[:1], replace(summary, color=True)).splitlines()[0]
     assert (
         line
-        == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]"
+        == "\033[1mmodels/f.pb\033[0m: \033[31merror\033[0m: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]"
     )
 
 
@@ -135,7 +137,8 @@ def test_json(summary):
             "node": "c",
             "function": "fn",
             "graph": null,
-            "fingerprint": "{prints[0]}"
+            "fingerprint": "{prints[0]}",
+            "url": "{RULES_URL}#unknown-op"
           }},
           {{
             "rule": "unknown-op",
@@ -148,7 +151,8 @@ def test_json(summary):
             "node": "b",
             "function": null,
             "graph": null,
-            "fingerprint": "{prints[1]}"
+            "fingerprint": "{prints[1]}",
+            "url": "{RULES_URL}#unknown-op"
           }},
           {{
             "rule": "unknown-attr",
@@ -161,7 +165,8 @@ def test_json(summary):
             "node": "b",
             "function": null,
             "graph": null,
-            "fingerprint": "{prints[2]}"
+            "fingerprint": "{prints[2]}",
+            "url": "{RULES_URL}#unknown-attr"
           }}
         ]
         """
@@ -229,7 +234,7 @@ def test_sarif(summary):
     assert driver["rules"] == [
         {
             "id": "unknown-attr",
-            "name": "unknown-attr",
+            "name": "UnknownAttr",
             "shortDescription": {"text": "Every attr is defined."},
             "fullDescription": {"text": "TensorFlow ignores unknown attrs."},
             "help": {
@@ -238,10 +243,11 @@ def test_sarif(summary):
             },
             "defaultConfiguration": {"level": "warning"},
             "properties": {"tags": ["schema"]},
+            "helpUri": f"{RULES_URL}#unknown-attr",
         },
         {
             "id": "unknown-op",
-            "name": "unknown-op",
+            "name": "UnknownOp",
             "shortDescription": {"text": "Every op is registered."},
             "fullDescription": {"text": "TensorFlow refuses unknown ops."},
             "help": {
@@ -250,6 +256,7 @@ def test_sarif(summary):
             },
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["schema"]},
+            "helpUri": f"{RULES_URL}#unknown-op",
         },
     ]
     assert log["runs"][0]["columnKind"] == "unicodeCodePoints"
@@ -303,27 +310,43 @@ def test_sarif(summary):
     ]
 
 
-def test_sarif_help_uri_comes_from_the_documentation_url(summary, monkeypatch):
-    from tflint.report import rulesdoc
-
-    monkeypatch.setattr(rulesdoc, "documentation_url", lambda: "https://docs.example/rules.md")
+def test_sarif_help_uri_is_the_rules_section_of_the_docs_or_a_plugins_own_url(summary):
     plugin_rule = _rule("acme/x", "acme", Severity.INFO, "Acme's rule.\n")
     plugin_rule.__name__ = "acme_tflint.x"
     plugin_rule.URL = "https://acme.example/x"
-    log = json.loads(renderer("sarif")([], Summary(files=0, rules={**RULES, "acme/x": plugin_rule})))
+    undocumented = _rule("acme/y", "acme", Severity.INFO, "Acme's other rule.\n")
+    undocumented.__name__ = "acme_tflint.y"
+    rules = {**RULES, "acme/x": plugin_rule, "acme/y": undocumented}
+    log = json.loads(renderer("sarif")([], Summary(files=0, rules=rules)))
     driver = log["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"] == "https://docs.example/rules.md"
-    assert [(r["id"], r.get("helpUri"), r["defaultConfiguration"]["level"]) for r in driver["rules"]] == [
-        ("acme/x", "https://acme.example/x", "note"),
-        ("unknown-attr", "https://docs.example/rules.md#unknown-attr", "warning"),
-        ("unknown-op", "https://docs.example/rules.md#unknown-op", "error"),
+    assert driver["informationUri"] == HOME_URL
+    assert [(r["id"], r["name"], r.get("helpUri"), r["defaultConfiguration"]["level"]) for r in driver["rules"]] == [
+        ("acme/x", "AcmeX", "https://acme.example/x", "note"),
+        ("acme/y", "AcmeY", None, "note"),
+        ("unknown-attr", "UnknownAttr", f"{RULES_URL}#unknown-attr", "warning"),
+        ("unknown-op", "UnknownOp", f"{RULES_URL}#unknown-op", "error"),
     ]
+
+
+def test_every_built_in_rule_has_a_help_uri_and_a_name_that_is_not_its_id():
+    from tflint.rules import all_rules
+
+    log = json.loads(renderer("sarif")([], Summary(files=0, rules=all_rules())))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == len(all_rules())
+    for rule in rules:
+        assert rule["helpUri"] == f"{RULES_URL}#{rule['id']}"
+        if rule["id"] == "cycle":  # SARIF: a name that differs from the id only in case is left out
+            assert "name" not in rule
+        else:
+            assert rule["name"].isalnum() and rule["name"].lower() != rule["id"].lower(), rule["name"]
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"], rule["id"]
 
 
 def test_github(summary):
     assert renderer("github")(FINDINGS, summary) == textwrap.dedent(
         """\
-        ::error file=models/f.pb,title=tflint (unknown-op)::Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]
+        ::error file=models/f.pb,title=tflint (unknown-op)::Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]
         ::error file=models/g.pbtxt,line=6,col=3,title=tflint (unknown-op)::Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?) [unknown-op]
         ::warning file=models/g.pbtxt,line=8,col=5,title=tflint (unknown-attr)::Node 'b' has attr 'colour', which op 'Idenity' does not define [unknown-attr]
         ::notice title=tflint::Found 2 errors, 1 warning in 2 of 3 files.
@@ -351,7 +374,7 @@ def test_junit(summary):
         <testsuites name="tflint" tests="4" failures="3" errors="0">
           <testsuite name="models/f.pb" tests="1" failures="1" errors="0" skipped="0">
             <testcase classname="models/f.pb" name="unknown-op (c)">
-              <failure type="error" message="Node 'c' uses op 'Foo', which is not registered">models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn', node 'c') [unknown-op]</failure>
+              <failure type="error" message="Node 'c' uses op 'Foo', which is not registered">models/f.pb: error: Node 'c' uses op 'Foo', which is not registered (in function 'fn') [unknown-op]</failure>
             </testcase>
           </testsuite>
           <testsuite name="models/g.pbtxt" tests="2" failures="2" errors="0" skipped="0">
@@ -419,9 +442,8 @@ def repo(tmp_path, monkeypatch):
 
 
 def _sarif_validator():
-    if not SARIF_SCHEMA.exists():
-        pytest.skip(f"{SARIF_SCHEMA} is not available")
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     schema = json.loads(SARIF_SCHEMA.read_text())
     if "properties" not in schema and "Root" in schema.get("definitions", {}):
         # This copy keeps the log's own schema under definitions.Root, leaving the top level
@@ -559,8 +581,8 @@ INNER = "Node 'inner' uses op 'AlsoMissing', which is not registered"
 B = "Node 'b' uses op 'Idenity', which is not registered (did you mean 'Identity'?)"
 SMALL_GRAPH_OUTPUT = {
     "text": f"""\
-models/f.pb: error: {X} (in node 'x') [unknown-op]
-models/f.pb: error: {INNER} (in function 'fn', node 'inner') [unknown-op]
+models/f.pb: error: {X} [unknown-op]
+models/f.pb: error: {INNER} (in function 'fn') [unknown-op]
 models/g.pbtxt:6:3: error: {B} [unknown-op]
 Found 3 errors in 2 of 2 files.
 """,
@@ -578,6 +600,7 @@ Found 3 errors in 2 of 2 files.
                 "function": None,
                 "graph": None,
                 "fingerprint": FINGERPRINT_X,
+                "url": f"{RULES_URL}#unknown-op",
             },
             {
                 "rule": "unknown-op",
@@ -591,6 +614,7 @@ Found 3 errors in 2 of 2 files.
                 "function": "fn",
                 "graph": None,
                 "fingerprint": FINGERPRINT_INNER,
+                "url": f"{RULES_URL}#unknown-op",
             },
             {
                 "rule": "unknown-op",
@@ -604,14 +628,15 @@ Found 3 errors in 2 of 2 files.
                 "function": None,
                 "graph": None,
                 "fingerprint": FINGERPRINT_B,
+                "url": f"{RULES_URL}#unknown-op",
             },
         ],
         indent=2,
     )
     + "\n",
     "github": f"""\
-::error file=models/f.pb,title=tflint (unknown-op)::{X} (in node 'x') [unknown-op]
-::error file=models/f.pb,title=tflint (unknown-op)::{INNER} (in function 'fn', node 'inner') [unknown-op]
+::error file=models/f.pb,title=tflint (unknown-op)::{X} [unknown-op]
+::error file=models/f.pb,title=tflint (unknown-op)::{INNER} (in function 'fn') [unknown-op]
 ::error file=models/g.pbtxt,line=6,col=3,title=tflint (unknown-op)::{B} [unknown-op]
 ::notice title=tflint::Found 3 errors in 2 of 2 files.
 """,
@@ -620,10 +645,10 @@ Found 3 errors in 2 of 2 files.
 <testsuites name="tflint" tests="3" failures="3" errors="0">
   <testsuite name="models/f.pb" tests="2" failures="2" errors="0" skipped="0">
     <testcase classname="models/f.pb" name="unknown-op (x)">
-      <failure type="error" message="{X}">models/f.pb: error: {X} (in node 'x') [unknown-op]</failure>
+      <failure type="error" message="{X}">models/f.pb: error: {X} [unknown-op]</failure>
     </testcase>
     <testcase classname="models/f.pb" name="unknown-op (inner)">
-      <failure type="error" message="{INNER}">models/f.pb: error: {INNER} (in function 'fn', node 'inner') [unknown-op]</failure>
+      <failure type="error" message="{INNER}">models/f.pb: error: {INNER} (in function 'fn') [unknown-op]</failure>
     </testcase>
   </testsuite>
   <testsuite name="models/g.pbtxt" tests="1" failures="1" errors="0" skipped="0">

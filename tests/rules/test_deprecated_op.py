@@ -81,7 +81,7 @@ def test_messages():
         "Node 't' uses op TopK, which was removed in GraphDef version 7; the graph's producer is 27, so TensorFlow refuses it (Unimplemented). Use TopKV2 instead."
     ]
     assert _messages(CONST + TOPK + "versions { producer: 6 }") == [
-        "Node 't' uses op TopK, which is deprecated and ceases to work in GraphDef version 7 (the graph's producer is 6). Use TopKV2 instead."
+        "Node 't' uses op TopK, which is deprecated as of GraphDef version 7 (the graph's producer is 6). Use TopKV2 instead."
     ]
 
 

@@ -94,8 +94,8 @@ def test_messages():
         + "\n"
     )
     assert [f.message for f in lint_text(text, ON) if f.rule == RULE] == [
-        "Node 'a' (and 1 more node here) in the graph is pinned to '/device:GPU:0': a server without a GPU device cannot run it there (clear devices when exporting)",
-        "Node 'c' in the graph is pinned to '/job:worker/task:1': a model server runs as job 'localhost', not 'worker', and cannot place it even with soft placement (clear devices when exporting)",
+        "Node 'a' (and 1 more) is pinned to '/device:GPU:0': a server needs a GPU device to run it",
+        "Node 'c' is pinned to '/job:worker/task:1': a model server runs as job 'localhost' and cannot place it, even with soft placement",
     ]
 
 

@@ -10,7 +10,7 @@ input size", "Expected input[1] == 'x' to be a control input" and "Input u:outpu
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text, pinned
+from conftest import lint_bytes, lint_text, pinned
 from signature_graphs import T_FLOAT, const, graph, library, vector
 
 from tflint.engine.run import NEVER_CALLED
@@ -86,6 +86,21 @@ CASES = [
         graph(const("a"), f'node {{ name: "s" op: "AddN" input: "a" {T_FLOAT} }}'),
         [],
         id="missing-n-left-to-missing-attr",
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "s" op: "Add" input: "a" }'),
+        [(RULE, "s", 2)],
+        id="missing-type-attr-does-not-hide-the-count",
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "s" op: "AddN" input: "a" attr { key: "N" value { i: 2 } } }'),
+        [(RULE, "s", 2)],
+        id="missing-type-attr-count-from-n",
+    ),
+    pytest.param(
+        graph(const("a"), 'node { name: "s" op: "AddN" input: "a" input: "a" attr { key: "N" value { i: 2 } } }'),
+        [],
+        id="missing-type-attr-count-right",
     ),
     pytest.param(
         graph(
@@ -264,6 +279,25 @@ def test_location_points_at_the_broken_length_attr():
         "}",
     )
     assert pinned(lint_text(pbtxt), rule=RULE) == [(RULE, "u", 6)]
+
+
+def test_a_missing_type_attr_and_a_wrong_count_are_two_findings_in_one_run():
+    findings = lint_text(graph(const("a"), 'node { name: "s" op: "Add" input: "a" }'))
+    assert [(f.rule, f.message) for f in findings if f.node == "s"] == [
+        (RULE, "Node 's' (op Add) has 1 data input but its op expects 2"),
+        ("missing-attr", "Node 's' (op Add) is missing attr 'T' (type), which has no default"),
+    ]
+    from google.protobuf import text_format
+
+    from tflint import protos
+
+    binary = text_format.Parse(
+        graph(const("a"), 'node { name: "s" op: "Add" input: "a" }'), protos.GraphDef(), descriptor_pool=protos.POOL
+    )
+    assert sorted(f.rule for f in lint_bytes(binary.SerializeToString()) if f.node == "s") == [
+        "input-count",
+        "missing-attr",
+    ]
 
 
 def test_merge_message():

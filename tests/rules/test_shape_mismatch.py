@@ -477,9 +477,8 @@ def test_message_for_a_failing_shape_function():
 def test_message_for_inconsistent_output_shapes():
     (finding,) = [f for f in lint_text(SCALAR_ADD % shapes("4")) if f.rule == ID]
     assert finding.message == (
-        "Node 'Add' (op Add): attr '_output_shapes' gives output 0 the shape [4], but its inferred shape is [] "
-        "(Shapes must be equal rank, but are 0 and 1); TensorFlow rejects the graph at import "
-        "(`has an _output_shapes attribute inconsistent with the GraphDef`)"
+        "Node 'Add' (op Add): attr '_output_shapes' says output 0 is [4], inferred [] "
+        "(Shapes must be equal rank, but are 0 and 1); TensorFlow rejects the graph at import"
     )
 
 

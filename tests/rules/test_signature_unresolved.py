@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import DATA, WILD, lint_text, pinned, require
+from conftest import DATA, WILD, lint_text, pinned, require, shared
 from serving_graphs import (
     REAL_DIRS,
     SERVING,
@@ -169,7 +169,7 @@ def _real_saved_models():
         for line in labels.read_text().splitlines():
             label = json.loads(line)
             if label["message_type"] in ("SavedModel", "MetaGraphDef") and label["tf_verdict"] == "imports":
-                yield pytest.param(WILD / label["file"], id=label["file"][:60])
+                yield pytest.param(WILD / label["file"], id=label["file"][:60], marks=shared)
 
 
 @pytest.mark.parametrize("path", list(_real_saved_models()))
