@@ -52,7 +52,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.compat import VersionPair, api_keys, at_signature, at_tensor, element, renamed, shown
+from tflint.tf.compat import VersionPair, at_signature, at_tensor, element, removed_keys, shown
 
 ID = "input-removed"
 CATEGORY = "compat"
@@ -63,25 +63,20 @@ OPTIONS: dict[str, Any] = {}
 def check(pair: VersionPair, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue for each input key of the old version's signature that the new one lacks."""
     old_name, new_name = shown(pair.old.name), shown(pair.new.name)
-    for meta, old, new in pair.common_signatures():
-        renames = renamed(old.inputs, new.inputs)
-        covered = api_keys(new, "inputs") if new.method_name == old.method_name else ()
-        for key in sorted(set(old.inputs) - set(new.inputs)):
-            if key in covered:
-                continue
-            subject = element(old.key, "inputs", key)
-            if key in renames:
-                target = renames[key]
-                yield Issue(
-                    new.inputs[target].node,
-                    f"{subject} is renamed '{shown(target)}' in {new_name} (same dtype and shape): "
-                    f"requests sending '{shown(key)}' are rejected (input tensor alias not found in signature)",
-                    where=at_tensor(meta, old.key, "inputs", target),
-                )
-            else:
-                yield Issue(
-                    None,
-                    f"{subject} is in {old_name} but not in {new_name}: requests sending it are rejected "
-                    "(input tensor alias not found in signature)",
-                    where=at_signature(meta, old.key),
-                )
+    for removal in removed_keys(pair, "inputs"):
+        subject = element(removal.signature, "inputs", removal.key)
+        target = removal.renamed_to
+        if target is not None:
+            yield Issue(
+                removal.renamed_node,
+                f"{subject} is renamed '{shown(target)}' in {new_name} (same dtype and shape): "
+                f"requests sending '{shown(removal.key)}' are rejected (input tensor alias not found in signature)",
+                where=at_tensor(removal.meta, removal.signature, "inputs", target),
+            )
+        else:
+            yield Issue(
+                None,
+                f"{subject} is in {old_name} but not in {new_name}: "
+                "requests sending it are rejected (input tensor alias not found in signature)",
+                where=at_signature(removal.meta, removal.signature),
+            )

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.compat import VersionPair, api_keys, at_signature, at_tensor, element, renamed, shown
+from tflint.tf.compat import VersionPair, at_signature, at_tensor, element, removed_keys, shown
 
 ID = "output-removed"
 CATEGORY = "compat"
@@ -53,25 +53,20 @@ OPTIONS: dict[str, Any] = {}
 def check(pair: VersionPair, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue for each output key of the old version's signature that the new one lacks."""
     old_name, new_name = shown(pair.old.name), shown(pair.new.name)
-    for meta, old, new in pair.common_signatures():
-        renames = renamed(old.outputs, new.outputs)
-        covered = api_keys(new, "outputs") if new.method_name == old.method_name else ()
-        for key in sorted(set(old.outputs) - set(new.outputs)):
-            if key in covered:
-                continue
-            subject = element(old.key, "outputs", key)
-            if key in renames:
-                target = renames[key]
-                yield Issue(
-                    new.outputs[target].node,
-                    f"{subject} is renamed '{shown(target)}' in {new_name} (same dtype and shape): "
-                    f"clients reading '{shown(key)}' break",
-                    where=at_tensor(meta, old.key, "outputs", target),
-                )
-            else:
-                yield Issue(
-                    None,
-                    f"{subject} is in {old_name} but not in {new_name}: clients reading it break, "
-                    "requests asking for it are rejected (output tensor alias not found in signature)",
-                    where=at_signature(meta, old.key),
-                )
+    for removal in removed_keys(pair, "outputs"):
+        subject = element(removal.signature, "outputs", removal.key)
+        target = removal.renamed_to
+        if target is not None:
+            yield Issue(
+                removal.renamed_node,
+                f"{subject} is renamed '{shown(target)}' in {new_name} (same dtype and shape): "
+                f"clients reading '{shown(removal.key)}' break",
+                where=at_tensor(removal.meta, removal.signature, "outputs", target),
+            )
+        else:
+            yield Issue(
+                None,
+                f"{subject} is in {old_name} but not in {new_name}: clients reading it break, "
+                "requests asking for it are rejected (output tensor alias not found in signature)",
+                where=at_signature(removal.meta, removal.signature),
+            )

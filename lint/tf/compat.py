@@ -242,6 +242,35 @@ def api_keys(signature: Signature, direction: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class Removal:
+    """A signature key of the old version that the new one lacks (`renamed_to`: its one-for-one twin in
+    the new version, whose tensor is `renamed_node`)."""
+
+    meta: MetaGraphInterface
+    signature: str
+    key: str
+    renamed_to: str | None
+    renamed_node: Any
+
+
+def removed_keys(pair: VersionPair, direction: str) -> Iterator[Removal]:
+    """The `direction` ("inputs" or "outputs") keys of each common signature that NEW lacks, in key order.
+
+    A key another key now covers (a classify/regress signature's API keys under the same method)
+    is not removed; one whose only replacement has the same dtype and shape is a rename.
+    """
+    for meta, old, new in pair.common_signatures():
+        old_keys, new_keys = getattr(old, direction), getattr(new, direction)
+        renames = renamed(old_keys, new_keys)
+        covered = api_keys(new, direction) if new.method_name == old.method_name else ()
+        for key in sorted(set(old_keys) - set(new_keys)):
+            if key not in covered:
+                target = renames.get(key)
+                node = new_keys[target].node if target is not None else None
+                yield Removal(meta, old.key, key, target, node)
+
+
+@dataclass(frozen=True)
 class ShapeChange:
     """How a declared shape changed: `kind` is "breaking", "risky" or "relaxed", `reasons` say why."""
 
