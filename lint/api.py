@@ -800,7 +800,7 @@ def min_tf(
     from tflint.engine.run import build_index
     from tflint.read.text_schema import schema_uses
     from tflint.tf.releases import known_releases, schema_gaps
-    from tflint.tf.target import ATTR_IGNORED, problems
+    from tflint.tf.target import ATTR_IGNORED, SAVER, problems
 
     shown = os.fspath(path)
     report = lint_paths([shown], config, op_defs=op_defs, input_type=input_type, baseline=False)
@@ -817,6 +817,8 @@ def min_tf(
         try:
             for release in registry.targets:
                 for problem in problems(graph, release):
+                    if problem.kind == SAVER:  # every release's loader fails on it
+                        return MinTf(shown, None, blockers=("target-saver",))
                     if problem.kind != ATTR_IGNORED and not problem.deferred:
                         failing.setdefault(problem.requirement, set()).add(index_of[release.name])
         finally:

@@ -125,15 +125,24 @@ def releases(specs: tuple[str, ...] | list[str]) -> tuple[Release, ...]:
 
 def first_release_with_op(op: str) -> str | None:
     """The oldest bundled release registering `op`, or None if none does."""
+    union = _op_mask(op)
+    return first_release_in(union) if union else None
+
+
+def last_release_with_op(op: str) -> str | None:
+    """The newest bundled release registering `op`, or None if none does."""
+    union = _op_mask(op)
+    names: list[str] = _table()["releases"]
+    return names[union.bit_length() - 1] if union else None
+
+
+def _op_mask(op: str) -> int:
     op_defs, masks = _op_variants()
     union = 0
     for op_def, mask in zip(op_defs, masks):
         if op_def.name == op:
             union |= mask
-    if not union:
-        return None
-    names: list[str] = _table()["releases"]
-    return names[(union & -union).bit_length() - 1]
+    return union
 
 
 def first_release_with_attr(op: str, attr: str) -> str | None:

@@ -36,10 +36,23 @@ from tflint.finding import Issue, Severity
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.registry import bundled_ops
-from tflint.tf.releases import Release, first_release_with_attr, first_release_with_op, release_key
+from tflint.tf.releases import (
+    Release,
+    first_release_with_attr,
+    first_release_with_op,
+    last_release_with_op,
+    release_key,
+)
 
 # The first release whose importer ignores (logs and drops) an attr its OpDef lacks instead of failing.
 IGNORES_UNKNOWN_ATTRS = (2, 5)
+# The first release whose node-name grammar (IsValidNodeName) has `>`-joined segments: TF 1.15 refuses `a>b`
+# (measured on every bundled release: 1.15 refuses, 2.0 to 2.21 accept).
+NAME_SEGMENTS = (2, 0)
+# The op types import_meta_graph's default Saver accepts as a tensor to save (saveable_object_util._VARIABLE_OPS).
+_VARIABLE_OPS = frozenset({"Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp", "ReadVariableOp"})
+# The collections that Saver saves (GraphKeys.GLOBAL_VARIABLES, GraphKeys.SAVEABLE_OBJECTS).
+_SAVER_COLLECTIONS = ("variables", "saveable_objects")
 
 OP_MISSING = "op-missing"
 ATTR_UNKNOWN = "attr-unknown"  # the release refuses the graph
@@ -47,6 +60,8 @@ ATTR_IGNORED = "attr-ignored"  # the release imports it without the attr, and th
 ATTR_VALUE = "attr-value"
 ATTR_MISSING = "attr-missing"
 VERSIONS = "versions"
+NODE_NAME = "node-name"
+SAVER = "saver"
 
 
 @dataclass(frozen=True)
@@ -100,12 +115,14 @@ def _problems(graph: GraphIndex, release: Release) -> list[Problem]:
             if op in graph.function_by_name:
                 continue
             new_def = newest.get(op)
-            if new_def is None:
-                continue  # unknown to the newest TF too: unknown-op's business
             old_def = release.ops.get(op)
+            if new_def is None and not any(op in target.ops for target in graph.registry.targets):
+                continue  # unknown to the newest TF and to every target: unknown-op's business
             if old_def is None:
                 added = first_release_with_op(op)
                 since = f"; it was added in TF {added}" if added else ""
+                if new_def is None:  # an op of older releases only (TRTEngineOp: the GPU wheels up to 2.11)
+                    since = f"; only TF {added} to {last_release_with_op(op)} register it"
                 # Checked when the library is added, called or not (measured: TF 1.15 refuses a GraphDef
                 # whose function body uses an op it lacks).
                 found.append(
@@ -126,6 +143,59 @@ def _problems(graph: GraphIndex, release: Release) -> list[Problem]:
                 attr_problems = [dataclasses.replace(problem, built=True) for problem in attr_problems]
             found.extend(attr_problems)
     found.extend(_version_problems(graph, release))
+    if release.key() < NAME_SEGMENTS:
+        found.extend(_name_problems(graph))
+    found.extend(_saver_problems(graph))
+    return found
+
+
+def _name_problems(graph: GraphIndex) -> list[Problem]:
+    """Top-level nodes named with `>` (legal since TF 2.0; a name otherwise bad is node-name-syntax's)."""
+    return [
+        Problem(
+            NODE_NAME,
+            node,
+            "name",
+            f"Node name '{node.name}' contains '>', which that release's node-name grammar lacks (TF 2.0 added it)",
+            f"node name with '>' ({node.name})",
+        )
+        for node in graph.nodes
+        if ">" in node.name
+    ]
+
+
+def _saver_problems(graph: GraphIndex) -> list[Problem]:
+    """What import_meta_graph's default Saver refuses in a MetaGraphDef without a saver_def.
+
+    Without a saver_def, import_meta_graph (and the TF1 SavedModel loader) builds `Saver()` over the
+    restored `variables` and `saveable_objects` collections; a node_list entry naming an op rather than a
+    tensor (`TypeError: can't convert Operation 'dense' to Tensor`), or a tensor of an op that is not a
+    variable (`Variable to save is not a Variable`), fails it. Measured on every bundled release, 1.15 to
+    2.21, after the graph itself imported.
+    """
+    meta = graph.meta_graph
+    if meta is None or meta.HasField("saver_def"):
+        return []
+    found = []
+    for key in _SAVER_COLLECTIONS:
+        if key not in meta.collection_def or meta.collection_def[key].WhichOneof("kind") != "node_list":
+            continue
+        for entry in meta.collection_def[key].node_list.value:
+            name, colon, _ = entry.partition(":")
+            node = graph.node(name)
+            if node is None or (colon and node.op in _VARIABLE_OPS):
+                continue  # a missing node fails restoring the collection, before the Saver (not modelled)
+            what = "a tensor of a non-variable op" if colon else "an op, not a tensor"
+            found.append(
+                Problem(
+                    SAVER,
+                    node,
+                    None,
+                    f"collection '{key}' lists '{entry}' ({node.op}), {what}: import_meta_graph builds a "
+                    "default Saver (no saver_def) and fails on it",
+                    f"collection '{key}' entry '{entry}'",
+                )
+            )
     return found
 
 
@@ -155,7 +225,7 @@ def _attr_problems(
     node: Node,
     op: str,
     old_def: Any,
-    new_def: Any,
+    new_def: Any | None,
     ignores: bool,
     in_function: bool,
     producer_ops: dict[str, Any],
@@ -163,7 +233,8 @@ def _attr_problems(
 ) -> list[Problem]:
     found = []
     old_attrs = {attr.name: attr for attr in old_def.attr}
-    new_attrs = {attr.name: attr for attr in new_def.attr}
+    # An op the newest TF lacks (one of older releases only) is judged by the release's OpDef alone.
+    new_attrs = {attr.name: attr for attr in new_def.attr} if new_def is not None else {}
     attrs = node.attr
     for key in attrs:
         if key[:1] == "_":
@@ -172,7 +243,7 @@ def _attr_problems(
         old = old_attrs.get(key)
         if old is None:
             new = new_attrs.get(key)
-            if new is None:
+            if new is None and new_def is not None:
                 continue  # unknown to the newest TF too: unknown-attr's business
             default = _default(new, producer_ops.get(op), key)
             is_default = default is not None and value == default
@@ -219,7 +290,8 @@ def _attr_problems(
         verdict = _spec(specs, op, old, "old").judge(value, kind)
         if verdict is None:
             continue
-        if _spec(specs, op, new_attrs.get(key), "new").judge(value, kind) is not None:
+        new = new_attrs.get(key)
+        if new is not None and _spec(specs, op, new, "new").judge(value, kind) is not None:
             continue  # the newest TF refuses it too
         for problem in (verdict.mismatch, verdict.minimum, verdict.allowed):
             if problem is not None:
@@ -249,12 +321,12 @@ def _attr_problems(
     return found
 
 
-def _default(new: Any, producer: Any, key: str) -> Any:
+def _default(new: Any | None, producer: Any, key: str) -> Any:
     """The default the writer had for attr `key`: the stripped_op_list's if it has one, else the newest OpDef's."""
     for attr in producer.attr if producer is not None else ():
         if attr.name == key and attr.HasField("default_value"):
             return attr.default_value
-    return new.default_value if new.HasField("default_value") else None
+    return new.default_value if new is not None and new.HasField("default_value") else None
 
 
 def _spec(specs: dict[tuple[str, str, str], AttrSpec], op: str, attr_def: Any, side: str) -> AttrSpec:
