@@ -49,6 +49,7 @@ from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
+from tflint.tf.node import GRAPH_NODE_NAME, NAME_SEGMENT
 
 ID = "node-name-syntax"
 CATEGORY = "structure"
@@ -57,9 +58,9 @@ OPTIONS: dict[str, Any] = {}
 # Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
 COST = 3
 
-# TensorFlow's IsValidNodeName, ASCII only (explicit classes: \w would admit Unicode).
-_SEGMENT = r"[A-Za-z0-9.][A-Za-z0-9_./\-]*"
-_GRAPH_NAME = re.compile(rf"{_SEGMENT}(?:>{_SEGMENT})*")
+# TensorFlow's IsValidNodeName, ASCII only.
+_SEGMENT = NAME_SEGMENT
+_GRAPH_NAME = GRAPH_NODE_NAME
 # With allow_internal_ops only the very first character may also be `_`.
 _FUNCTION_NAME = re.compile(rf"[A-Za-z0-9._][A-Za-z0-9_./\-]*(?:>{_SEGMENT})*")
 _BODY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")

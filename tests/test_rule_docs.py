@@ -56,15 +56,9 @@ def test_every_rule_module_is_registered():
     assert {module.__name__.rsplit(".", 1)[1] for module in RULES.values()} == names
 
 
-# Rules whose tests live elsewhere for now (tests/test_target_tf.py, issue 16): each needs its own module.
-_TESTED_ELSEWHERE = {"target-graph-version", "target-text-schema"}
-
-
 @pytest.mark.parametrize("rule_id", sorted(RULES))
 def test_every_rule_has_a_test_module(rule_id):
     """tests/rules/test_<rule>.py, or a module of its family (test_target_attr.py) that names it."""
-    if rule_id in _TESTED_ELSEWHERE:
-        pytest.skip(f"{rule_id}: tested in tests/test_target_tf.py, no tests/rules module yet")
     name = RULES[rule_id].__name__.rsplit(".", 1)[1]
     folder = Path(__file__).parent / "rules"
     own = folder / f"test_{name}.py"

@@ -19,12 +19,7 @@ DATA = Path(__file__).parent / "data"
 VERDICTS = DATA / "target_tf" / "verdicts.jsonl"
 
 # Where tflint and the real release disagree, and why (each one looked at), for every release measured.
-KNOWN = {
-    # import_meta_graph fails restoring a collection (a Python-side `Operation` where TF 1.15-2.18
-    # expect a tensor) after the graph itself imported: not something an importer check sees.
-    "real/tf1_lookup_tables.meta": "collection restore",
-    "real/tf1_lookup_tables.meta.pbtxt": "collection restore",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _rows():

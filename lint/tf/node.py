@@ -8,10 +8,16 @@ identical, so analyses can memoize per distinct attr set on its identity.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from tflint.tf.inputs import parse_tensor_name
+
+# TensorFlow's IsValidNodeName from TF 2.0 on (TF 1.15 has no `>`), ASCII only (explicit classes: \w would
+# admit Unicode): segments joined by `>`.
+NAME_SEGMENT = r"[A-Za-z0-9.][A-Za-z0-9_./\-]*"
+GRAPH_NODE_NAME = re.compile(rf"{NAME_SEGMENT}(?:>{NAME_SEGMENT})*")
 
 
 class Input(NamedTuple):

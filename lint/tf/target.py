@@ -35,6 +35,7 @@ from typing import Any
 from tflint.finding import Issue, Severity
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
 from tflint.tf.index import GraphIndex, Node
+from tflint.tf.node import GRAPH_NODE_NAME
 from tflint.tf.registry import bundled_ops
 from tflint.tf.releases import (
     Release,
@@ -160,7 +161,7 @@ def _name_problems(graph: GraphIndex) -> list[Problem]:
             f"node name with '>' ({node.name})",
         )
         for node in graph.nodes
-        if ">" in node.name
+        if ">" in node.name and GRAPH_NODE_NAME.fullmatch(node.name)
     ]
 
 
@@ -252,22 +253,22 @@ def _attr_problems(
             shown = attr_text(value)
             if not ignores:
                 hint = (
-                    "; it equals the default, so stripping default attrs (--fix) fixes this"
+                    "; it is the default: --fix strips it"
                     if is_default
-                    else "; it is not the default, so only a newer TensorFlow can run this node"
+                    else "; not the default: only a newer TF runs this node"
                 )
-                if (op, key) == ("VarHandleOp", "debug_name") and not is_default:
-                    hint = (
-                        f"; TensorFlow {first_release_with_attr(op, key)}+ names every variable this way (a label "
-                        "for error messages): --fix keeps it since it is not the default; drop it by hand or "
-                        "re-export to run here"
-                    )
+                if new_def is None:
+                    hint = ""  # an op of older releases only: no newer OpDef to compare with
+                elif (op, key) == ("VarHandleOp", "debug_name") and not is_default:
+                    # New releases label every variable so (for error messages); --fix keeps a non-default attr.
+                    since = first_release_with_attr(op, key)
+                    hint = f"; set by TF {since}+ on variables, not the default: drop it by hand"
                 found.append(
                     Problem(
                         ATTR_UNKNOWN,
                         node,
                         key,
-                        f"Node '{node.name}' ({op}): attr '{key}' = {shown} is not in that release's OpDef{hint}",
+                        f"Node '{node.name}' ({op}): unknown attr '{key}' = {shown} there{hint}",
                         f"{op}.{key}" + ("" if is_default else " (not the default)"),
                         fixable=is_default,
                     )
@@ -278,7 +279,7 @@ def _attr_problems(
                         ATTR_IGNORED,
                         node,
                         key,
-                        f"Node '{node.name}' ({op}): attr '{key}' = {shown} is not in that release's OpDef; "
+                        f"Node '{node.name}' ({op}): unknown attr '{key}' = {shown} there; "
                         "it imports the graph without it, so the node computes something else",
                         f"{op}.{key} (not the default)",
                     )
@@ -380,7 +381,7 @@ def attr_text(value: Any) -> str:
     """A short, escaped rendering of an AttrValue for messages: `1`, `true`, `"NHWC"`, `DT_FLOAT`, `[1, 2]`."""
     kind = value.WhichOneof("value")
     if kind == "s":
-        return quote_string(value.s[:64]) + ("..." if len(value.s) > 64 else "")
+        return quote_string(value.s[:32]) + ("..." if len(value.s) > 32 else "")
     if kind == "b":
         return "true" if value.b else "false"
     if kind in ("i", "f"):

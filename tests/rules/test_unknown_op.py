@@ -111,3 +111,43 @@ def test_a_user_op_def_is_suggested(tmp_path):
     assert [f.message for f in findings if f.rule == ID] == [
         "Node 'a' uses op 'VendorLokup', which is not registered (did you mean 'VendorLookup'?)"
     ]
+
+
+# TRTEngineOp: registered by the GPU `tensorflow` wheels 2.1 to 2.11, not by tensorflow-cpu 2.21.
+TRT = (
+    'node { name: "trt" op: "TRTEngineOp" attr { key: "serialized_segment" value { s: "" } }\n'
+    '  attr { key: "InT" value { list { type: DT_FLOAT } } } attr { key: "OutT" value { list { type: DT_FLOAT } } }\n'
+    '  attr { key: "workspace_size_bytes" value { i: 1 } } attr { key: "precision_mode" value { s: "FP32" } } }'
+)
+
+
+@pytest.mark.parametrize(
+    "targets, expected",
+    [
+        pytest.param(None, [("unknown-op", "trt", 1)], id="no-target"),
+        # A target registering it judges it: the op is fine there.
+        pytest.param("2.4", [], id="target-has-it"),
+        pytest.param("2.4,2.11", [], id="targets-have-it"),
+        # No target registers it: as without a target.
+        pytest.param("1.15", [("unknown-op", "trt", 1)], id="target-lacks-it"),
+        pytest.param("2.18", [("unknown-op", "trt", 1)], id="newer-target"),
+        # Some target registers it: the others get target-op-missing.
+        pytest.param("1.15,2.4", [("target-op-missing", "trt", 1)], id="mixed"),
+    ],
+)
+def test_an_op_of_older_releases_only_defers_to_the_targets(targets, expected):
+    config = {"target-tf": targets} if targets else None
+    found = [item for item in pinned(lint_text(TRT, config)) if item[0] in ("unknown-op", "target-op-missing")]
+    assert found == expected
+
+
+def test_an_op_of_older_releases_only_names_the_releases_registering_it():
+    found = [f for f in lint_text(TRT, {"target-tf": "1.15,2.4"}) if f.rule == "target-op-missing"]
+    assert [f.message for f in found] == [
+        "TF 1.15: Node 'trt': op TRTEngineOp is not registered; only TF 2.1 to 2.11 register it"
+    ]
+    # Its attrs are judged by the target's OpDef: an attr unknown there is refused (TF 2.4 refuses unknown attrs).
+    odd = TRT[:-1] + ' attr { key: "no_such_attr" value { i: 1 } } }'
+    assert [(f.rule, f.message) for f in lint_text(odd, {"target-tf": "2.4"}) if f.severity.name == "ERROR"] == [
+        ("target-attr", "TF 2.4: Node 'trt' (TRTEngineOp): unknown attr 'no_such_attr' = 1 there")
+    ]
