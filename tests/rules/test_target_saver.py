@@ -1,4 +1,7 @@
-"""target-saver: saved collections import_meta_graph's default Saver refuses (a MetaGraphDef without saver_def)."""
+"""target-saver: saved collections import_meta_graph's default Saver refuses (a MetaGraphDef without saver_def).
+
+Each case was imported with import_meta_graph into TF 1.15, 2.4 and 2.21, which agreed.
+"""
 
 from __future__ import annotations
 
@@ -31,13 +34,17 @@ def collection(key: str, *entries: str) -> str:
         pytest.param(TABLE + collection("saveable_objects", "v:0"), "2.4", [], id="variable"),
         # An op's name (TF 1.x writes a MutableHashTable so): `can't convert Operation 't' to Tensor`.
         pytest.param(TABLE + collection("saveable_objects", "t"), "2.4", [(RULE, "t", 2)], id="op"),
+        pytest.param(TABLE + collection("saveable_objects", "v"), "2.4", [(RULE, "v", 4)], id="variable-op-name"),
         # Every release's loader fails on it, the newest too.
         pytest.param(TABLE + collection("saveable_objects", "t"), "1.15,2.21", [(RULE, "t", 2)], id="every-release"),
         # A tensor of an op that is not a variable: `Variable to save is not a Variable`.
         pytest.param(TABLE + collection("variables", "c:0"), "2.4", [(RULE, "c", 6)], id="not-a-variable"),
         # A saver_def: import_meta_graph builds the Saver from it, not from the collections.
         pytest.param(
-            TABLE + collection("saveable_objects", "t") + 'saver_def { filename_tensor_name: "save/Const:0" }\n',
+            TABLE
+            + collection("saveable_objects", "t")
+            + 'saver_def { filename_tensor_name: "save/Const:0" save_tensor_name: "save/control_dependency:0"\n'
+            + '  restore_op_name: "save/restore_all" }\n',
             "2.4",
             [],
             id="saver-def",
@@ -65,3 +72,10 @@ def test_the_real_graph_tensorflow_fails_to_load():
         "import_meta_graph builds a default Saver (no saver_def) and fails on it"
     )
     assert min_tf(DATA / "real" / "tf1_lookup_tables.meta").blockers == ("target-saver",)
+
+
+def test_a_saved_model_meta_graph_is_loaded_the_same_way():
+    # The TF1 SavedModel loader imports each meta graph with the same code (_import_meta_graph_with_return_elements).
+    text = 'saved_model_schema_version: 1\nmeta_graphs {\nmeta_info_def { tags: "serve" }\n'
+    text += TABLE + collection("saveable_objects", "t") + "}\n"
+    assert pinned(lint_text(text, {"target-tf": "2.4"}, name="saved_model.pbtxt"), rule=RULE) == [(RULE, "t", 5)]
