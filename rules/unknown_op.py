@@ -9,7 +9,8 @@ libraries). Op names are case-sensitive; the message suggests the closest
 known name. Nodes with an empty op are reported by `empty-op` instead.
 With targets (`--target-tf`), an op that a targeted release registers
 though the newest does not (`TRTEngineOp`, in the GPU `tensorflow` wheels
-2.1 to 2.11) is left to `target-op-missing`, which judges it per target.
+2.1 to 2.11; not in the `tensorflow-cpu` wheels) is left to
+`target-op-missing`, which judges it per target.
 
 How to fix: correct the op name, or load the OpDefs of the custom-op library
 the graph needs with `--op-defs ops.pbtxt`.
