@@ -18,11 +18,17 @@ is docs/target-tf.md):
   (`ValidateNodeDef`);
 - GraphDef `versions` it refuses (`CheckVersions`): a producer below its
   minimum producer, a `min_consumer` above its own GraphDef version, or its
-  version listed in `bad_consumers`.
+  version listed in `bad_consumers`;
+- a top-level node name with `>` (TF 1.15's `IsValidNodeName`; 2.0 added it);
+- loading a MetaGraphDef without `saver_def` (`import_meta_graph`): the
+  default Saver it builds over the saved collections refuses an op or a
+  non-variable tensor there. Every release does, the newest included: a
+  target run judges the release's loader, a run without one the graph.
 
 Problems the newest bundled TensorFlow has too are left to the ordinary
 rules (unknown-op, missing-attr, ...): a target problem is one that only the
-older release has.
+older release has. An op that only older releases register (`TRTEngineOp`)
+is judged by each target's OpDef, and unknown-op leaves it alone.
 """
 
 from __future__ import annotations
