@@ -21,8 +21,8 @@ Python imports the graph the way a user of that release would:
 tflint's verdict for the same release is "rejects" when it reports an error
 of a `target-*` rule (or any error) for `--target-tf RELEASE`, else
 "imports". Verdicts are written as JSON lines (the raw material of the fast
-tests in tests/test_target_tf.py) and summarised per release as a Markdown
-table.
+tests in tests/test_target_tf_verdicts.py) and summarised per release as a
+Markdown table.
 """
 
 from __future__ import annotations
@@ -175,13 +175,13 @@ def tf_verdicts(python: str, items: list[dict], timeout: float) -> dict[str, dic
 
 
 def tflint_verdict(path: str, release: str) -> tuple[str, list[str]]:
-    """tflint's verdict for `release`: "rejects" with the target findings' messages, or "imports"."""
+    """tflint's verdict for `release`: "rejects" with its errors' messages (target rules' first), or "imports"."""
     from tflint.api import lint_paths
 
     report = lint_paths([path], {}, target_tf=release, baseline=False)
     errors = [f for f in report.findings if f.severity.name == "ERROR"]
-    target = [f"{f.rule}: {f.message}" for f in errors if f.rule.startswith("target-")]
-    return ("rejects" if errors else "imports"), target
+    errors.sort(key=lambda f: not f.rule.startswith("target-"))
+    return ("rejects" if errors else "imports"), [f"{f.rule}: {f.message}" for f in errors]
 
 
 def main(argv: list[str] | None = None) -> int:
