@@ -43,13 +43,12 @@ Fail:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
-from tflint.tf.node import GRAPH_NODE_NAME, NAME_SEGMENT
+from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME
 
 ID = "node-name-syntax"
 CATEGORY = "structure"
@@ -58,11 +57,9 @@ OPTIONS: dict[str, Any] = {}
 # Time on a large graph relative to other rules, for the parallel planner (rules/__init__.py).
 COST = 3
 
-# TensorFlow's IsValidNodeName, ASCII only.
-_SEGMENT = NAME_SEGMENT
+# TensorFlow's IsValidNodeName, ASCII only; with allow_internal_ops (function bodies) a leading `_` too.
 _GRAPH_NAME = GRAPH_NODE_NAME
-# With allow_internal_ops only the very first character may also be `_`.
-_FUNCTION_NAME = re.compile(rf"[A-Za-z0-9._][A-Za-z0-9_./\-]*(?:>{_SEGMENT})*")
+_FUNCTION_NAME = FUNCTION_NODE_NAME
 _BODY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")
 _FIRST_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.")
 

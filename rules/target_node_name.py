@@ -5,10 +5,12 @@ an ASCII letter, digit or `.` followed by letters, digits and `_ . / -`, so
 `outer>inner` fails there with `Node 'outer>inner': Node name contains
 invalid characters`. TF 2.0 added `>`-joined segments; measured on every
 bundled release, 1.15 refuses `a>b`, `a-b.c>d` and `a>b>c`, and 2.0 to 2.21
-accept them (the other characters are the same in all of them). Only
-top-level nodes are checked: the importer checks those. A name no release
-accepts is `node-name-syntax`'s finding. The rule runs only when targets are
-set (see `target-op-missing`).
+accept them (the other characters are the same in all of them). A node of
+a function body fails when TF 1.15 instantiates the function: at import when
+a node calls it (measured), so a finding in a function nothing calls is a
+warning, except in a SavedModel, whose loader builds every function. A name
+no release accepts is `node-name-syntax`'s finding. The rule runs only when
+targets are set (see `target-op-missing`).
 
 How to fix: rename the node (and every input, `^control` and `loc:@` entry
 that refers to it), e.g. replace `>` with `/`, or run the graph on TF 2.0 or

@@ -18,6 +18,8 @@ from tflint.tf.inputs import parse_tensor_name
 # admit Unicode): segments joined by `>`.
 NAME_SEGMENT = r"[A-Za-z0-9.][A-Za-z0-9_./\-]*"
 GRAPH_NODE_NAME = re.compile(rf"{NAME_SEGMENT}(?:>{NAME_SEGMENT})*")
+# In a function body (allow_internal_ops) the very first character may also be `_`.
+FUNCTION_NODE_NAME = re.compile(rf"[A-Za-z0-9._][A-Za-z0-9_./\-]*(?:>{NAME_SEGMENT})*")
 
 
 class Input(NamedTuple):

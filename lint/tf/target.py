@@ -19,7 +19,7 @@ is docs/target-tf.md):
 - GraphDef `versions` it refuses (`CheckVersions`): a producer below its
   minimum producer, a `min_consumer` above its own GraphDef version, or its
   version listed in `bad_consumers`;
-- a top-level node name with `>` (TF 1.15's `IsValidNodeName`; 2.0 added it);
+- a node name with `>` (TF 1.15's `IsValidNodeName`; 2.0 added it);
 - loading a MetaGraphDef without `saver_def` (`import_meta_graph`): the
   default Saver it builds over the saved collections refuses an op or a
   non-variable tensor there. Every release does, the newest included: a
@@ -41,7 +41,7 @@ from typing import Any
 from tflint.finding import Issue, Severity
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
 from tflint.tf.index import GraphIndex, Node
-from tflint.tf.node import GRAPH_NODE_NAME
+from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME
 from tflint.tf.registry import bundled_ops
 from tflint.tf.releases import (
     Release,
@@ -151,24 +151,36 @@ def _problems(graph: GraphIndex, release: Release) -> list[Problem]:
             found.extend(attr_problems)
     found.extend(_version_problems(graph, release))
     if release.key() < NAME_SEGMENTS:
-        found.extend(_name_problems(graph))
+        found.extend(_name_problems(graph, builds_functions))
     found.extend(_saver_problems(graph))
     return found
 
 
-def _name_problems(graph: GraphIndex) -> list[Problem]:
-    """Top-level nodes named with `>` (legal since TF 2.0; a name otherwise bad is node-name-syntax's)."""
-    return [
-        Problem(
-            NODE_NAME,
-            node,
-            "name",
-            f"Node name '{node.name}' contains '>', which that release's node-name grammar lacks (TF 2.0 added it)",
-            f"node name with '>' ({node.name})",
-        )
-        for node in graph.nodes
-        if ">" in node.name and GRAPH_NODE_NAME.fullmatch(node.name)
-    ]
+def _name_problems(graph: GraphIndex, builds_functions: bool) -> list[Problem]:
+    """Nodes named with `>` (legal since TF 2.0; a name otherwise bad is node-name-syntax's).
+
+    Measured on TF 1.15: a top-level node fails the import; a function body's node fails when the function
+    is instantiated (at import when a node calls it; an uncalled function imports), so a finding in a body
+    is left to the engine's called-functions rule, except in a SavedModel, whose loader builds them all.
+    """
+    found = []
+    for scope in graph.scopes():
+        in_function = scope.function is not None
+        grammar = FUNCTION_NODE_NAME if in_function else GRAPH_NODE_NAME
+        for node in scope.nodes:
+            if ">" in node.name and grammar.fullmatch(node.name):
+                found.append(
+                    Problem(
+                        NODE_NAME,
+                        node,
+                        "name",
+                        f"Node name '{node.name}' contains '>', which that release's node-name grammar lacks "
+                        "(TF 2.0 added it)",
+                        f"node name with '>' ({node.name})",
+                        built=in_function and builds_functions,
+                    )
+                )
+    return found
 
 
 def _saver_problems(graph: GraphIndex) -> list[Problem]:

@@ -6,6 +6,7 @@ import pytest
 from conftest import lint_text, pinned
 
 RULE = "target-node-name"
+BODY = 'library {\n  function {\n    signature { name: "f" }\n    node_def { name: "a>b" op: "NoOp" }\n  }\n}\n'
 
 
 @pytest.mark.parametrize(
@@ -22,13 +23,13 @@ RULE = "target-node-name"
         pytest.param('node { name: "a-b.c>d" op: "NoOp" }', None, [], id="no-target"),
         # Refused by every release: node-name-syntax's finding only.
         pytest.param('node { name: "a>-b" op: "NoOp" }', "1.15", [], id="bad-everywhere"),
-        # Only top-level nodes: the importer checks those.
-        pytest.param(
-            'library {\n  function {\n    signature { name: "f" }\n    node_def { name: "a>b" op: "NoOp" }\n  }\n}',
-            "1.15",
-            [],
-            id="function-body",
-        ),
+        # A function body: TF 1.15 checks it when it instantiates the function, at import when a node calls it.
+        # (uncalled: a warning, see below)
+        pytest.param(BODY, "1.15", [(RULE, "a>b", 4)], id="uncalled-function"),
+        pytest.param(BODY + 'node { name: "c" op: "f" }', "1.15", [(RULE, "a>b", 4)], id="called-function"),
+        pytest.param(BODY + 'node { name: "c" op: "f" }', "2.0", [], id="called-function-new-enough"),
+        # With allow_internal_ops a body's node may start with `_`.
+        pytest.param(BODY.replace("a>b", "_a>b") + 'node { name: "c" op: "f" }', "1.15", [(RULE, "_a>b", 4)]),
     ],
 )
 def test_rule(pbtxt, targets, expected):
@@ -41,3 +42,14 @@ def test_message_names_the_release_and_where_it_changed():
     assert [f.message for f in found] == [
         "TF 1.15: Node name 'a>b' contains '>', which that release's node-name grammar lacks (TF 2.0 added it)"
     ]
+
+
+def test_an_uncalled_function_is_a_warning_and_a_saved_model_builds_every_function():
+    # Measured on TF 1.15: a graph whose uncalled function has a node `a>b` imports (running it would fail).
+    found = [f for f in lint_text(BODY, {"target-tf": "1.15"}) if f.rule == RULE]
+    assert [(f.severity.name, "never called" in f.message) for f in found] == [("WARNING", True)]
+    # tf.saved_model.load builds every function of the library, called or not.
+    model = 'saved_model_schema_version: 1\nmeta_graphs {\n  meta_info_def { tags: "serve" }\n  graph_def {\n'
+    model += '    library { function { signature { name: "f" } node_def { name: "a>b" op: "NoOp" } } }\n  }\n}\n'
+    found = [f for f in lint_text(model, {"target-tf": "1.15"}, name="saved_model.pbtxt") if f.rule == RULE]
+    assert [(f.severity.name, f.node, f.line) for f in found] == [("ERROR", "a>b", 5)]
