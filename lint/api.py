@@ -799,6 +799,7 @@ def min_tf(
     from tflint import protos
     from tflint.engine.run import build_index
     from tflint.read.text_schema import schema_uses
+    from tflint.tf.functions import called_functions
     from tflint.tf.releases import known_releases, schema_gaps
     from tflint.tf.target import ATTR_IGNORED, SAVER, problems
 
@@ -819,6 +820,9 @@ def min_tf(
                 for problem in problems(graph, release):
                     if problem.kind == SAVER:  # every release's loader fails on it
                         return MinTf(shown, None, blockers=("target-saver",))
+                    function = problem.node.function if problem.node is not None else None
+                    if function is not None and not problem.built and function not in called_functions(graph):
+                        continue  # a body only instantiation checks, and nothing calls it: the import succeeds
                     if problem.kind != ATTR_IGNORED and not problem.deferred:
                         failing.setdefault(problem.requirement, set()).add(index_of[release.name])
         finally:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import lint_text, pinned
 
+from tflint.api import min_tf
+
 RULE = "target-node-name"
 BODY = 'library {\n  function {\n    signature { name: "f" }\n    node_def { name: "a>b" op: "NoOp" }\n  }\n}\n'
 
@@ -53,3 +55,12 @@ def test_an_uncalled_function_is_a_warning_and_a_saved_model_builds_every_functi
     model += '    library { function { signature { name: "f" } node_def { name: "a>b" op: "NoOp" } } }\n  }\n}\n'
     found = [f for f in lint_text(model, {"target-tf": "1.15"}, name="saved_model.pbtxt") if f.rule == RULE]
     assert [(f.severity.name, f.node, f.line) for f in found] == [("ERROR", "a>b", 5)]
+
+
+def test_min_tf_counts_only_the_names_an_import_checks(tmp_path):
+    uncalled = tmp_path / "uncalled.pbtxt"
+    uncalled.write_text(BODY)
+    called = tmp_path / "called.pbtxt"
+    called.write_text(BODY + 'node { name: "c" op: "f" }\n')
+    assert min_tf(uncalled).release == "1.15"
+    assert min_tf(called).needs == (("2.0", ("node name with '>' (a>b)",)),)
