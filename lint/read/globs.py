@@ -1,4 +1,4 @@
-"""Gitignore-style globs: `exclude`, `extend-exclude`, `per-file-ignores` and `.ignore` files.
+"""Gitignore-style globs: every path pattern (`exclude`, `extend-exclude`, `per-file-ignores`, `interface`, `.ignore`).
 
 The syntax is git's (gitignore(5)), matched against paths relative to a base
 directory (the config file's, the ignore file's, or the working directory):
