@@ -245,3 +245,17 @@ def test_every_bundled_data_file_is_package_data():
         if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
     }
     assert data - shipped == set()
+
+
+def test_the_readme_config_example_has_every_key_and_is_valid(tmp_path):
+    from tflint.config.settings import TOP_LEVEL_KEYS, load_config
+
+    section = README.split("## Configuration: `.tflint.yaml`", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert set(yaml.safe_load(example)) == set(TOP_LEVEL_KEYS)
+    # The example plugin is not installed here (plugin discovery is isolated in tests): its lines aside.
+    config_file = tmp_path / ".tflint.yaml"
+    config_file.write_text("".join(line for line in example.splitlines(True) if "example" not in line))
+    config = load_config(config_file)
+    assert config.interface_for(str(tmp_path / "models" / "frozen_v2.pb")) is not None
+    assert config.target_tf == ("2.4", "2.11")

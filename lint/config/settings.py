@@ -125,7 +125,12 @@ class Config:
     per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...] = ()
 
     def interface_for(self, path: str) -> Any:
-        """The Interface the first `interface:` glob matching `path` gives, or None.
+        """The Interface the first `interface:` glob matching `path` gives, or None."""
+        entry = self.interface_entry(path)
+        return entry[1] if entry is not None else None
+
+    def interface_entry(self, path: str) -> tuple[GlobSet, Any] | None:
+        """The first `interface:` entry (glob, Interface) whose glob matches `path`, or None.
 
         The globs match as `per-file-ignores` do: gitignore syntax, relative to the config
         file's directory, a directory's pattern covering what is inside it.
@@ -134,7 +139,7 @@ class Config:
         is_dir = os.path.isdir(real)
         for globs, interface in self.interfaces:
             if globs.matches_path_or_parent(real, is_dir):
-                return interface
+                return globs, interface
         return None
 
     # The older TensorFlow releases graphs are also judged against ("1.15", "2.4"), resolved, oldest first.
