@@ -26,9 +26,9 @@ incompatible with the one shape inference gives the tensor (ranks differ, or
 two known sizes differ; a size or shape the graph leaves unknown is
 compatible with anything, as in TensorFlow). The first glob that matches a
 file applies; globs follow gitignore, as `exclude` and `per-file-ignores` do
-(`models/*.pb` stays in `models/`, `models/**/*.pb` goes below it). Without an `interface:` entry for a file this rule reports
-nothing; for the arguments of one `import_graph_def` call, see
-`import-contract`.
+(`models/*.pb` stays in `models/`, `models/**/*.pb` goes below it). Without
+an `interface:` entry for a file this rule reports nothing; for the arguments
+of one `import_graph_def` call, see `import-contract`.
 
 How to fix: export the graph with the names, dtypes and shapes the serving
 code expects, or update the interface (and the code) to the new ones.
