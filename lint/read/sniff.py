@@ -31,14 +31,13 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple, Union, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 if TYPE_CHECKING:
     import mmap
-    from typing import TypeAlias
 
     # What classify() reads: a file's content in memory, or mapped.
-    Content: TypeAlias = "bytes | bytearray | memoryview | mmap.mmap"
+    Content = bytes | bytearray | memoryview | mmap.mmap
 
 __all__ = ["Verdict", "classify", "KINDS"]
 
@@ -48,7 +47,7 @@ EMPTY = "empty"  # the reason given for a file with no field at all
 # How sure a check is that the bytes hold its message.
 _Sure = Literal["yes", "maybe", "no"]
 # (kind, message) that a file name suggests (_name_hint).
-_Hint = Union[tuple[str, str], None]
+_Hint = tuple[str, str] | None
 
 # ---------------------------------------------------------------------------
 # Budgets
