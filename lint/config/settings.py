@@ -138,7 +138,7 @@ class Config:
         real = os.path.realpath(path)
         is_dir = os.path.isdir(real)
         for globs, interface in self.interfaces:
-            if globs.matches_path_or_parent(real, is_dir):
+            if globs.covers(real, is_dir):
                 return globs, interface
         return None
 
@@ -172,7 +172,7 @@ class Config:
         is_dir = os.path.isdir(real)
         ignored: set[str] = set()
         for globs, rule_ids in self.per_file_ignores:
-            if globs.matches_path_or_parent(real, is_dir):
+            if globs.covers(real, is_dir):
                 ignored |= rule_ids
         if not ignored:
             return self

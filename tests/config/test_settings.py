@@ -219,6 +219,32 @@ def test_every_path_option_speaks_gitignore(tmp_path, pattern, path, matches):
     assert config.excludes().excluded_path(str(target.resolve()), False) is matches, "exclude"
 
 
+# A config named with --config outside the linted tree: only the globs without a `/` apply, to the name.
+@pytest.mark.parametrize(
+    "pattern, matches",
+    [
+        ("*", True),
+        ("*.pb", True),
+        ("frozen.pb", True),
+        ("/frozen.pb", False),
+        ("models/*.pb", False),
+        ("other/", False),
+    ],
+)
+def test_outside_the_config_directory_every_path_option_matches_names(tmp_path, pattern, matches):
+    (tmp_path / "ci").mkdir()
+    config_file = write(
+        tmp_path / "ci" / ".tflint.yaml",
+        f"interface:\n  '{pattern}': {{inputs: ['x:0']}}\nper-file-ignores:\n  '{pattern}': [unknown-op]\n"
+        f"exclude: ['{pattern}']\n",
+    )
+    config = load_config(config_file)
+    target = str(tmp_path / "models" / "frozen.pb")
+    assert (config.interface_for(target) is not None) is matches, "interface"
+    assert (config.for_file(target).rules["unknown-op"].severity == Severity.OFF) is matches, "per-file-ignores"
+    assert config.excludes().excluded(target, False) is matches, "exclude (met in a walk)"
+
+
 @pytest.mark.parametrize("option", ["interface", "per-file-ignores"])
 @pytest.mark.parametrize(
     "pattern, message",
