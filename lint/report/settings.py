@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tflint.config.settings import Config
 from tflint.finding import Severity
 from tflint.read.walk import DEFAULT_EXCLUDES
+
+if TYPE_CHECKING:
+    from tflint.tf.imports import TensorSpec
 
 
 def settings_text(path: str, config: Config, source: str | None) -> str:
@@ -58,7 +61,7 @@ def _interface(path: str, config: Config) -> dict[str, Any]:
     return {_globs(globs)[0]: entry}
 
 
-def _tensor(spec: Any, data_types: Any) -> dict[str, Any]:
+def _tensor(spec: TensorSpec, data_types: dict[int, str]) -> dict[str, Any]:
     shown: dict[str, Any] = {}
     if spec.dtype is not None:
         shown["dtype"] = data_types.get(spec.dtype, spec.dtype)
