@@ -142,7 +142,7 @@ def _build_parser() -> argparse.ArgumentParser:
     files.add_argument(
         "--show-settings",
         metavar="FILE",
-        help="print the settings that apply to FILE (config, excludes, rule levels), then exit",
+        help="print the settings that apply to FILE (config, excludes, interface, rule levels), then exit",
     )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument(
