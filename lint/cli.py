@@ -42,7 +42,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tflint",
         description="Lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel; text or binary) without TensorFlow.",
-        epilog="Other commands: 'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
+        epilog="Other commands: 'tflint compat OLD NEW' reports what a new version of a model breaks, "
+        "'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
     )
     parser.add_argument(
         "paths",
@@ -65,7 +66,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
-        help="colour text output (default: auto: on a terminal, unless NO_COLOR is set)",
+        help="colour text output (default: auto: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
     )
     policy = parser.add_argument_group("failing policy")
     policy.add_argument(
@@ -141,7 +142,7 @@ def _build_parser() -> argparse.ArgumentParser:
     files.add_argument(
         "--show-settings",
         metavar="FILE",
-        help="print the settings that apply to FILE (config, excludes, rule levels), then exit",
+        help="print the settings that apply to FILE (config, excludes, interface, rule levels), then exit",
     )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument(
@@ -636,7 +637,7 @@ def _rules_parser(command: str) -> argparse.ArgumentParser:
             help="text (default), json, or markdown (docs/rules.md)",
         )
     else:
-        parser.add_argument("rule", metavar="RULE")
+        parser.add_argument("rule", metavar="RULE", help="a rule id ('tflint rules' lists them)")
     return parser
 
 

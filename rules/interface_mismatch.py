@@ -10,7 +10,7 @@ check a SavedModel's signatures:
 
 ```yaml
 interface:
-  "models/frozen_*.pb":           # relative to the config file; * also crosses /
+  "models/frozen_*.pb":           # a glob in gitignore syntax, relative to the config file
     inputs:
       "input:0": {dtype: float32, shape: [null, 224, 224, 3]}   # null or -1: any size
     outputs:
@@ -25,9 +25,10 @@ the node does not have, a dtype other than the listed one, and a shape
 incompatible with the one shape inference gives the tensor (ranks differ, or
 two known sizes differ; a size or shape the graph leaves unknown is
 compatible with anything, as in TensorFlow). The first glob that matches a
-file applies. Without an `interface:` entry for a file this rule reports
-nothing; for the arguments of one `import_graph_def` call, see
-`import-contract`.
+file applies; globs follow gitignore, as `exclude` and `per-file-ignores` do
+(`models/*.pb` stays in `models/`, `models/**/*.pb` goes below it). Without
+an `interface:` entry for a file this rule reports nothing; for the arguments
+of one `import_graph_def` call, see `import-contract`.
 
 How to fix: export the graph with the names, dtypes and shapes the serving
 code expects, or update the interface (and the code) to the new ones.

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from tflint.cli import _build_parser, main
+from tflint.cli import _build_parser, _compat_parser, _rules_parser, main
 from tflint.read.walk import GRAPH_EXTENSIONS
 from tflint.report.rulesdoc import GENERATED_NOTE, markdown
 from tflint.rules import RULES
@@ -90,6 +90,63 @@ def test_readme_documents_every_option():
         for flag in action.option_strings:
             if flag.startswith("--") and flag != "--help":
                 assert f"`{flag}" in README, f"README's usage table does not mention {flag}"
+
+
+COMMANDS = {
+    "tflint": _build_parser,
+    "tflint compat": _compat_parser,
+    "tflint rules": lambda: _rules_parser("rules"),
+    "tflint explain": lambda: _rules_parser("explain"),
+}
+DOC_FILES = (REPO / "README.md", REPO / "SECURITY.md", *sorted((REPO / "docs").glob("*.md")))
+DOCS = {path.name: path.read_text() for path in DOC_FILES}
+# Flags of other programs the docs mention (the maintainer tools' are checked in tools/*.py).
+OTHER_PROGRAMS = {"--strict": "mypy", "--saved_model_tags": "TensorFlow Serving's model server"}
+FLAG = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+
+
+def _flags(parser) -> list[str]:
+    return [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+
+
+@pytest.mark.parametrize("command", [command for command in COMMANDS if command != "tflint"])
+def test_every_option_of_a_command_is_documented_with_the_command(command):
+    # A paragraph of README's usage that names the command lists its options (tflint's own: the usage table).
+    usage = README.split("\n## Usage\n", 1)[1].split("\n## ", 1)[0]
+    about = "\n".join(block for block in usage.split("\n\n") if f"{command} " in block or f"`{command}`" in block)
+    for flag in _flags(COMMANDS[command]()):
+        if flag != "--help":
+            assert re.search(rf"{re.escape(flag)}(?![\w-])", about), f"README's usage does not say `{command} {flag}`"
+
+
+def test_every_documented_option_exists():
+    ours = {flag for make in COMMANDS.values() for flag in _flags(make())}
+    tools = "\n".join(path.read_text() for path in (REPO / "tools").glob("*.py"))
+    for name, text in DOCS.items():
+        for flag in FLAG.findall(text):
+            known = flag in ours or f'"{flag}"' in tools or flag in OTHER_PROGRAMS
+            assert known, f"{name} documents {flag}, which no tflint command (nor tool) has"
+
+
+def test_documented_command_lines_use_that_commands_options():
+    # `tflint compat --changed FILE...` in the text, `$ tflint --min-tf saved_model/` in an example.
+    line = re.compile(r"(?:`|^\$? ?)(tflint(?: (?:compat|rules|explain)(?![\w-]))?)((?: [^`\n]*)?)", re.M)
+    seen = 0
+    for name, text in DOCS.items():
+        for command, rest in line.findall(text):
+            known = _flags(COMMANDS[command]())
+            for flag in FLAG.findall(rest.split("  #")[0]):
+                seen += 1
+                assert flag in known, f"{name}: `{command}{rest}`: {command} has no {flag}"
+    assert seen > 20
+
+
+def test_the_readme_example_is_what_tflint_prints(monkeypatch, capsys):
+    # The first screen: the example graph exits 1 with the three findings "What it reports" shows.
+    monkeypatch.chdir(REPO)
+    shown = README.split("\n## What it reports\n\n```\n", 1)[1].split("```", 1)[0]
+    assert main(["--color", "never", "examples/graphs/broken.pbtxt"]) == 1
+    assert capsys.readouterr().out == shown
 
 
 def test_readme_sections():
@@ -188,3 +245,17 @@ def test_every_bundled_data_file_is_package_data():
         if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
     }
     assert data - shipped == set()
+
+
+def test_the_readme_config_example_has_every_key_and_is_valid(tmp_path):
+    from tflint.config.settings import TOP_LEVEL_KEYS, load_config
+
+    section = README.split("## Configuration: `.tflint.yaml`", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert set(yaml.safe_load(example)) == set(TOP_LEVEL_KEYS)
+    # The example plugin is not installed here (plugin discovery is isolated in tests): its lines aside.
+    config_file = tmp_path / ".tflint.yaml"
+    config_file.write_text("".join(line for line in example.splitlines(True) if "example" not in line))
+    config = load_config(config_file)
+    assert config.interface_for(str(tmp_path / "models" / "frozen_v2.pb")) is not None
+    assert config.target_tf == ("2.4", "2.11")

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import DATA
 
 from tflint.cli import main
@@ -315,6 +316,25 @@ def test_show_settings(capsys, repo):
         assert line in out
     code, out, _ = run(capsys, "--show-settings", "other.pbtxt")
     assert "  unknown-op: error\n" in out  # per-file-ignores apply to the models/ files only
+
+
+def test_show_settings_names_the_interface_that_applies(capsys, repo):
+    _write(
+        repo / ".tflint.yaml",
+        "uncalled-functions: error\ntarget-tf: ['2.4']\ninterface:\n  'models/*.pbtxt':\n"
+        "    inputs: {'input:0': {dtype: float32, shape: [null, 3]}}\n    outputs: [softmax]\n",
+    )
+    code, out, _ = run(capsys, "--show-settings", "models/good.pbtxt")
+    assert code == 0
+    shown = yaml.safe_load(out)
+    assert shown["interface"] == {
+        f"models/*.pbtxt  (in {repo})": {
+            "inputs": {"input:0": {"dtype": "float", "shape": [None, 3]}},
+            "outputs": {"softmax": {}},
+        }
+    }
+    assert (shown["uncalled-functions"], shown["target-tf"]) == ("error", ["2.4"])
+    assert yaml.safe_load(run(capsys, "--show-settings", "models/sub/good.pbtxt")[1])["interface"] == {}
 
 
 def test_a_lone_saved_model_pb_is_its_saved_model_directory_once(capsys, repo):

@@ -115,34 +115,31 @@ class Config:
     # The highest level of a finding inside a library function nothing calls (TensorFlow imports it).
     uncalled_functions: Severity = Severity.WARNING
     # `interface:`: (file glob, tflint.tf.imports.Interface) in order; the first match applies.
-    interfaces: tuple[tuple[str, Any], ...] = ()
+    interfaces: tuple[tuple[GlobSet, Any], ...] = ()
     # How the caller imports every graph it lints (tflint.tf.imports.ImportArgs; the Python API's import_args).
     import_args: Any = None
-    # Globs (gitignore syntax) relative to the config file's directory: `exclude` (None: the
-    # defaults), `extend-exclude`, and `per-file-ignores` (glob -> rule ids switched off there).
+    # Globs (gitignore syntax, as every path pattern of the config) relative to the config file's directory:
+    # `exclude` (None: the defaults), `extend-exclude`, and `per-file-ignores` (glob -> rule ids switched off there).
     exclude: GlobSet | None = None
     extend_exclude: tuple[GlobSet, ...] = ()
     per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...] = ()
 
     def interface_for(self, path: str) -> Any:
-        """The Interface the first `interface:` glob matching `path` gives, or None.
+        """The Interface the first `interface:` glob matching `path` gives, or None."""
+        entry = self.interface_entry(path)
+        return entry[1] if entry is not None else None
 
-        Globs are relative to the config file's directory (`*` also crosses `/`); a
-        path outside it is matched as given.
+    def interface_entry(self, path: str) -> tuple[GlobSet, Any] | None:
+        """The first `interface:` entry (glob, Interface) whose glob matches `path`, or None.
+
+        The globs match as `per-file-ignores` do: gitignore syntax, relative to the config
+        file's directory, a directory's pattern covering what is inside it.
         """
-        from fnmatch import fnmatchcase
-
-        candidates = [Path(path).as_posix()]
-        if self.source:
-            try:
-                candidates.insert(
-                    0, Path(os.path.abspath(path)).relative_to(Path(self.source).resolve().parent).as_posix()
-                )
-            except ValueError:
-                pass
-        for pattern, interface in self.interfaces:
-            if any(fnmatchcase(candidate, pattern) for candidate in candidates):
-                return interface
+        real = os.path.realpath(path)
+        is_dir = os.path.isdir(real)
+        for globs, interface in self.interfaces:
+            if globs.covers(real, is_dir):
+                return globs, interface
         return None
 
     # The older TensorFlow releases graphs are also judged against ("1.15", "2.4"), resolved, oldest first.
@@ -175,7 +172,7 @@ class Config:
         is_dir = os.path.isdir(real)
         ignored: set[str] = set()
         for globs, rule_ids in self.per_file_ignores:
-            if globs.matches_path_or_parent(real, is_dir):
+            if globs.covers(real, is_dir):
                 ignored |= rule_ids
         if not ignored:
             return self
@@ -440,9 +437,9 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     uncalled = Severity.WARNING
     if "uncalled-functions" in raw:
         uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
-    interfaces = _interfaces(raw.get("interface"), f"{shown}: interface")
     target_tf = target_tf_setting(raw.get("target-tf"), f"{shown}: target-tf")
     root = str(Path(source).parent.resolve()) if source and os.path.isfile(source) else os.getcwd()
+    interfaces = _interfaces(raw.get("interface"), root, f"{shown}: interface")
     exclude = None
     if raw.get("exclude") is not None:
         exclude = GlobSet(_globs(raw["exclude"], f"{shown}: exclude"), root)
@@ -549,8 +546,7 @@ def _per_file_ignores(
         raise ConfigError(f"{where}: expected a mapping of glob to a list of rule ids")
     entries = []
     for glob, rule_ids in value.items():
-        if not isinstance(glob, str) or not glob.strip():
-            raise ConfigError(f"{where}: expected globs as keys, got {glob!r}")
+        globs = _file_glob(glob, root, where)
         if isinstance(rule_ids, str):
             rule_ids = [rule_ids]
         if not isinstance(rule_ids, list) or not all(isinstance(item, str) for item in rule_ids):
@@ -560,8 +556,22 @@ def _per_file_ignores(
                 raise ConfigError(f"{where}.{glob}: unknown rule {rule_id!r}{did_you_mean(rule_id, rules)}")
             if not getattr(rules[rule_id], "SUPPRESSIBLE", True):
                 raise ConfigError(f"{where}.{glob}: {rule_id} cannot be switched off")
-        entries.append((GlobSet([glob], root), frozenset(rule_ids)))
+        entries.append((globs, frozenset(rule_ids)))
     return tuple(entries)
+
+
+def _file_glob(pattern: Any, root: str, where: str) -> GlobSet:
+    """A key of `per-file-ignores` or `interface`: one glob (gitignore syntax) naming the files an entry is for."""
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise ConfigError(f"{where}: expected globs as keys, got {quote(pattern)}")
+    globs = GlobSet([pattern], root)
+    if not globs:
+        raise ConfigError(
+            f"{where}: {quote(pattern)} is a comment in gitignore syntax (write '\\#' for a name starting with '#')"
+        )
+    if globs.globs[0].negated:
+        raise ConfigError(f"{where}: {quote(pattern)} matches no file on its own: '!' only re-includes in a list")
+    return globs
 
 
 def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
@@ -582,7 +592,7 @@ def _inline_suppressions(value: Any, where: str) -> InlineSuppressions:
     return InlineSuppressions(**settings)
 
 
-def _interfaces(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
+def _interfaces(value: Any, root: str, where: str) -> tuple[tuple[GlobSet, Any], ...]:
     """`interface:` -- file glob -> {inputs, outputs}, each a list of names or a mapping of name to {dtype, shape}."""
     if value is None:
         return ()
@@ -593,8 +603,7 @@ def _interfaces(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
     found = []
     for pattern, entry in value.items():
         here = f"{where}.{pattern}"
-        if not isinstance(pattern, str) or not pattern:
-            raise ConfigError(f"{where}: expected file globs as keys, got {pattern!r}")
+        globs = _file_glob(pattern, root, where)
         if not isinstance(entry, dict):
             raise ConfigError(f"{here}: expected a mapping with inputs and/or outputs")
         for key in entry:
@@ -602,7 +611,7 @@ def _interfaces(value: Any, where: str) -> tuple[tuple[str, Any], ...]:
                 raise ConfigError(f"{here}: unknown key {key!r}{did_you_mean(str(key), ('inputs', 'outputs'))}")
         found.append(
             (
-                pattern,
+                globs,
                 Interface(
                     inputs=_interface_tensors(entry.get("inputs"), f"{here}.inputs"),
                     outputs=_interface_tensors(entry.get("outputs"), f"{here}.outputs"),

@@ -1,4 +1,4 @@
-"""Gitignore-style globs: `exclude`, `extend-exclude`, `per-file-ignores` and `.ignore` files.
+"""Gitignore-style globs: every path pattern (`exclude`, `extend-exclude`, `per-file-ignores`, `interface`, `.ignore`).
 
 The syntax is git's (gitignore(5)), matched against paths relative to a base
 directory (the config file's, the ignore file's, or the working directory):
@@ -206,6 +206,16 @@ class GlobSet:
     def matches(self, path: str, is_dir: bool) -> bool:
         """Whether the absolute `path` itself is excluded."""
         return self.decision(path, is_dir) is True
+
+    def covers(self, path: str, is_dir: bool) -> bool:
+        """Whether a glob naming files (a key of `per-file-ignores` or `interface`) covers the absolute `path`.
+
+        Below the base: the path or a directory above it matches. Outside it (a config named
+        with `--config` elsewhere), as `decision` has it: the unanchored patterns, on the name.
+        """
+        if self.relative(path) is None:
+            return self.decide(os.path.basename(path), is_dir, anchored=False) is True
+        return self.matches_path_or_parent(path, is_dir)
 
     def matches_path_or_parent(self, path: str, is_dir: bool) -> bool:
         """Whether the absolute `path` or a directory above it (below the base) is excluded.

@@ -29,14 +29,25 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import namedtuple
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+
+if TYPE_CHECKING:
+    import mmap
+
+    # What classify() reads: a file's content in memory, or mapped.
+    Content = bytes | bytearray | memoryview | mmap.mmap
 
 __all__ = ["Verdict", "classify", "KINDS"]
 
 KINDS = ("graph", "other-protobuf", "not-protobuf", "chunked-saved-model", "unsure")
 EMPTY = "empty"  # the reason given for a file with no field at all
+
+# How sure a check is that the bytes hold its message.
+_Sure = Literal["yes", "maybe", "no"]
+# (kind, message) that a file name suggests (_name_hint).
+_Hint = tuple[str, str] | None
 
 # ---------------------------------------------------------------------------
 # Budgets
@@ -72,7 +83,8 @@ class _Source:
 
     __slots__ = ("_buf", "size", "bytes_read", "_head")
 
-    def __init__(self, data) -> None:
+    def __init__(self, data: Content) -> None:
+        self._buf: bytes | bytearray | memoryview
         if isinstance(data, (bytes, bytearray)):
             self._buf = data
         else:
@@ -109,19 +121,24 @@ class _Source:
 LEN, VARINT, I64, I32 = 2, 0, 1, 5
 
 
-# One field: number, wire type, varint value (LEN: payload start, absolute), end (LEN: payload end,
-# absolute, possibly beyond the data when the file is truncated).
-_Field = namedtuple("_Field", "num wt value stop")
+class _Field(NamedTuple):
+    """One field of a message as the walk met it."""
+
+    num: int
+    wt: int  # wire type
+    value: int  # VARINT: the value; LEN: the payload's start (absolute); I64/I32: 0
+    stop: int  # where the field ends (LEN: the payload's end, absolute, maybe beyond the data when it is truncated)
 
 
 @dataclass
 class _Walk:
-    fields: list
-    status: str  # complete | partial | truncated | invalid
+    fields: list[_Field]
+    status: Literal["complete", "partial", "truncated", "invalid"]
     where: int  # offset where the walk stopped
 
 
-def _varint(buf: bytes, i: int, end: int):
+def _varint(buf: bytes, i: int, end: int) -> tuple[int | None, int]:
+    """The varint at `buf[i:end]` and the offset after it: -1 when malformed, None when the bytes run out."""
     result = shift = 0
     while i < end:
         byte = buf[i]
@@ -140,7 +157,7 @@ def _walk(
 ) -> _Walk:
     """Walk the fields of the message at [start, stop) (stop may lie beyond the data)."""
     data_end = min(stop, src.size)
-    fields: list = []
+    fields: list[_Field] = []
     append = fields.append
     count = 0
     limit = start + window
@@ -168,9 +185,10 @@ def _walk(
         if tag < 0x80:
             i += 1
         else:
-            tag, i = _varint(chunk, i, buf_end)
-            if tag is None:
+            long_tag, i = _varint(chunk, i, buf_end)
+            if long_tag is None:
                 return _Walk(fields, "truncated", p)
+            tag = long_tag
         num, wt = tag >> 3, tag & 7
         if tag < 0 or num == 0 or wt not in (0, 1, 2, 5):
             return _Walk(fields, "invalid", p)
@@ -219,8 +237,8 @@ def _string(src: _Source, f: _Field, cap: int = 256) -> str | None:
 _OP = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_>.\-/]*\Z")
 
 
-# Graph messages. Each check returns ("yes" | "maybe" | "no", note).
-def _check_node(src: _Source, f: _Field) -> tuple[str, str]:
+# Graph messages. Each check says how sure it is (and most say why).
+def _check_node(src: _Source, f: _Field) -> tuple[_Sure, str]:
     if f.wt != LEN:
         return "no", "node is not a message"
     walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=8, min_fields=2)
@@ -272,7 +290,7 @@ def _check_versions(src: _Source, f: _Field) -> bool:
     )
 
 
-def _check_library(src: _Source, f: _Field) -> str:
+def _check_library(src: _Source, f: _Field) -> _Sure:
     walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=8)
     if walk.status == "invalid" or not walk.fields:
         return "no" if walk.status == "invalid" else "maybe"
@@ -290,7 +308,7 @@ def _check_library(src: _Source, f: _Field) -> str:
     return "yes" if _string(src, inner.fields[0]) else "no"
 
 
-def _check_graphdef(src: _Source, walk: _Walk) -> tuple[str, str]:
+def _check_graphdef(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     nodes = versions = library = 0
     verdicts = []
     for f in walk.fields:
@@ -329,7 +347,7 @@ def _check_graphdef(src: _Source, walk: _Walk) -> tuple[str, str]:
     return ("maybe" if walk.fields else "no"), "no nodes"
 
 
-def _check_meta_info(src: _Source, f: _Field) -> str:
+def _check_meta_info(src: _Source, f: _Field) -> _Sure:
     walk = _walk(src, f.value, f.stop, window=NESTED_WINDOW, max_fields=16)
     if walk.status == "invalid" and not walk.fields:
         return "no"
@@ -356,7 +374,7 @@ def _check_meta_info(src: _Source, f: _Field) -> str:
     return "yes" if evidence else "maybe"
 
 
-def _check_metagraph(src: _Source, walk: _Walk) -> tuple[str, str]:
+def _check_metagraph(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     info = graph = None
     for f in walk.fields:
         if f.num not in range(1, 8) or f.wt != LEN:
@@ -379,7 +397,7 @@ def _check_metagraph(src: _Source, walk: _Walk) -> tuple[str, str]:
     return "no", "nothing of a MetaGraphDef"
 
 
-def _check_savedmodel(src: _Source, walk: _Walk) -> tuple[str, str]:
+def _check_savedmodel(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     metas = 0
     version = None
     for f in walk.fields:
@@ -589,17 +607,27 @@ class _TextInfo:
         self.error: str | None = None
         self.error_pos = -1
         self.at_end = False  # the scan reached the end of the text it was given
-        self.tokens = 0
+        self.tokens: float = 0  # a token is 1, a skipped piece of a nested block 0.25
         self.stopped = False  # stopped early on purpose (enough seen)
 
 
-def _skip_block(text: str, pos: int, info: "_TextInfo") -> int:
+@dataclass
+class _Frame:
+    """A block open in the scan: a message or a list, inside the top-level field `top`."""
+
+    kind: Literal["msg", "list"]
+    closer: str  # "}", ">" or "]"
+    top: str
+    record: bool  # whether its field names are recorded (the first block of a top-level field)
+
+
+def _skip_block(text: str, pos: int, info: _TextInfo) -> int:
     """The position just after the block whose opener ends at `pos`, or -1 at the end of the text."""
     depth = 1
     match = _SKIP.match
     n = len(text)
     while pos < n:
-        m = match(text, pos)
+        m = cast("re.Match[str]", match(text, pos))  # never None: the last branch takes any character
         pos = m.end()
         c = text[m.start()]
         if c in "{<[":
@@ -618,22 +646,22 @@ def _scan_text(text: str) -> _TextInfo:
     match = _TOKEN.match
     pos = 0
     n = len(text)
-    # stack of frames: [kind ("msg" | "list"), closer, top name, record children?]
-    stack: list[list] = []
+    stack: list[_Frame] = []
     completed = 0
 
-    def token():
+    def token() -> tuple[str | None, str]:
+        """The next token's kind (a group of _TOKEN) and text; (None, "") at the end of the text."""
         nonlocal pos
         m = match(text, pos)
-        if m is None or m.lastgroup == "end":
+        if m is None or m.lastgroup is None or m.lastgroup == "end":
             pos = n
-            return None, None
+            return None, ""
         pos = m.end()
         info.tokens += 1
         kind = m.lastgroup
         return kind, m.group(kind)
 
-    def scalar(kind, value) -> str | None:
+    def scalar(kind: str | None, value: str) -> str | None:
         """Consume a scalar value that starts with (kind, value); its text, or None on error."""
         if kind == "str":
             out = value[1:-1]
@@ -660,8 +688,8 @@ def _scan_text(text: str) -> _TextInfo:
             if stack:
                 info.error = "unexpected end inside a block"
             break
-        msg_depth = sum(1 for f in stack if f[0] == "msg")
-        if frame is not None and frame[0] == "list":
+        msg_depth = sum(1 for f in stack if f.kind == "msg")
+        if frame is not None and frame.kind == "list":
             if kind == "p" and value == "]":
                 stack.pop()
                 if not stack:
@@ -669,8 +697,8 @@ def _scan_text(text: str) -> _TextInfo:
             elif kind == "p" and value == ",":
                 pass
             elif kind == "p" and value in "{<":
-                stack.append(["msg", "}" if value == "{" else ">", frame[2], frame[3] if msg_depth == 0 else False])
-                frame[3] = False  # only the first element's fields are recorded
+                stack.append(_Frame("msg", "}" if value == "{" else ">", frame.top, frame.record and msg_depth == 0))
+                frame.record = False  # only the first element's fields are recorded
             elif scalar(kind, value) is None:
                 info.error = f"bad list element {value!r}"
                 break
@@ -678,7 +706,7 @@ def _scan_text(text: str) -> _TextInfo:
                 info.stopped = True
                 break
             continue
-        if kind == "p" and frame is not None and value == frame[1]:
+        if kind == "p" and frame is not None and value == frame.closer:
             stack.pop()
             if not stack:
                 completed += 1
@@ -706,14 +734,14 @@ def _scan_text(text: str) -> _TextInfo:
             if len(info.top) == 1 and name in _GRAPH_ONLY_TOP:
                 info.stopped = True  # meta_info_def, meta_graphs, ...: nothing else has these
                 break
-        elif msg_depth == 1 and frame is not None and frame[3]:
-            kids = info.children[frame[2]]
+        elif msg_depth == 1 and frame is not None and frame.record:
+            kids = info.children[frame.top]
             if len(kids) < 32 and name not in kids:
                 kids.append(name)
-            if frame[2] == "node" and name in _NODEDEF_STRONG and info.top[0] == "node":
+            if frame.top == "node" and name in _NODEDEF_STRONG and info.top[0] == "node":
                 info.stopped = True  # the first node has an op: a graph (MediaPipe nodes never do)
                 break
-            if frame[2] == "library" and name in ("function", "gradient") and info.top[0] == "library":
+            if frame.top == "library" and name in ("function", "gradient") and info.top[0] == "library":
                 info.stopped = True  # a FunctionDefLibrary first: a graph of functions
                 break
         kind, value = token()
@@ -727,18 +755,15 @@ def _scan_text(text: str) -> _TextInfo:
                 info.error = "unexpected end inside a block"
                 break
             continue
-        if kind == "p" and value in ("{", "<"):
-            record = msg_depth == 0 and name not in info.children
+        # From here on the field is a top-level one (msg_depth 0): a block opens its first level.
+        if kind == "p" and value in ("{", "<", "["):
+            record = name not in info.children
             if record:
                 info.children[name] = []
-            top_name = name if msg_depth == 0 else frame[2]
-            stack.append(["msg", "}" if value == "{" else ">", top_name, record])
-            continue
-        if kind == "p" and value == "[":
-            record = msg_depth == 0 and name not in info.children
-            if record:
-                info.children[name] = []
-            stack.append(["list", "]", name if msg_depth == 0 else frame[2], record])
+            if value == "[":
+                stack.append(_Frame("list", "]", name, record))
+            else:
+                stack.append(_Frame("msg", "}" if value == "{" else ">", name, record))
             continue
         if kind is None:
             info.at_end = True
@@ -838,12 +863,14 @@ _COSTGRAPH_NODE = frozenset(
 @dataclass(frozen=True)
 class _Kind:
     message: str
-    keys: frozenset  # top-level names that point at this message on their own
-    fields: frozenset = frozenset()  # other top-level names it has
-    child_keys: tuple = ()  # (top-level name, names inside its first block that point here)
+    keys: frozenset[str]  # top-level names that point at this message on their own
+    fields: frozenset[str] = frozenset()  # other top-level names it has
+    # (top-level name, names inside its first block that point here)
+    child_keys: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
-def _k(message, keys, fields=(), child_keys=()):
+def _k(message: str, keys: str, fields: str = "", child_keys: Sequence[tuple[str, str]] = ()) -> _Kind:
+    """A _Kind from space-separated names."""
     return _Kind(
         message,
         frozenset(keys.split()),
@@ -1050,7 +1077,7 @@ def _node_look(kids: list[str] | None) -> str:
     return "unknown"
 
 
-def _best_other(info: _TextInfo):
+def _best_other(info: _TextInfo) -> tuple[tuple[int, int], _Kind, list[str]] | None:
     """The best-matching other message: (score, kind, evidence) or None."""
     top = set(info.top)
     best = None
@@ -1092,7 +1119,7 @@ def _describe(info: _TextInfo) -> str:
     return "top-level fields " + ", ".join(parts) if parts else "no fields"
 
 
-def _decide_text(info: _TextInfo, text: str, hint) -> Verdict:
+def _decide_text(info: _TextInfo, text: str, hint: _Hint) -> Verdict:
     form = "text"
     header = _header_message(text)
     top = set(info.top)
@@ -1121,8 +1148,8 @@ def _decide_text(info: _TextInfo, text: str, hint) -> Verdict:
         return Verdict("other-protobuf", message, f"'# proto-message: {header}' header; {_describe(info)}", form)
     graph_names = top & _ALL_GRAPH_TOP
     if other is not None and look != "nodedef":
-        _, kind, evidence = other
-        return Verdict("other-protobuf", kind.message, f"{_describe(info)}; evidence: {', '.join(evidence)}", form)
+        _, best, evidence = other
+        return Verdict("other-protobuf", best.message, f"{_describe(info)}; evidence: {', '.join(evidence)}", form)
     if graph_names and (look == "nodedef" or info.top[0] in _ALL_GRAPH_TOP):
         unknown = ", ".join(sorted(top - _ALL_GRAPH_TOP))
         kind = next((k for k, vocab in _GRAPH_TOP.items() if graph_names <= vocab), "GraphDef")
@@ -1149,7 +1176,7 @@ _JSON_START = re.compile(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[{"\]]|-?\d|(?:true|fal
 _MARKUP = re.compile(r"\s*<(?:!doctype\s+html|html|\?xml|!--|[A-Za-z])", re.I)
 
 
-def _classify_text(src: _Source, head: bytes, base: str, hint) -> Verdict | None:
+def _classify_text(src: _Source, head: bytes, base: str, hint: _Hint) -> Verdict | None:
     """Verdict for a text file, or None when the bytes are not text after all."""
     window = TEXT_WINDOW
     while True:
@@ -1214,7 +1241,7 @@ def text_message(text: str) -> str:
     return verdict.message if verdict.message in GRAPH_MESSAGES else "GraphDef"
 
 
-def classify(data: bytes | bytearray | memoryview | Any, filename: str = "") -> Verdict:
+def classify(data: Content, filename: str = "") -> Verdict:
     """Classify the content `data` of file `filename` (bytes, bytearray, memoryview or mmap)."""
     src = _Source(data)
     try:
@@ -1249,7 +1276,7 @@ def _classify_source(src: _Source, filename: str) -> Verdict:
     return _classify_binary(src, base, hint)
 
 
-def _classify_binary(src: _Source, base: str, hint, whole: bool = False) -> Verdict:
+def _classify_binary(src: _Source, base: str, hint: _Hint, whole: bool = False) -> Verdict:
     """The verdict on `src` as wire format; `whole`: another message is named only for bytes that are one
     complete message (text that is not text format comes here too: runs of blanks are varints)."""
     form = "binary"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tflint.config.settings import Config
 from tflint.finding import Severity
 from tflint.read.walk import DEFAULT_EXCLUDES
+
+if TYPE_CHECKING:
+    from tflint.tf.imports import TensorSpec
 
 
 def settings_text(path: str, config: Config, source: str | None) -> str:
@@ -22,6 +25,9 @@ def settings_text(path: str, config: Config, source: str | None) -> str:
         "per-file-ignores": {
             pattern: sorted(rules) for globs, rules in config.per_file_ignores for pattern in _globs(globs)
         },
+        "interface": _interface(path, config),
+        "uncalled-functions": str(config.uncalled_functions),
+        "target-tf": list(config.target_tf),
         "op-defs": list(config.op_defs),
         "baseline": config.baseline,
         "plugins": list(config.plugins),
@@ -37,6 +43,31 @@ def settings_text(path: str, config: Config, source: str | None) -> str:
 def _globs(globs: Any) -> list[str]:
     """Patterns with the directory they are relative to."""
     return [f"{pattern}  (in {globs.base})" for pattern in globs.patterns]
+
+
+def _interface(path: str, config: Config) -> dict[str, Any]:
+    """The `interface:` entry that applies to `path` (the first glob matching it), as the config writes it."""
+    from tflint.tf.registry import snapshot_info
+
+    found = config.interface_entry(path)
+    if found is None:
+        return {}
+    globs, interface = found
+    data_types = snapshot_info().data_types
+    entry: dict[str, Any] = {}
+    for key, tensors in (("inputs", interface.inputs), ("outputs", interface.outputs)):
+        if tensors:
+            entry[key] = {name: _tensor(spec, data_types) for name, spec in tensors}
+    return {_globs(globs)[0]: entry}
+
+
+def _tensor(spec: TensorSpec, data_types: dict[int, str]) -> dict[str, Any]:
+    shown: dict[str, Any] = {}
+    if spec.dtype is not None:
+        shown["dtype"] = data_types.get(spec.dtype, spec.dtype)
+    if spec.shape is not None:
+        shown["shape"] = [None if size == -1 else size for size in spec.shape]
+    return shown
 
 
 def _rule(setting: Any) -> Any:

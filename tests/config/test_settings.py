@@ -171,3 +171,92 @@ def test_every_rules_default_options_are_valid():
         validate = getattr(module, "validate_options", None)
         if validate is not None:
             assert validate(dict(getattr(module, "OPTIONS", {}))) is None, rule_id
+
+
+# Every path pattern of a config is one dialect: gitignore syntax, relative to the config file's
+# directory (tflint.read.globs). The rows marked `fnmatch differs` are the ones the `interface:`
+# option matched otherwise before it joined the others (fnmatch: `*` crossed `/`, no anchoring rule).
+@pytest.mark.parametrize(
+    "pattern, path, matches",
+    [
+        pytest.param("*", "model.pb", True, id="star"),
+        pytest.param("*", "models/v1/model.pb", True, id="star-any-depth"),
+        pytest.param("*.pb", "models/v1/model.pb", True, id="suffix-any-depth"),
+        pytest.param("*.pb", "model.pbtxt", False, id="suffix-other"),
+        pytest.param("frozen.pb", "frozen.pb", True, id="name"),
+        pytest.param("frozen.pb", "models/frozen.pb", True, id="name-any-depth (fnmatch differs)"),
+        pytest.param("/frozen.pb", "frozen.pb", True, id="leading-slash"),
+        pytest.param("/frozen.pb", "models/frozen.pb", False, id="leading-slash-anchors"),
+        pytest.param("models/frozen_*.pb", "models/frozen_v2.pb", True, id="readme-example"),
+        pytest.param("models/frozen_*.pb", "other/models/frozen_v2.pb", False, id="middle-slash-anchors"),
+        pytest.param("models/*.pb", "models/a.pb", True, id="star-in-dir"),
+        pytest.param("models/*.pb", "models/v1/a.pb", False, id="star-stops-at-slash (fnmatch differs)"),
+        pytest.param("models/**/*.pb", "models/a.pb", True, id="double-star-zero-dirs (fnmatch differs)"),
+        pytest.param("models/**/*.pb", "models/v1/v2/a.pb", True, id="double-star-dirs"),
+        pytest.param("models/", "models/v1/a.pb", True, id="directory-covers-inside (fnmatch differs)"),
+        pytest.param("models/**", "models/v1/a.pb", True, id="trailing-double-star"),
+        pytest.param("model?.pb", "model1.pb", True, id="question-mark"),
+        pytest.param("model?.pb", "model/.pb", False, id="question-mark-not-slash (fnmatch differs)"),
+        pytest.param("[ab].pb", "b.pb", True, id="class"),
+        pytest.param("[!ab].pb", "b.pb", False, id="negated-class"),
+        pytest.param(r"\#raw.pb", "#raw.pb", True, id="escaped-hash"),
+        pytest.param("*.PB", "model.pb", False, id="case-sensitive"),
+    ],
+)
+def test_every_path_option_speaks_gitignore(tmp_path, pattern, path, matches):
+    config_file = tmp_path / ".tflint.yaml"
+    quoted = pattern.replace("'", "''")
+    write(
+        config_file,
+        f"interface:\n  '{quoted}': {{inputs: ['x:0']}}\n"
+        f"per-file-ignores:\n  '{quoted}': [unknown-op]\n"
+        f"exclude: ['{quoted}']\n",
+    )
+    config = load_config(config_file)
+    target = tmp_path / path
+    assert (config.interface_for(str(target)) is not None) is matches, "interface"
+    assert (config.for_file(str(target)).rules["unknown-op"].severity == Severity.OFF) is matches, "per-file-ignores"
+    assert config.excludes().excluded_path(str(target.resolve()), False) is matches, "exclude"
+
+
+# A config named with --config outside the linted tree: only the globs without a `/` apply, to the name.
+@pytest.mark.parametrize(
+    "pattern, matches",
+    [
+        ("*", True),
+        ("*.pb", True),
+        ("frozen.pb", True),
+        ("/frozen.pb", False),
+        ("models/*.pb", False),
+        ("other/", False),
+    ],
+)
+def test_outside_the_config_directory_every_path_option_matches_names(tmp_path, pattern, matches):
+    (tmp_path / "ci").mkdir()
+    config_file = write(
+        tmp_path / "ci" / ".tflint.yaml",
+        f"interface:\n  '{pattern}': {{inputs: ['x:0']}}\nper-file-ignores:\n  '{pattern}': [unknown-op]\n"
+        f"exclude: ['{pattern}']\n",
+    )
+    config = load_config(config_file)
+    target = str(tmp_path / "models" / "frozen.pb")
+    assert (config.interface_for(target) is not None) is matches, "interface"
+    assert (config.for_file(target).rules["unknown-op"].severity == Severity.OFF) is matches, "per-file-ignores"
+    assert config.excludes().excluded(target, False) is matches, "exclude (met in a walk)"
+
+
+@pytest.mark.parametrize("option", ["interface", "per-file-ignores"])
+@pytest.mark.parametrize(
+    "pattern, message",
+    [
+        ("!models/*.pb", "'!models/*.pb' matches no file on its own: '!' only re-includes in a list"),
+        ("#frozen.pb", r"'#frozen.pb' is a comment in gitignore syntax (write '\#' for a name starting with '#')"),
+        (" ", "expected globs as keys, got ' '"),
+    ],
+)
+def test_a_file_glob_key_that_matches_nothing_is_an_error(tmp_path, option, pattern, message):
+    value = "{inputs: ['x:0']}" if option == "interface" else "[unknown-op]"
+    path = write(tmp_path / ".tflint.yaml", f"{option}:\n  '{pattern}': {value}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert f"{option}: {message}" in str(error.value)
