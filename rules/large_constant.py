@@ -36,7 +36,7 @@ from typing import Any
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
 from tflint.tf.op_signatures import dtype_name
-from tflint.tf.tensors import DT_STRING, DTYPE_SIZE, element_count, shape_text
+from tflint.tf.tensors import DT_STRING, DTYPE_SIZE, element_count, shape_text, tensor_content
 
 ID = "large-constant"
 CATEGORY = "serving"
@@ -83,8 +83,9 @@ def tensor_bytes(tensor: Any) -> int | None:
         return None
     count = element_count(dims)
     if tensor.dtype == DT_STRING:
-        if tensor.tensor_content:
-            return len(tensor.tensor_content)
+        content = tensor_content(tensor)
+        if content:
+            return len(content)
         strings = tensor.string_val
         if not strings:
             return 0

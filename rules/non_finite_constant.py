@@ -45,6 +45,7 @@ from typing import Any
 from tflint.finding import Issue, Severity
 from tflint.tf.index import GraphIndex
 from tflint.tf.op_signatures import dtype_name
+from tflint.tf.tensors import content_chunks, tensor_content
 
 ID = "non-finite-constant"
 CATEGORY = "serving"
@@ -100,26 +101,48 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
 
 
 def non_finite(tensor: Any) -> tuple[int, int, str] | None:
-    """(count, index of the first, its value as text) of the NaN/infinite values stored in `tensor`, or None."""
+    """(count, index of the first, its value as text) of the NaN/infinite values stored in `tensor`, or None.
+
+    The bytes are scanned a few MiB at a time (CHUNK_BYTES, a multiple of every width), so a
+    weight left in a mapped file is never in memory whole.
+    """
     dtype = tensor.dtype
     width, conditions = _EXPONENT_ALL_ONES[dtype]
-    raw = tensor.tensor_content or _stored_values(tensor)
-    usable = len(raw) - len(raw) % width
-    if usable == 0:
+    content = tensor_content(tensor)
+    pieces = content_chunks(content) if content else (_stored_values(tensor),)
+    count = 0
+    first: tuple[int, str] | None = None
+    base = 0  # values before this piece
+    for raw in pieces:
+        usable = len(raw) - len(raw) % width  # only the last piece can end inside a value
+        found = _piece_non_finite(raw[:usable] if usable < len(raw) else raw, width, conditions)
+        if found is not None:
+            count += found[0]
+            if first is None:
+                first = base + found[1], _value_text(dtype, raw[found[1] * width : (found[1] + 1) * width])
+        base += usable // width
+    if first is None:
         return None
-    raw = raw[:usable]
-    flags = None
-    for offset, table in conditions:
-        column = int.from_bytes(raw[offset::width].translate(table), "big")
-        flags = column if flags is None else flags & column
-    if not flags:
-        return None
-    marks = flags.to_bytes(usable // width, "big")
-    count = marks.count(1)
-    position = marks.find(1)
-    shown = _value_text(dtype, raw[position * width : (position + 1) * width])
+    position, shown = first
     element = position // 2 if dtype in _COMPLEX else position
     return count, element, shown
+
+
+def _piece_non_finite(raw: bytes, width: int, conditions: tuple[tuple[int, bytes], ...]) -> tuple[int, int] | None:
+    """(count, index of the first) of the values of `raw` whose exponent bits are all ones, or None."""
+    if not raw:
+        return None
+    flags = None
+    for offset, table in conditions:
+        column = raw[offset::width].translate(table)
+        if 1 not in column:
+            return None  # most weights: no value even passes the first test
+        number = int.from_bytes(column, "big")
+        flags = number if flags is None else flags & number
+    if not flags:
+        return None
+    marks = flags.to_bytes(len(raw) // width, "big")
+    return marks.count(1), marks.find(1)
 
 
 def _stored_values(tensor: Any) -> bytes:

@@ -79,10 +79,12 @@ from tflint.tf.tensors import (
     DTYPE_SIZE,
     VALUE_FIELD,
     VALUE_RANGE,
+    MappedBytes,
     OpPlan,
     OpPlans,
     ShapeFacts,
     ShapeMemo,
+    mapped_content,
     shape_text,
     string_content_problem,
     tensor_values,
@@ -202,6 +204,9 @@ class _Verdicts:
         # One call lists the set fields (it copies tensor_content's bytes: a memcpy, cheap next to
         # a dozen Python-level field reads).
         present = {field.name: value for field, value in tensor.ListFields()}
+        mapped = mapped_content(tensor)
+        if mapped is not None:
+            present["tensor_content"] = mapped  # its length without reading it (tflint.read.mapped)
         facts = self.shapes.facts(tensor.tensor_shape)
         return tuple(_tensor_problems(op, key, index, present, declared, facts, self))
 
@@ -301,7 +306,7 @@ def _bad_dtype(dtype: int) -> str:
 
 
 def _content_problems(
-    content: bytes, dtype: int, name: str, dims: list[int], count: int
+    content: bytes | MappedBytes, dtype: int, name: str, dims: list[int], count: int
 ) -> Iterator[tuple[str, Severity | None]]:
     size = DTYPE_SIZE.get(dtype)
     if size is not None:

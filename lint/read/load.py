@@ -13,6 +13,7 @@ import bisect
 import os
 import re
 import sys
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +123,10 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
                     return Artifact(path=found, message_type="SavedModel", form="binary", unsupported=CHUNKED_MESSAGE)
                 if input_type is None:
                     input_type = "savedmodel"
+        mapped = _load_mapped(target, str(target) if saved_model_dir else path, input_type)
+        if mapped is not None:
+            mapped.saved_model_dir = saved_model_dir
+            return mapped
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = str(target) if saved_model_dir else path
@@ -248,6 +253,63 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, normalized
     kind, _, form = normalized.partition("-")
     return kinds[kind], form or None
+
+
+def _load_mapped(
+    target: Path, name: str, input_type: str | None, map_min: int | None = None, strip_min: int | None = None
+) -> Artifact | None:
+    """A big binary file read in place, its large tensor contents left in the map (tflint.read.mapped).
+
+    None when the file is small, text, not a graph, or anything that the
+    ordinary reading (of the whole file) could tell otherwise: load_path then
+    reads it whole. `map_min` and `strip_min` override mapped.MAP_MIN_BYTES and
+    STRIP_MIN_BYTES.
+    """
+    import mmap
+
+    from tflint.read import mapped
+    from tflint.read.guarded import open_regular
+    from tflint.read.sniff import SNIFF_BYTES
+
+    try:
+        with open_regular(target) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if not (map_min if map_min is not None else mapped.MAP_MIN_BYTES) <= size <= mapped.MAP_MAX_BYTES:
+                return None
+            buffer = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)  # it outlives the descriptor
+    except (UsageError, OSError, ValueError):  # unreadable, or cannot be mapped: read_bytes says or reads
+        return None
+    kind, form = _split_input_type(input_type)
+    hint = kind
+    if form == "text" or _unreadable_reason(buffer[:SNIFF_BYTES]) is not None:
+        return None
+    if form is None:
+        if kind is None:
+            verdict = classify(buffer, name)
+            if _skips(verdict) or verdict.kind == "chunked-saved-model" or name.endswith(CHUNKED_SUFFIX):
+                return None
+            hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+            binary = verdict.form == "binary"
+        else:
+            binary = False
+        if not binary and looks_like_text(buffer[:SNIFF_BYTES]):
+            return None
+    else:
+        hint = None  # a form given: load_bytes parses as `kind` alone, or tries every kind from GraphDef
+    expected = kind or hint or "GraphDef"
+    stripped = mapped.strip(buffer, expected, strip_min if strip_min is not None else mapped.STRIP_MIN_BYTES)
+    if stripped is None:
+        return None
+    artifact = _load_binary(stripped.data, name, kind, hint)
+    if artifact.failure is not None or artifact.message_type != expected:
+        return None  # the whole file says why, or what else it is
+    keys = mapped.register(artifact.graphs, stripped, buffer)
+    if keys is None:
+        return None
+    from tflint.tf.tensors import unmap_contents
+
+    weakref.finalize(artifact, unmap_contents, keys)
+    return artifact
 
 
 def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Artifact:

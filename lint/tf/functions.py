@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tflint.tf.index import GraphIndex, Node
+from tflint.tf.tensors import tensor_content
 
 # The registry layer that comes from the graph itself; TensorFlow checks
 # against its own op registry, never against a MetaGraphDef's op list.
@@ -251,10 +252,11 @@ def _canonical_tensor(tensor: Any) -> tuple[Any, ...] | None:
     field, code, per_element = _POD[tensor.dtype]
     dims = tuple(dim.size for dim in tensor.tensor_shape.dim)
     element_size = struct.calcsize("<" + code) * per_element
+    stored = tensor_content(tensor)
     if count == 0:
-        return (dims, ()) if not tensor.tensor_content else None
-    if tensor.tensor_content:
-        content = bytes(tensor.tensor_content)
+        return (dims, ()) if not stored else None
+    if stored:
+        content = bytes(stored)
         if len(content) != count * element_size:
             return None
         packed = content

@@ -20,7 +20,8 @@ IsValidShape`, running Consts built from hand-written TensorProtos):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import mmap
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tflint.tf.index import GraphIndex, Node
@@ -155,11 +156,13 @@ def element_count(dims: list[int]) -> int:
     return count
 
 
-def string_content_problem(content: bytes, count: int) -> str | None:
+def string_content_problem(content: bytes | MappedBytes, count: int) -> str | None:
     """Why TensorFlow cannot decode `content` as `count` strings (`DecodeStringList`), or None.
 
     The layout is `count` varint32 lengths followed by exactly that many bytes.
     """
+    if isinstance(content, MappedBytes):
+        content = bytes(content)
     position = 0
     total = 0
     end = len(content)
@@ -181,6 +184,102 @@ def string_content_problem(content: bytes, count: int) -> str | None:
     if total != end - position:
         return f"its {count} lengths add up to {total} bytes but {end - position} bytes follow them"
     return None
+
+
+# -- tensor bytes left in a mapped file ----------------------------------------------------------
+
+# Bytes per piece when a mapped content is scanned: a few MiB in memory at a time, whatever its size.
+CHUNK_BYTES = 4 << 20
+
+
+class MappedBytes:
+    """The `tensor_content` of a TensorProto, left in the mapped file it was read from.
+
+    Its length is known without reading; its bytes are read when asked
+    (`bytes()`, `chunks()`, `count()`), a bounded piece at a time, and each
+    piece read is handed back to the system, so scanning a 2 GB weight keeps
+    a few MiB resident. `buffer` is the mapped file (an mmap).
+    """
+
+    __slots__ = ("tensor", "buffer", "offset", "length")
+
+    def __init__(self, tensor: Any, buffer: Any, offset: int, length: int) -> None:
+        self.tensor = tensor  # held, so that the id it is registered under stays its own
+        self.buffer = buffer
+        self.offset = offset
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __bool__(self) -> bool:
+        return self.length > 0
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.buffer[self.offset : self.offset + self.length])
+
+    def chunks(self, size: int = CHUNK_BYTES) -> Iterator[bytes]:
+        """The content in pieces of `size` bytes (the last one shorter)."""
+        buffer = self.buffer
+        advice = getattr(mmap, "MADV_DONTNEED", None)
+        release = getattr(buffer, "madvise", None) if advice is not None else None
+        end = self.offset + self.length
+        for start in range(self.offset, end, size):
+            stop = min(start + size, end)
+            yield buffer[start:stop]
+            if release is not None:
+                # Pages read through a file mapping count as resident until dropped (the file keeps them).
+                first = start - start % mmap.PAGESIZE
+                try:
+                    release(advice, first, stop - first)
+                except (OSError, ValueError):  # pragma: no cover - a platform that refuses the advice
+                    release = None
+
+    def count(self, value: int) -> int:
+        """How many bytes equal `value` (bytes.count, a piece at a time)."""
+        return sum(chunk.count(value) for chunk in self.chunks())
+
+
+# id(TensorProto) -> its content in a mapped file. Filled by the reader of a mapped file and
+# emptied when its artifact goes (tflint.read.mapped); empty for every other graph.
+_MAPPED: dict[int, MappedBytes] = {}
+
+
+def tensor_content(tensor: Any) -> bytes | MappedBytes:
+    """A TensorProto's `tensor_content`: its bytes, or where they lie in a mapped file (empty: b"")."""
+    if _MAPPED:
+        found = _MAPPED.get(id(tensor))
+        if found is not None:
+            return found
+    content: bytes = tensor.tensor_content
+    return content
+
+
+def mapped_content(tensor: Any) -> MappedBytes | None:
+    """The content of `tensor` when it was left in a mapped file, else None (its bytes are in the message)."""
+    return _MAPPED.get(id(tensor)) if _MAPPED else None
+
+
+def content_chunks(content: bytes | MappedBytes, size: int = CHUNK_BYTES) -> Iterable[bytes]:
+    """`content` in pieces of at most `size` bytes (a multiple of every element size), for bounded scans."""
+    if isinstance(content, MappedBytes):
+        return content.chunks(size)
+    if len(content) <= size:
+        return (content,)
+    return (content[start : start + size] for start in range(0, len(content), size))
+
+
+def map_content(tensor: Any, buffer: Any, offset: int, length: int) -> int:
+    """Register `tensor`'s content as `length` bytes at `offset` of the mapped `buffer`; returns the key."""
+    key = id(tensor)
+    _MAPPED[key] = MappedBytes(tensor, buffer, offset, length)
+    return key
+
+
+def unmap_contents(keys: Iterable[int]) -> None:
+    """Forget contents registered by map_content (the artifact holding them is gone)."""
+    for key in keys:
+        _MAPPED.pop(key, None)
 
 
 # -- memoized shape facts ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from tflint.tf.tensors import partial_shape_problem
+from tflint.tf.tensors import partial_shape_problem, tensor_content
 
 Shape = tuple[int, ...] | None
 
@@ -214,12 +214,12 @@ def decode_ints(tensor: Any) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         count *= size
     if count > MAX_CONST_ELEMENTS:
         return None
-    content = tensor.tensor_content
+    content = tensor_content(tensor)
     if content:
         width = 4 if dtype == 3 else 8
         if len(content) != count * width:
             return None
-        return dims, struct.unpack(f"<{count}{'i' if dtype == 3 else 'q'}", content)
+        return dims, struct.unpack(f"<{count}{'i' if dtype == 3 else 'q'}", bytes(content))
     values = tensor.int_val if dtype == 3 else tensor.int64_val
     given = len(values)
     if given > count:

@@ -1,0 +1,349 @@
+"""Big binary graphs read in place: the file is mapped, and the bytes of large constants stay in the map.
+
+A frozen model is mostly weights: a few hundred nodes and hundreds of megabytes of
+`tensor_content`. Read into memory and parsed, every weight is copied by protobuf beside
+the file's own bytes, though no rule needs most of them. So a binary file of
+MAP_MIN_BYTES or more is mapped, and its wire format walked down to the top-level nodes
+(those of a GraphDef, of a MetaGraphDef's graph_def, of each meta graph of a SavedModel).
+In each NodeDef of STRIP_MIN_BYTES or more, the `value` attr's TensorProto loses a
+`tensor_content` of STRIP_MIN_BYTES or more, replaced by a marker field that holds its
+offset in the file; protobuf then parses the small rest as it would have parsed the
+whole. The parsed tensors are registered with `tflint.tf.tensors`, whose
+`tensor_content(tensor)` every reader of tensor bytes goes through: the length without
+reading, the bytes from the map when a rule asks.
+
+Only the layout TensorFlow writes is stripped: one `value` entry (a key and a value)
+holding one tensor with one `tensor_content`; a node laid out otherwise is kept whole.
+Whenever the result could differ from reading the whole file (the bytes do not walk as
+the expected message, the reduced bytes parse as another kind or not at all, a marker is
+not where it was put), `strip` or `register` says so and the file is read whole, as
+before: findings and messages are the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tflint.tf import tensors
+
+# Files from this size on are mapped (smaller ones cost less to read than to walk).
+MAP_MIN_BYTES = 16 << 20
+# Contents from this size on stay in the map; so does a node only when it is at least this big.
+STRIP_MIN_BYTES = 64 << 10
+# Bigger files are past protobuf's limit: they take the ordinary path, which says what it says of them.
+MAP_MAX_BYTES = (1 << 31) - 1
+# A graph whose first nodes are small is node-heavy, not weights-heavy: walking all of it in
+# Python would cost more than it saves, so the walk gives up after this many nodes when less
+# than half of the bytes so far were stripped.
+_GIVE_UP_NODES = 4096
+
+# The marker left in place of a stripped tensor_content: the largest field number protobuf
+# allows (no TensorProto field comes near it), wire type varint, its value the content's offset.
+MARKER_FIELD = (1 << 29) - 1
+
+# Field numbers (tensorflow/core/framework/{graph,node_def,attr_value,tensor}.proto,
+# tensorflow/core/protobuf/{meta_graph,saved_model}.proto).
+_GRAPH_NODE = 1
+_NODE_ATTR = 5
+_ENTRY_KEY, _ENTRY_VALUE = 1, 2
+_ATTR_TENSOR = 8
+_TENSOR_CONTENT = 4
+_META_GRAPH_DEF = 2
+_SAVED_MODEL_META_GRAPHS = 2
+_VARINT, _FIXED64, _LENGTH_DELIMITED, _FIXED32 = 0, 1, 2, 5
+
+
+class _NotWalkable(Exception):
+    """The bytes are not the wire format expected, or not worth walking: read the file whole."""
+
+
+@dataclass
+class Stripped:
+    """A serialized message without its large tensor contents.
+
+    `data` is the message with each stripped content replaced by a marker;
+    `spans` holds (graph index, node ordinal, offset, length) per stripped
+    content, the offset into the mapped file.
+    """
+
+    data: bytes
+    spans: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+
+class _Walk:
+    """What one walk has found so far."""
+
+    def __init__(self, view: memoryview, strip_min: int) -> None:
+        self.view = view
+        self.strip_min = strip_min
+        self.spans: list[tuple[int, int, int, int]] = []
+        self.nodes = 0
+        self.stripped = 0
+
+
+def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped | None:
+    """`buffer` (a mapped file holding a serialized `kind`) without its large tensor contents.
+
+    None when there is nothing to strip, or the bytes do not walk as `kind`
+    (the file is then read whole).
+    """
+    with memoryview(buffer) as whole:
+        view = whole.cast("B") if whole.format != "B" else whole
+        walk = _Walk(view, max(1, strip_min))
+        try:
+            if kind == "GraphDef":
+                result = _strip_graph(walk, 0, len(view), 0)
+            elif kind == "MetaGraphDef":
+                result = _strip_meta_graph(walk, 0, len(view), 0)
+            elif kind == "SavedModel":
+                result = _strip_saved_model(walk, len(view))
+            else:
+                return None
+        except _NotWalkable:
+            return None
+        if result is None or not walk.spans:
+            return None
+        data = b"".join(result[0])
+        del result
+    return Stripped(data, walk.spans)
+
+
+def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int] | None:
+    """Register the stripped contents of the parsed `graphs` with tflint.tf.tensors; the keys, to forget them.
+
+    None (nothing left registered) when a stripped content is not found
+    exactly where its marker was put, in the node the walk counted.
+    """
+    try:
+        from google.protobuf import unknown_fields
+    except ImportError:  # pragma: no cover - very old runtimes: the file is read whole
+        return None
+    keys: list[int] = []
+    for graph_index, ordinal, offset, length in stripped.spans:
+        nodes = graphs[graph_index].nodes if graph_index < len(graphs) else None
+        tensor = _tensor_of(nodes[ordinal]) if nodes is not None and ordinal < len(nodes) else None
+        found = None
+        if tensor is not None and not tensor.tensor_content:
+            found = [(item.field_number, item.wire_type, item.data) for item in unknown_fields.UnknownFieldSet(tensor)]
+        if found != [(MARKER_FIELD, _VARINT, offset)]:
+            tensors.unmap_contents(keys)
+            return None
+        keys.append(tensors.map_content(tensor, buffer, offset, length))
+    return keys
+
+
+def _tensor_of(node: Any) -> Any:
+    value = node.attr.get("value")
+    if value is None or value.WhichOneof("value") != "tensor":
+        return None
+    return value.tensor
+
+
+# -- the walk, message by message -------------------------------------------------------------
+
+_Pieces = tuple[list[Any], int]  # the pieces of a rewritten message (bytes or views), their total length
+
+
+def _strip_saved_model(walk: _Walk, end: int) -> _Pieces | None:
+    rewritten: list[tuple[int, int, _Pieces]] = []
+    index = 0
+    for number, wire, key_start, start, stop in _fields(walk.view, 0, end):
+        if number == _SAVED_MODEL_META_GRAPHS and wire == _LENGTH_DELIMITED:
+            meta = _strip_meta_graph(walk, start, stop, index)
+            if meta is not None:
+                rewritten.append((key_start, stop, _length_delimited(number, meta)))
+            index += 1
+    return _splice(walk.view, 0, end, rewritten)
+
+
+def _strip_meta_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces | None:
+    graphs = [
+        (key_start, value_start, stop)
+        for number, wire, key_start, value_start, stop in _fields(walk.view, start, end)
+        if number == _META_GRAPH_DEF
+    ]
+    if len(graphs) != 1:
+        return None  # no graph, or several that protobuf merges: read as written
+    key_start, value_start, stop = graphs[0]
+    graph = _strip_graph(walk, value_start, stop, graph_index)
+    if graph is None:
+        return None
+    return _splice(walk.view, start, end, [(key_start, stop, _length_delimited(_META_GRAPH_DEF, graph))])
+
+
+def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces | None:
+    rewritten: list[tuple[int, int, _Pieces]] = []
+    ordinal = 0
+    strip_min = walk.strip_min
+    for number, wire, key_start, value_start, stop in _fields(walk.view, start, end):
+        if number != _GRAPH_NODE or wire != _LENGTH_DELIMITED:
+            continue
+        if stop - value_start >= strip_min:
+            node = _strip_node(walk, value_start, stop, graph_index, ordinal)
+            if node is not None:
+                rewritten.append((key_start, stop, _length_delimited(_GRAPH_NODE, node)))
+        ordinal += 1
+        walk.nodes += 1
+        if walk.nodes >= _GIVE_UP_NODES and walk.stripped * 2 < stop - start:
+            raise _NotWalkable("node-heavy")
+    return _splice(walk.view, start, end, rewritten)
+
+
+def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+    view = walk.view
+    found = None
+    for number, wire, key_start, value_start, stop in _fields(view, start, end):
+        if number != _NODE_ATTR:
+            continue
+        entry = _entry(view, value_start, stop) if wire == _LENGTH_DELIMITED else None
+        if entry is None:
+            return None  # an attr entry laid out otherwise: keep the node whole
+        if entry[0] == b"value":
+            if found is not None:
+                return None  # a repeated key: protobuf keeps the last; keep the node whole
+            found = (key_start, value_start, stop, entry[1:])
+    if found is None or found[2] - found[1] < walk.strip_min:
+        return None
+    key_start, entry_start, entry_end, (value_key_start, attr_start, attr_end) = found
+    attr_value = _strip_attr_value(walk, attr_start, attr_end, graph_index, ordinal)
+    if attr_value is None:
+        return None
+    entry = _splice(
+        view, entry_start, entry_end, [(value_key_start, attr_end, _length_delimited(_ENTRY_VALUE, attr_value))]
+    )
+    assert entry is not None  # one range replaced
+    return _splice(view, start, end, [(key_start, entry_end, _length_delimited(_NODE_ATTR, entry))])
+
+
+def _entry(view: memoryview, start: int, end: int) -> tuple[bytes, int, int, int] | None:
+    """(key, value's key start, value start, value end) of a map entry of exactly one key and one value, else None."""
+    key = value = None
+    for number, wire, key_start, value_start, stop in _fields(view, start, end):
+        if wire != _LENGTH_DELIMITED or number not in (_ENTRY_KEY, _ENTRY_VALUE):
+            return None
+        if number == _ENTRY_KEY:
+            if key is not None:
+                return None
+            key = bytes(view[value_start:stop])
+        else:
+            if value is not None:
+                return None
+            value = (key_start, value_start, stop)
+    if key is None or value is None:
+        return None
+    return key, *value
+
+
+def _strip_attr_value(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+    """The AttrValue at [start, end) without its tensor's content, when it holds a tensor alone; else None."""
+    fields = list(_fields(walk.view, start, end))
+    if len(fields) != 1 or fields[0][:2] != (_ATTR_TENSOR, _LENGTH_DELIMITED):
+        return None  # not a tensor alone (of a oneof read twice, protobuf keeps the last): keep it whole
+    _, _, _, value_start, stop = fields[0]
+    tensor = _strip_tensor(walk, value_start, stop, graph_index, ordinal)
+    return None if tensor is None else _length_delimited(_ATTR_TENSOR, tensor)
+
+
+def _strip_tensor(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+    view = walk.view
+    contents = [
+        (key_start, value_start, stop)
+        for number, wire, key_start, value_start, stop in _fields(view, start, end)
+        if number == _TENSOR_CONTENT
+    ]
+    if len(contents) != 1:
+        return None
+    key_start, value_start, stop = contents[0]
+    length = stop - value_start
+    if length < walk.strip_min or view[key_start] != (_TENSOR_CONTENT << 3 | _LENGTH_DELIMITED):
+        return None
+    walk.spans.append((graph_index, ordinal, value_start, length))
+    walk.stripped += length
+    marker = _encode_varint(MARKER_FIELD << 3 | _VARINT) + _encode_varint(value_start)
+    return _splice(view, start, end, [(key_start, stop, ([marker], len(marker)))])
+
+
+# -- wire format ------------------------------------------------------------------------------
+
+
+def _fields(view: memoryview, start: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """(number, wire type, key start, value start, value end) for each field of the message at [start, end).
+
+    Raises _NotWalkable on bytes that are not wire format: a length past the end, a bad
+    wire type, a group (protobuf reads them; they are left to it, whole).
+    """
+    position = start
+    while position < end:
+        key_start = position
+        key, position = _varint(view, position, end)
+        number, wire = key >> 3, key & 7
+        if wire == _LENGTH_DELIMITED:
+            length, position = _varint(view, position, end)
+            value_start = position
+            position += length
+        elif wire == _VARINT:
+            value_start = position
+            _, position = _varint(view, position, end)
+        elif wire == _FIXED64:
+            value_start = position
+            position += 8
+        elif wire == _FIXED32:
+            value_start = position
+            position += 4
+        else:
+            raise _NotWalkable(f"wire type {wire} at byte {key_start}")
+        if position > end or number == 0:
+            raise _NotWalkable(f"truncated field at byte {key_start}")
+        yield number, wire, key_start, value_start, position
+
+
+def _varint(view: memoryview, position: int, end: int) -> tuple[int, int]:
+    value = shift = 0
+    while position < end and shift < 64:
+        byte = view[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, position
+        shift += 7
+    raise _NotWalkable(f"truncated varint at byte {position}")
+
+
+def _encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _length_delimited(number: int, value: _Pieces) -> _Pieces:
+    """A length-delimited field (key, length, then the pieces of its value)."""
+    head = _encode_varint(number << 3 | _LENGTH_DELIMITED) + _encode_varint(value[1])
+    return [head, *value[0]], len(head) + value[1]
+
+
+def _splice(view: memoryview, start: int, end: int, rewritten: list[tuple[int, int, _Pieces]]) -> _Pieces | None:
+    """The message at [start, end) with each (entry start, entry end) range replaced by its pieces; None if none."""
+    if not rewritten:
+        return None
+    pieces: list[Any] = []
+    total = 0
+    position = start
+    for entry_start, entry_end, (replacement, length) in rewritten:
+        if entry_start > position:
+            pieces.append(view[position:entry_start])
+            total += entry_start - position
+        pieces.extend(replacement)
+        total += length
+        position = entry_end
+    if end > position:
+        pieces.append(view[position:end])
+        total += end - position
+    return pieces, total
