@@ -195,6 +195,7 @@ class _Verdicts:
                     and dtype not in VALUE_RANGE
                     and dtype not in (DT_COMPLEX64, DT_COMPLEX128)
                     and dtype in self.valid
+                    and mapped_content(tensor) is None  # values beside a content left in a mapped file
                 ):
                     return ()
         return self.of_tensor(op, "value", None, tensor, dtype)

@@ -218,8 +218,9 @@ class MappedBytes:
     def __bytes__(self) -> bytes:
         return bytes(self.buffer[self.offset : self.offset + self.length])
 
-    def chunks(self, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-        """The content in pieces of `size` bytes (the last one shorter)."""
+    def chunks(self, size: int | None = None) -> Iterator[bytes]:
+        """The content in pieces of `size` bytes (default CHUNK_BYTES; the last one shorter)."""
+        size = size or CHUNK_BYTES
         buffer = self.buffer
         advice = getattr(mmap, "MADV_DONTNEED", None)
         release = getattr(buffer, "madvise", None) if advice is not None else None
@@ -260,8 +261,9 @@ def mapped_content(tensor: Any) -> MappedBytes | None:
     return _MAPPED.get(id(tensor)) if _MAPPED else None
 
 
-def content_chunks(content: bytes | MappedBytes, size: int = CHUNK_BYTES) -> Iterable[bytes]:
-    """`content` in pieces of at most `size` bytes (a multiple of every element size), for bounded scans."""
+def content_chunks(content: bytes | MappedBytes, size: int | None = None) -> Iterable[bytes]:
+    """`content` in pieces of at most `size` bytes (default CHUNK_BYTES, a multiple of every element size)."""
+    size = size or CHUNK_BYTES
     if isinstance(content, MappedBytes):
         return content.chunks(size)
     if len(content) <= size:

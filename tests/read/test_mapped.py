@@ -1,0 +1,253 @@
+"""Big binary graphs read in place (tflint.read.mapped): the same findings as reading them whole, weights never copied.
+
+The thresholds are lowered so that tiny graphs take the mapped path; every
+case is linted both ways and the findings compared whole (rule, severity,
+message, node, position), and the mapped reading is checked to have really
+left the bytes in the file.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CORPUS, require
+
+import tflint
+from tflint import protos
+from tflint.read import mapped
+from tflint.read.load import _load_mapped, load_path
+from tflint.tf import tensors
+from tflint.tf.tensors import MappedBytes, mapped_content, tensor_content
+
+DT_FLOAT, DT_INT32, DT_STRING, DT_BOOL, DT_DOUBLE = 1, 3, 7, 10, 2
+ALL_TENSOR_RULES = {"rules": {"non-finite-constant": "warning", "large-constant": {"level": "info", "max-bytes": 100}}}
+
+
+def _const(graph, name: str, dtype: int, dims: tuple[int, ...], content: bytes = b"", **values) -> None:
+    node = graph.node.add(name=name, op="Const")
+    node.attr["dtype"].type = dtype
+    tensor = node.attr["value"].tensor
+    tensor.dtype = dtype
+    for size in dims:
+        tensor.tensor_shape.dim.add(size=size)
+    if content:
+        tensor.tensor_content = content
+    for field, items in values.items():
+        getattr(tensor, field).extend(items)
+
+
+def _floats(*values: float) -> bytes:
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+def _weights_graph() -> Any:
+    graph = protos.GraphDef()
+    graph.versions.producer = 1882
+    x = graph.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = DT_FLOAT
+    _const(graph, "w", DT_FLOAT, (4, 4), _floats(*range(16)))
+    matmul = graph.node.add(name="y", op="MatMul", input=["x", "w"])
+    matmul.attr["T"].type = DT_FLOAT
+    return graph
+
+
+def _case(name: str) -> bytes:
+    graph = _weights_graph()
+    if name == "valid":
+        pass
+    elif name == "short-content":
+        _const(graph, "short", DT_FLOAT, (4, 4), _floats(*range(15)))
+    elif name == "bool-content":
+        _const(graph, "flags", DT_BOOL, (4,), b"\x00\x01\x02\x01")
+    elif name == "string-content":
+        _const(graph, "words", DT_STRING, (2,), b"\x02\x09abcdef")
+    elif name == "content-and-values":
+        _const(graph, "both", DT_FLOAT, (2,), _floats(1, 2), float_val=[3.0])
+    elif name == "non-finite":
+        _const(graph, "nan", DT_FLOAT, (64,), _floats(*([1.0] * 41 + [float("nan")] + [2.0] * 21 + [float("-inf")])))
+        _const(graph, "inf", DT_DOUBLE, (3,), struct.pack("<3d", 0.0, 1.0, float("inf")))
+    elif name == "shape-from-content":
+        # A Reshape whose shape Const keeps its values in tensor_content: shape inference reads them.
+        _const(graph, "shape", DT_INT32, (2,), struct.pack("<2i", 3, 5))
+        reshape = graph.node.add(name="r", op="Reshape", input=["w", "shape"])
+        reshape.attr["T"].type = DT_FLOAT
+        reshape.attr["Tshape"].type = DT_INT32
+    elif name == "repeated-value-key":
+        # Two `value` entries: protobuf keeps the last; the node is kept whole.
+        node = protos.message_class("tensorflow.NodeDef")(name="twice", op="Const")
+        node.attr["dtype"].type = DT_FLOAT
+        node.attr["value"].tensor.dtype = DT_FLOAT
+        node.attr["value"].tensor.tensor_content = _floats(1.0)
+        second = protos.message_class("tensorflow.NodeDef")()
+        second.attr["value"].tensor.dtype = DT_INT32
+        return graph.SerializeToString() + _field(1, node.SerializeToString() + second.SerializeToString())
+    return graph.SerializeToString()
+
+
+def _field(number: int, value: bytes) -> bytes:
+    """A length-delimited field, written by hand (a message would merge what the test repeats on purpose)."""
+    header = bytearray([number << 3 | 2])
+    length = len(value)
+    while length >= 0x80:
+        header.append(length & 0x7F | 0x80)
+        length >>= 7
+    header.append(length)
+    return bytes(header) + value
+
+
+CASES = [
+    "valid",
+    "short-content",
+    "bool-content",
+    "string-content",
+    "content-and-values",
+    "non-finite",
+    "shape-from-content",
+    "repeated-value-key",
+]
+
+
+def _as(kind: str, graph: bytes) -> bytes:
+    """The serialized GraphDef `graph` as a `kind` (a SavedModel of two meta graphs)."""
+    if kind == "GraphDef":
+        return graph
+    metas = []
+    for tag in ("serve", "train"):
+        head = protos.MetaGraphDef()
+        head.meta_info_def.tags.append(tag)
+        metas.append(head.SerializeToString() + _field(2, graph))
+    if kind == "MetaGraphDef":
+        return metas[0]
+    return protos.SavedModel(saved_model_schema_version=1).SerializeToString() + b"".join(
+        _field(2, meta) for meta in metas
+    )
+
+
+def _findings(path: Path, config=ALL_TENSOR_RULES) -> list[tuple]:
+    report = tflint.lint_file(path, config=config)
+    return [(f.rule, f.severity, f.message, f.node, f.line, f.column) for f in report.findings]
+
+
+@pytest.fixture
+def map_everything(monkeypatch):
+    """Every binary file is mapped and every tensor_content left in the map; scans read 8 bytes at a time."""
+    monkeypatch.setattr(mapped, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(mapped, "STRIP_MIN_BYTES", 1)
+    monkeypatch.setattr(tensors, "CHUNK_BYTES", 16)
+
+
+def _lint_both(path: Path, monkeypatch, config=ALL_TENSOR_RULES) -> tuple[list[tuple], list[tuple]]:
+    whole = _findings(path, config)
+    with monkeypatch.context() as patch:
+        patch.setattr(mapped, "MAP_MIN_BYTES", 1)
+        patch.setattr(mapped, "STRIP_MIN_BYTES", 1)
+        patch.setattr(tensors, "CHUNK_BYTES", 16)  # a scan crosses pieces
+        in_place = _findings(path, config)
+    return whole, in_place
+
+
+@pytest.mark.parametrize("kind", ["GraphDef", "MetaGraphDef", "SavedModel"])
+@pytest.mark.parametrize("case", CASES)
+def test_mapped_reading_finds_what_reading_whole_finds(tmp_path, monkeypatch, kind, case):
+    path = tmp_path / ("saved_model.pb" if kind == "SavedModel" else "model.pb")
+    path.write_bytes(_as(kind, _case(case)))
+    whole, in_place = _lint_both(path, monkeypatch)
+    assert in_place == whole
+    with monkeypatch.context() as patch:
+        patch.setattr(mapped, "STRIP_MIN_BYTES", 1)
+        artifact = _load_mapped(path, str(path), None, map_min=1)
+    assert artifact is not None and artifact.message_type == kind  # the mapped path was taken
+    if case == "valid":
+        assert whole == []
+
+
+def test_findings_pinned_on_the_mapped_path(tmp_path, map_everything):
+    """The comparison above could pass with nothing found both ways: these findings come from mapped bytes."""
+    path = tmp_path / "model.pb"
+    path.write_bytes(_case("non-finite") + _case("short-content") + _case("bool-content"))
+    found = {(rule, node): message for rule, _, message, node, _, _ in _findings(path)}
+    assert "element 41 is nan" in found[("non-finite-constant", "nan")]
+    assert "2 NaN or infinite values" in found[("non-finite-constant", "nan")]
+    assert "element 2 is inf" in found[("non-finite-constant", "inf")]
+    assert "tensor_content of 60 bytes" in found[("tensor-content", "short")]
+    assert "bytes other than 0 and 1" in found[("tensor-content", "flags")]
+    assert "256 bytes" in found[("large-constant", "nan")]
+
+
+def test_tensor_bytes_stay_in_the_file(tmp_path):
+    graph = _weights_graph()
+    weights = _floats(*range(4096))
+    _const(graph, "big", DT_FLOAT, (64, 64), weights)
+    _const(graph, "small", DT_FLOAT, (2,), _floats(1, 2))
+    path = tmp_path / "model.pb"
+    path.write_bytes(graph.SerializeToString())
+    artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1024)
+    assert artifact is not None
+    nodes = {node.name: node for node in artifact.graphs[0].nodes}
+    big = nodes["big"].attr["value"].tensor
+    assert big.tensor_content == b"" and big.ByteSize() < 64  # parsed without its 16 KiB
+    content = tensor_content(big)
+    assert isinstance(content, MappedBytes) and mapped_content(big) is content
+    assert len(content) == len(weights) and content.offset == path.read_bytes().index(weights)
+    assert bytes(content) == weights and b"".join(content.chunks(1000)) == weights
+    small = nodes["small"].attr["value"].tensor
+    assert mapped_content(small) is None and tensor_content(small) == _floats(1, 2)  # under strip_min: in the message
+
+
+def test_contents_are_forgotten_with_their_artifact(tmp_path):
+    path = tmp_path / "model.pb"
+    path.write_bytes(_weights_graph().SerializeToString())
+    before = len(tensors._MAPPED)
+    artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1)
+    assert artifact is not None and len(tensors._MAPPED) == before + 1
+    del artifact
+    assert len(tensors._MAPPED) == before
+
+
+def test_a_big_file_is_mapped_by_default(tmp_path):
+    graph = _weights_graph()
+    _const(graph, "big", DT_FLOAT, (mapped.MAP_MIN_BYTES // 4,), bytes(mapped.MAP_MIN_BYTES))
+    path = tmp_path / "model.pb"
+    path.write_bytes(graph.SerializeToString())
+    artifact = load_path(str(path))
+    big = artifact.graphs[0].nodes[-1].attr["value"].tensor
+    assert isinstance(tensor_content(big), MappedBytes)
+    assert tflint.lint_file(path).findings == ()
+
+
+@pytest.mark.parametrize(
+    "reason, data",
+    [
+        ("not a graph's wire format", b"\x0a\x05abc"),  # a node longer than the file
+        ("text", b'node { name: "a" op: "NoOp" }\n'),
+        (
+            "no tensor_content",
+            protos.GraphDef(node=[protos.message_class("tensorflow.NodeDef")(name="a")]).SerializeToString(),
+        ),
+    ],
+)
+def test_what_the_walk_does_not_take_is_read_whole(tmp_path, reason, data):
+    path = tmp_path / "model.pb"
+    path.write_bytes(data)
+    assert _load_mapped(path, str(path), None, map_min=1, strip_min=1) is None, reason
+
+
+def test_a_node_heavy_graph_is_not_walked_to_the_end():
+    def graph_of(small_nodes: int) -> bytes:
+        graph = protos.GraphDef()
+        for index in range(small_nodes):
+            graph.node.add(name=f"n{index}", op="NoOp")
+        _const(graph, "w", DT_FLOAT, (4,), _floats(1, 2, 3, 4))
+        return graph.SerializeToString()
+
+    assert mapped.strip(graph_of(10), "GraphDef", 1) is not None
+    assert mapped.strip(graph_of(mapped._GIVE_UP_NODES + 10), "GraphDef", 1) is None  # given up before "w"
+
+
+def test_corpus_graphs_read_the_same_mapped(tmp_path, monkeypatch):
+    for path in sorted(require(CORPUS).glob("*.pb")):
+        whole, in_place = _lint_both(path, monkeypatch)
+        assert in_place == whole, path.name
