@@ -652,3 +652,91 @@ def test_compat_refuses_a_device(repo, capsys):
     os.symlink("/dev/zero", repo / "old.pb")
     assert main(["compat", "old.pb", "old.pb"]) == 2
     assert capsys.readouterr().err == "tflint: error: old.pb: not a regular file (a device)\n"
+
+
+# Issue 18: what a file claims is never what tflint allocates. Length prefixes past the end of the
+# file, and tensors whose shapes claim 10**18 elements, are findings; the sizes here could not be
+# allocated, so any attempt would fail the test with a MemoryError instead of a finding.
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _delimited(number: int, value: bytes, claimed: int | None = None) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(value) if claimed is None else claimed) + value
+
+
+def _const_node(tensor_bytes: bytes) -> bytes:
+    entry = _delimited(1, b"value") + _delimited(2, _delimited(8, tensor_bytes))
+    return _delimited(1, b"w") + _delimited(2, b"Const") + _delimited(5, entry)
+
+
+CLAIMS_TOO_MUCH = {
+    "node": _delimited(1, _const_node(b"\x08\x01"), claimed=1 << 62),
+    # every length right but the tensor_content's, deep inside a node
+    "tensor_content": _delimited(1, _const_node(b"\x08\x01" + _delimited(4, b"\0\0\x80?", claimed=1 << 62))),
+    "versions": _delimited(1, _const_node(b"\x08\x01")) + _delimited(4, b"", claimed=(1 << 63) - 1),
+}
+
+
+@pytest.mark.parametrize("mapped", [False, True], ids=["read", "mapped"])
+@pytest.mark.parametrize("claim", sorted(CLAIMS_TOO_MUCH))
+def test_length_prefixes_past_the_end_are_invalid_graph(tmp_path, monkeypatch, claim, mapped):
+    from tflint.read import mapped as mapped_reading
+
+    if mapped:  # the reader of big files walks the same bytes first
+        monkeypatch.setattr(mapped_reading, "MAP_MIN_BYTES", 1)
+        monkeypatch.setattr(mapped_reading, "STRIP_MIN_BYTES", 1)
+    path = tmp_path / "model.pb"
+    path.write_bytes(CLAIMS_TOO_MUCH[claim])
+    findings = tflint.lint_file(path).findings
+    assert [(f.rule, f.line) for f in findings] == [("invalid-graph", None)]
+    assert findings[0].message.startswith("cannot read binary graph: not a valid binary GraphDef, MetaGraphDef or SavedModel")
+
+
+HUGE = "dim { size: 1000000000 } dim { size: 1000000000 }"  # 10**18 elements
+
+
+def _huge(name: str, dtype: str, values: str) -> str:
+    return (
+        f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }} }} attr {{ key: "value" '
+        f"value {{ tensor {{ dtype: {dtype} tensor_shape {{ {HUGE} }} {values} }} }} }} }}\n"
+    )
+
+
+HUGE_TENSORS = (
+    _huge("floats", "DT_FLOAT", "float_val: 1.0 float_val: nan")
+    + _huge("content", "DT_FLOAT", 'tensor_content: "\\000\\000\\200?"')
+    + _huge("ints", "DT_INT32", "int_val: 2")
+    + _huge("strings", "DT_STRING", 'string_val: "ab"')
+    + _huge("packed", "DT_STRING", 'tensor_content: "\\002ab"')
+    + 'node { name: "fill" op: "Fill" input: "ints" input: "floats" attr { key: "T" value { type: DT_FLOAT } } '
+    'attr { key: "index_type" value { type: DT_INT32 } } }\n'
+)
+
+
+def test_a_tensor_claiming_10_to_the_18_elements_is_a_finding_not_an_allocation(tmp_path):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(HUGE_TENSORS)
+    config = {"rules": {"non-finite-constant": "warning", "large-constant": "warning"}}
+    findings = tflint.lint_file(path, config=config).findings
+    assert [(f.rule, f.node) for f in findings] == [
+        ("large-constant", "floats"),
+        ("non-finite-constant", "floats"),
+        ("large-constant", "content"),
+        ("tensor-content", "content"),
+        ("large-constant", "ints"),
+        ("large-constant", "strings"),
+        ("tensor-content", "packed"),
+        ("shape-mismatch", "fill"),
+    ]
+    by_node = {(f.rule, f.node): f.message for f in findings}
+    assert "needs 1000000000000000000 x 4 = 4000000000000000000 bytes" in by_node[("tensor-content", "content")]
+    assert "3637978.8 TiB" in by_node[("large-constant", "floats")]
+    assert "element 1 is nan" in by_node[("non-finite-constant", "floats")]
