@@ -34,10 +34,10 @@ MAP_MIN_BYTES = 16 << 20
 STRIP_MIN_BYTES = 64 << 10
 # Bigger files are past protobuf's limit: they take the ordinary path, which says what it says of them.
 MAP_MAX_BYTES = (1 << 31) - 1
-# A graph whose first nodes are small is node-heavy, not weights-heavy: walking all of it in
-# Python would cost more than it saves, so the walk gives up after this many nodes when less
-# than half of the bytes so far were stripped.
-_GIVE_UP_NODES = 4096
+# A file whose first fields are small is node-heavy, not weights-heavy (or hostile: millions of
+# tiny fields): walking all of it in Python would cost more than reading it, so the walk gives
+# up once it has seen this many fields, unless at least half of the bytes so far were stripped.
+_GIVE_UP_FIELDS = 4096
 
 # The marker left in place of a stripped tensor_content: the largest field number protobuf
 # allows (no TensorProto field comes near it), wire type varint, its value the content's offset.
@@ -79,7 +79,7 @@ class _Walk:
         self.view = view
         self.strip_min = strip_min
         self.spans: list[tuple[int, int, int, int]] = []
-        self.nodes = 0
+        self.fields = 0
         self.stripped = 0
 
 
@@ -149,7 +149,7 @@ _Pieces = tuple[list[Any], int]  # the pieces of a rewritten message (bytes or v
 def _strip_saved_model(walk: _Walk, end: int) -> _Pieces | None:
     rewritten: list[tuple[int, int, _Pieces]] = []
     index = 0
-    for number, wire, key_start, start, stop in _fields(walk.view, 0, end):
+    for number, wire, key_start, start, stop in _fields(walk, 0, end):
         if number == _SAVED_MODEL_META_GRAPHS and wire == _LENGTH_DELIMITED:
             meta = _strip_meta_graph(walk, start, stop, index)
             if meta is not None:
@@ -161,7 +161,7 @@ def _strip_saved_model(walk: _Walk, end: int) -> _Pieces | None:
 def _strip_meta_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces | None:
     graphs = [
         (key_start, value_start, stop)
-        for number, wire, key_start, value_start, stop in _fields(walk.view, start, end)
+        for number, wire, key_start, value_start, stop in _fields(walk, start, end)
         if number == _META_GRAPH_DEF
     ]
     if len(graphs) != 1:
@@ -177,7 +177,7 @@ def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces
     rewritten: list[tuple[int, int, _Pieces]] = []
     ordinal = 0
     strip_min = walk.strip_min
-    for number, wire, key_start, value_start, stop in _fields(walk.view, start, end):
+    for number, wire, key_start, value_start, stop in _fields(walk, start, end):
         if number != _GRAPH_NODE or wire != _LENGTH_DELIMITED:
             continue
         if stop - value_start >= strip_min:
@@ -185,19 +185,16 @@ def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces
             if node is not None:
                 rewritten.append((key_start, stop, _length_delimited(_GRAPH_NODE, node)))
         ordinal += 1
-        walk.nodes += 1
-        if walk.nodes >= _GIVE_UP_NODES and walk.stripped * 2 < stop - start:
-            raise _NotWalkable("node-heavy")
     return _splice(walk.view, start, end, rewritten)
 
 
 def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
     view = walk.view
     found = None
-    for number, wire, key_start, value_start, stop in _fields(view, start, end):
+    for number, wire, key_start, value_start, stop in _fields(walk, start, end):
         if number != _NODE_ATTR:
             continue
-        entry = _entry(view, value_start, stop) if wire == _LENGTH_DELIMITED else None
+        entry = _entry(walk, value_start, stop) if wire == _LENGTH_DELIMITED else None
         if entry is None:
             return None  # an attr entry laid out otherwise: keep the node whole
         if entry[0] == b"value":
@@ -217,10 +214,11 @@ def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: in
     return _splice(view, start, end, [(key_start, entry_end, _length_delimited(_NODE_ATTR, entry))])
 
 
-def _entry(view: memoryview, start: int, end: int) -> tuple[bytes, int, int, int] | None:
+def _entry(walk: _Walk, start: int, end: int) -> tuple[bytes, int, int, int] | None:
     """(key, value's key start, value start, value end) of a map entry of exactly one key and one value, else None."""
+    view = walk.view
     key = value = None
-    for number, wire, key_start, value_start, stop in _fields(view, start, end):
+    for number, wire, key_start, value_start, stop in _fields(walk, start, end):
         if wire != _LENGTH_DELIMITED or number not in (_ENTRY_KEY, _ENTRY_VALUE):
             return None
         if number == _ENTRY_KEY:
@@ -238,7 +236,7 @@ def _entry(view: memoryview, start: int, end: int) -> tuple[bytes, int, int, int
 
 def _strip_attr_value(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
     """The AttrValue at [start, end) without its tensor's content, when it holds a tensor alone; else None."""
-    fields = list(_fields(walk.view, start, end))
+    fields = list(_fields(walk, start, end))
     if len(fields) != 1 or fields[0][:2] != (_ATTR_TENSOR, _LENGTH_DELIMITED):
         return None  # not a tensor alone (of a oneof read twice, protobuf keeps the last): keep it whole
     _, _, _, value_start, stop = fields[0]
@@ -250,7 +248,7 @@ def _strip_tensor(walk: _Walk, start: int, end: int, graph_index: int, ordinal: 
     view = walk.view
     contents = [
         (key_start, value_start, stop)
-        for number, wire, key_start, value_start, stop in _fields(view, start, end)
+        for number, wire, key_start, value_start, stop in _fields(walk, start, end)
         if number == _TENSOR_CONTENT
     ]
     if len(contents) != 1:
@@ -268,14 +266,19 @@ def _strip_tensor(walk: _Walk, start: int, end: int, graph_index: int, ordinal: 
 # -- wire format ------------------------------------------------------------------------------
 
 
-def _fields(view: memoryview, start: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
+def _fields(walk: _Walk, start: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
     """(number, wire type, key start, value start, value end) for each field of the message at [start, end).
 
-    Raises _NotWalkable on bytes that are not wire format: a length past the end, a bad
-    wire type, a group (protobuf reads them; they are left to it, whole).
+    Raises _NotWalkable on bytes that are not wire format (a length past the end, a bad
+    wire type, a group: protobuf reads them, from the whole file), and when the walk has
+    seen _GIVE_UP_FIELDS fields without stripping half of the bytes it passed.
     """
+    view = walk.view
     position = start
     while position < end:
+        walk.fields += 1
+        if walk.fields >= _GIVE_UP_FIELDS and walk.stripped * 2 < position:
+            raise _NotWalkable("not weights-heavy")
         key_start = position
         key, position = _varint(view, position, end)
         number, wire = key >> 3, key & 7

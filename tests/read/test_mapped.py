@@ -244,7 +244,7 @@ def test_a_node_heavy_graph_is_not_walked_to_the_end():
         return graph.SerializeToString()
 
     assert mapped.strip(graph_of(10), "GraphDef", 1) is not None
-    assert mapped.strip(graph_of(mapped._GIVE_UP_NODES + 10), "GraphDef", 1) is None  # given up before "w"
+    assert mapped.strip(graph_of(mapped._GIVE_UP_FIELDS + 10), "GraphDef", 1) is None  # given up before "w"
 
 
 def test_corpus_graphs_read_the_same_mapped(tmp_path, monkeypatch):
