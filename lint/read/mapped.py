@@ -207,11 +207,11 @@ def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: in
     attr_value = _strip_attr_value(walk, attr_start, attr_end, graph_index, ordinal)
     if attr_value is None:
         return None
-    entry = _splice(
+    rewritten = _splice(
         view, entry_start, entry_end, [(value_key_start, attr_end, _length_delimited(_ENTRY_VALUE, attr_value))]
     )
-    assert entry is not None  # one range replaced
-    return _splice(view, start, end, [(key_start, entry_end, _length_delimited(_NODE_ATTR, entry))])
+    assert rewritten is not None  # one range replaced
+    return _splice(view, start, end, [(key_start, entry_end, _length_delimited(_NODE_ATTR, rewritten))])
 
 
 def _entry(walk: _Walk, start: int, end: int) -> tuple[bytes, int, int, int] | None:
