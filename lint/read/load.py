@@ -286,6 +286,7 @@ def _load_mapped(
     if form is None:
         if kind is None:
             verdict = classify(buffer, name)
+            mapped.release_pages(buffer)  # what the sniffer read (see mapped._Walk.release)
             if _skips(verdict) or verdict.kind == "chunked-saved-model" or name.endswith(CHUNKED_SUFFIX):
                 return None
             hint = verdict.message if verdict.message in MESSAGE_TYPES else None

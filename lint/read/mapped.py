@@ -22,6 +22,7 @@ before: findings and messages are the same either way.
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,8 @@ from tflint.tf import tensors
 MAP_MIN_BYTES = 16 << 20
 # Contents from this size on stay in the map; so does a node only when it is at least this big.
 STRIP_MIN_BYTES = 64 << 10
+# The walk drops the pages it has read behind it every this many bytes (see _Walk.release).
+RELEASE_BYTES = 8 << 20
 # Bigger files are past protobuf's limit: they take the ordinary path, which says what it says of them.
 MAP_MAX_BYTES = (1 << 31) - 1
 # A file whose first fields are small is node-heavy, not weights-heavy (or hostile: millions of
@@ -73,14 +76,42 @@ class Stripped:
 
 
 class _Walk:
-    """What one walk has found so far."""
+    """What one walk has found so far, and how far it has handed the pages it read back."""
 
-    def __init__(self, view: memoryview, strip_min: int) -> None:
+    def __init__(self, view: memoryview, strip_min: int, buffer: Any) -> None:
         self.view = view
         self.strip_min = strip_min
         self.spans: list[tuple[int, int, int, int]] = []
         self.fields = 0
         self.stripped = 0
+        self.released = 0
+        self._advise = getattr(buffer, "madvise", None) if hasattr(mmap, "MADV_DONTNEED") else None
+
+    def release(self, position: int) -> None:
+        """Drop the pages before `position` from the process (the walk never goes back to them).
+
+        A page of a mapped file counts as resident once read, and the system maps whole
+        folios (up to 2 MiB) at a time: reading one header of each node would make the
+        whole file resident. Dropped every RELEASE_BYTES, it stays a few MiB.
+        """
+        if self._advise is None or position - self.released < RELEASE_BYTES:
+            return
+        end = position - position % mmap.PAGESIZE
+        try:
+            self._advise(mmap.MADV_DONTNEED, self.released, end - self.released)
+        except (OSError, ValueError):  # pragma: no cover - a system that refuses the advice
+            self._advise = None
+        self.released = end
+
+
+def release_pages(buffer: Any) -> None:
+    """Drop every page of the mapped `buffer` from the process (it reads them again from the file when needed)."""
+    advice = getattr(mmap, "MADV_DONTNEED", None)
+    if advice is not None and hasattr(buffer, "madvise"):
+        try:
+            buffer.madvise(advice)
+        except (OSError, ValueError):  # pragma: no cover - a system that refuses the advice
+            pass
 
 
 def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped | None:
@@ -91,7 +122,7 @@ def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped 
     """
     with memoryview(buffer) as whole:
         view = whole.cast("B") if whole.format != "B" else whole
-        walk = _Walk(view, max(1, strip_min))
+        walk = _Walk(view, max(1, strip_min), buffer)
         try:
             if kind == "GraphDef":
                 result = _strip_graph(walk, 0, len(view), 0)
@@ -107,6 +138,7 @@ def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped 
             return None
         data = b"".join(result[0])
         del result
+    release_pages(buffer)
     return Stripped(data, walk.spans)
 
 
@@ -143,7 +175,7 @@ def _tensor_of(node: Any) -> Any:
 
 # -- the walk, message by message -------------------------------------------------------------
 
-_Pieces = tuple[list[Any], int]  # the pieces of a rewritten message (bytes or views), their total length
+_Pieces = tuple[list[bytes], int]  # the pieces of a rewritten message, their total length
 
 
 def _strip_saved_model(walk: _Walk, end: int) -> _Pieces | None:
@@ -174,7 +206,15 @@ def _strip_meta_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _P
 
 
 def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces | None:
-    rewritten: list[tuple[int, int, _Pieces]] = []
+    """The GraphDef at [start, end) rewritten, or None when none of its nodes was.
+
+    Spliced as it goes (not at the end, as the smaller messages are): what was read is
+    copied, so that its pages can be dropped behind the walk.
+    """
+    view = walk.view
+    pieces: list[Any] = []
+    total = 0
+    copied = start  # what precedes is in `pieces`
     ordinal = 0
     strip_min = walk.strip_min
     for number, wire, key_start, value_start, stop in _fields(walk, start, end):
@@ -183,9 +223,17 @@ def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces
         if stop - value_start >= strip_min:
             node = _strip_node(walk, value_start, stop, graph_index, ordinal)
             if node is not None:
-                rewritten.append((key_start, stop, _length_delimited(_GRAPH_NODE, node)))
+                pieces.append(bytes(view[copied:key_start]))
+                replacement, length = _length_delimited(_GRAPH_NODE, node)
+                pieces.extend(replacement)
+                total += key_start - copied + length
+                copied = stop
+                walk.release(stop)
         ordinal += 1
-    return _splice(walk.view, start, end, rewritten)
+    if not pieces:
+        return None
+    pieces.append(bytes(view[copied:end]))
+    return pieces, total + end - copied
 
 
 def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
@@ -341,12 +389,12 @@ def _splice(view: memoryview, start: int, end: int, rewritten: list[tuple[int, i
     position = start
     for entry_start, entry_end, (replacement, length) in rewritten:
         if entry_start > position:
-            pieces.append(view[position:entry_start])
+            pieces.append(bytes(view[position:entry_start]))
             total += entry_start - position
         pieces.extend(replacement)
         total += length
         position = entry_end
     if end > position:
-        pieces.append(view[position:end])
+        pieces.append(bytes(view[position:end]))
         total += end - position
     return pieces, total

@@ -216,7 +216,7 @@ class MappedBytes:
         return self.length > 0
 
     def __bytes__(self) -> bytes:
-        return bytes(self.buffer[self.offset : self.offset + self.length])
+        return b"".join(self.chunks())
 
     def chunks(self, size: int | None = None) -> Iterator[bytes]:
         """The content in pieces of `size` bytes (default CHUNK_BYTES; the last one shorter)."""
@@ -227,7 +227,7 @@ class MappedBytes:
         end = self.offset + self.length
         for start in range(self.offset, end, size):
             stop = min(start + size, end)
-            yield buffer[start:stop]
+            yield bytes(buffer[start:stop])
             if release is not None:
                 # Pages read through a file mapping count as resident until dropped (the file keeps them).
                 first = start - start % mmap.PAGESIZE
