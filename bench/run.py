@@ -34,8 +34,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gen_graph  # noqa: E402  (a sibling script, not a package)
+import gen_weights  # noqa: E402
 
 TF_GRAPH_SCRIPT = Path(__file__).resolve().with_name("tf_graph.py")
+TF_WEIGHTS_SCRIPT = Path(__file__).resolve().with_name("tf_weights.py")
+TF_WEIGHTS_MODEL = "ResNet50"
 
 DEFAULT_SIZES = (10_000, 100_000, 300_000)
 QUICK_SIZES = (60, 240)
@@ -63,14 +66,15 @@ pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
 _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - start
 with open(sys.argv[1], "w") as out:
-    out.write("%r %d %d" % (seconds, usage.ru_maxrss, os.waitstatus_to_exitcode(status)))
+    cpu = usage.ru_utime + usage.ru_stime
+    out.write("%r %d %d %r" % (seconds, usage.ru_maxrss, os.waitstatus_to_exitcode(status), cpu))
 """
 
 
 def run_process(
     command: Sequence[str], stdin_path: str | os.PathLike[str] | None = None, capture: bool = False
 ) -> dict[str, Any]:
-    """Run one command to completion: wall seconds, its own peak RSS (MB), exit code, output.
+    """Run one command to completion: wall seconds, its own peak RSS (MB), exit code, CPU seconds, output.
 
     The command runs under _LAUNCHER, which times it from spawn to exit (without the
     launcher's own start-up) and reads its peak RSS from os.wait4. Output goes to temporary
@@ -96,10 +100,10 @@ def run_process(
         err.seek(0)
         stdout, stderr = out.read(), err.read().decode("utf-8", "replace")
         measured = report.read().split()
-    if launcher.returncode or len(measured) != 3:
+    if launcher.returncode or len(measured) != 4:
         raise RuntimeError(f"could not run {command[0]}: {stderr.strip()[-500:]}")
-    seconds, max_rss_kb, code = float(measured[0]), int(measured[1]), int(measured[2])
-    return {"seconds": seconds, "rss_mb": max_rss_kb / 1024, "rc": code, "stdout": stdout, "stderr": stderr}
+    seconds, max_rss_kb, code, cpu = float(measured[0]), int(measured[1]), int(measured[2]), float(measured[3])
+    return {"seconds": seconds, "rss_mb": max_rss_kb / 1024, "rc": code, "cpu": cpu, "stdout": stdout, "stderr": stderr}
 
 
 def time_process(
@@ -339,6 +343,54 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def cached_tf_weights(tf_python: str, cache_dir: str | os.PathLike[str]) -> Path:
+    """A frozen tf.keras.applications model TensorFlow writes with tf_weights.py, kept between runs."""
+    key = hashlib.sha256(TF_WEIGHTS_SCRIPT.read_bytes()).hexdigest()[:10]
+    path = Path(cache_dir) / f"tf-weights-{TF_WEIGHTS_MODEL}-{key}.pb"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        done = subprocess.run(
+            [tf_python, str(TF_WEIGHTS_SCRIPT), str(path), TF_WEIGHTS_MODEL], capture_output=True, text=True, env=env
+        )
+        if done.returncode:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"TensorFlow could not write {TF_WEIGHTS_MODEL}: {last}")
+    return path
+
+
+def measure_weights(args: argparse.Namespace, path: Path, label: str, log: Callable[[str], None]) -> dict[str, Any]:
+    """`tflint FILE` on a weights-heavy binary graph against TensorFlow's importers, interleaved like measure_size."""
+    size = path.stat().st_size
+    row: dict[str, Any] = {"label": label, "file": str(path), "file_mb": size / 1e6, "file_mib": size / (1 << 20)}
+    runs: list[dict[str, Any]] = []
+    tensorflow: list[dict[str, Any]] = []
+    for round_number in range(1, args.repeats + 1):
+        runs.append(run_process([*args.tflint, str(path)]))
+        if args.tf_python and "tensorflow" not in row:
+            try:
+                tensorflow.append(measure_tensorflow(args.tf_python, path, 1))
+            except (RuntimeError, OSError, ValueError) as error:
+                row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
+        log(
+            f"  {label} round {round_number}: tflint {runs[-1]['seconds']:.3f} s (CPU {runs[-1]['cpu']:.3f} s, "
+            f"{runs[-1]['rss_mb']:.0f} MB)"
+            + (f", TF C++ {tensorflow[-1]['cpp']['median']:.3f} s" if len(tensorflow) == round_number else "")
+        )
+    entry = _summary(runs)
+    entry["cpu"] = statistics.median(run["cpu"] for run in runs)
+    if any(code not in (0, 1) for code in entry["rc"]):
+        entry["error"] = f"exit {_codes(entry['rc'])}: " + (runs[-1]["stderr"].strip().splitlines() or [""])[-1][:300]
+    row["tflint"] = entry
+    if tensorflow and "tensorflow" not in row:
+        row["tensorflow"] = {
+            "version": tensorflow[0]["version"],
+            "cpp": _median_of([time for run in tensorflow for time in run["cpp"]["times"]]),
+            "python": _median_of([time for run in tensorflow for time in run["python"]["times"]]),
+        }
+    return row
+
+
 def measure_latency(args: argparse.Namespace, small_text: Path) -> dict[str, Any]:
     """The pre-commit case: whole `tflint small.pbtxt` and `tflint --version` processes."""
     repeats = args.latency_repeats
@@ -485,7 +537,9 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
 
     text_and_binary(rows, "", "")
-    if len(sizes) >= 2:
+    if not sizes:
+        pass  # the weights-heavy graphs alone (below)
+    elif len(sizes) >= 2:
         small, big = sizes[0], sizes[-1]
         for ident, form in (("3a", "text"), ("3b", "binary")):
             key = f"lint_{form}"
@@ -544,6 +598,22 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             add("6", f"-j speedup, {JOBS_FILES} files", jobs["speedup"], 1.7, True, "x", note)
     if results.get("tf_sizes"):
         text_and_binary(results["tf_sizes"], "-tf", " TF-written")
+    for suffix, row in sorted((results.get("weights") or {}).items()):
+        # Issue 18, target 1: a weights-heavy binary graph read at the speed of the disk, in one copy's memory.
+        ident = "w" if suffix == "generated" else "w-tf"
+        note = failed(row, "tflint") or ("" if "tensorflow" in row else "no TensorFlow (--tf-python)")
+        if not note and "error" in row["tensorflow"]:
+            note = "TensorFlow failed (see FAILED above)"
+        what = f"weights {row['label']}"
+        add(
+            ident,
+            f"{what}: tflint / TF C++ importer",
+            _ratio(median(row, "tflint"), median(row, "tensorflow", "cpp")),
+            0.5,
+            note=note,
+        )
+        rss = None if "error" in row["tflint"] else row["tflint"]["rss_mb"] / row["file_mib"]
+        add(f"{ident}-rss", f"{what}: tflint peak RSS / file size", rss, 1.0, unit="x", note=failed(row, "tflint"))
     return targets
 
 
@@ -574,7 +644,8 @@ def format_report(results: dict[str, Any]) -> str:
         )
     lines.append("")
 
-    lines += _measurement_table(rows)
+    if rows:
+        lines += _measurement_table(rows)
     if results.get("tf_sizes"):
         lines += [
             "",
@@ -582,6 +653,9 @@ def format_report(results: dict[str, Any]) -> str:
         ]
         lines += _measurement_table(results["tf_sizes"])
 
+    if results.get("weights"):
+        lines += ["", "Weights-heavy binary graphs (bench/gen_weights.py; bench/tf_weights.py with --tf-python):"]
+        lines += _weights_table(results["weights"])
     latency = results.get("latency")
     if latency:
         lines.append("")
@@ -602,6 +676,12 @@ def format_report(results: dict[str, Any]) -> str:
         if isinstance(row[key], dict) and "error" in row[key]
     ]
     failures += [
+        (f"weights {row['label']}", key, row[key]["error"])
+        for row in (results.get("weights") or {}).values()
+        for key in ("tflint", "tensorflow")
+        if isinstance(row.get(key), dict) and "error" in row[key]
+    ]
+    failures += [
         (_short(latency["nodes"]), key, latency[key]["error"])
         for key in ("lint", "version")
         if latency and "error" in latency[key]
@@ -610,6 +690,8 @@ def format_report(results: dict[str, Any]) -> str:
         lines.append(f"FAILED at {where}: {key}: {error[:240]}")
     if results.get("tf_error"):
         lines.append(f"FAILED: graphs written by TensorFlow: {results['tf_error'][:240]}")
+    if results.get("tf_weights_error"):
+        lines.append(f"FAILED: {TF_WEIGHTS_MODEL} written by TensorFlow: {results['tf_weights_error'][:240]}")
     jobs = results.get("jobs")
     if jobs and jobs.get("available"):
         lines.append(
@@ -682,6 +764,31 @@ def _measurement_table(rows: dict[int, dict[str, Any]]) -> list[str]:
     )
     table.append(("wall time for this column (s)", [f"{rows[s]['wall_seconds']:.0f}" for s in sizes]))
     return _grid(["measurement", *[_short(s) for s in sizes]], [[label, *cells] for label, cells in table])
+
+
+def _weights_table(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """One column per weights-heavy graph: its size, tflint's wall and CPU time and peak RSS, TensorFlow's importers."""
+    columns = [rows[key] for key in sorted(rows)]
+
+    def cell(row: dict[str, Any], *keys: str) -> str:
+        value = median(row, *keys)
+        return _seconds(value) if value is not None else ("failed" if keys[0] in row else "-")
+
+    def rss(row: dict[str, Any]) -> str:
+        entry = row["tflint"]
+        return "-" if "error" in entry else f"{entry['rss_mb']:.0f} ({entry['rss_mb'] / row['file_mib']:.2f}x)"
+
+    table = [
+        ("file MiB", [f"{row['file_mib']:.0f}" for row in columns]),
+        ("tflint FILE.pb (process)", [cell(row, "tflint") for row in columns]),
+        ("tflint CPU, user + sys", [_seconds(row["tflint"].get("cpu")) for row in columns]),
+        ("tflint peak RSS MB (x file)", [rss(row) for row in columns]),
+        ("tflint exit code", [_codes(row["tflint"]["rc"]) for row in columns]),
+    ]
+    if any("tensorflow" in row for row in columns):
+        table.append(("TF import_graph_def (Python)", [cell(row, "tensorflow", "python") for row in columns]))
+        table.append(("TF C++ importer alone", [cell(row, "tensorflow", "cpp") for row in columns]))
+    return _grid(["measurement", *[row["label"] for row in columns]], [[label, *cells] for label, cells in table])
 
 
 def _codes(codes: list[int]) -> str:
@@ -771,6 +878,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=str(gen_graph.default_cache_dir()),
         help="where generated graphs are cached (default: %(default)s)",
     )
+    parser.add_argument(
+        "--weights",
+        type=int,
+        metavar="MIB",
+        default=0,
+        help="also time a weights-heavy graph of MIB MiB (gen_weights.py; 512 is issue 18's) and, with --tf-python, "
+        f"a frozen {TF_WEIGHTS_MODEL} (tf_weights.py); --weights 512 --sizes '' measures only those",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument(
@@ -780,7 +895,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.worker or args.from_json:
         return args
-    if args.sizes:
+    if args.sizes is not None and (args.sizes.strip() or args.weights):
         args.sizes = sorted({int(size.replace("_", "")) for size in args.sizes.split(",") if size.strip()})
     else:
         args.sizes = list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
@@ -818,6 +933,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     small_text, _ = gen_graph.cached_graph(SMALL_GRAPH_NODES, args.seed, args.cache_dir)
     protoc = _protoc_commands()
+    if args.weights:
+        log(f"weights-heavy graphs ({args.weights} MiB generated) ...")
+        path = gen_weights.cached_weights(args.weights, args.cache_dir)
+        results["weights"] = {"generated": measure_weights(args, path, f"{args.weights}M generated", log)}
+        if args.tf_python:
+            try:
+                path = cached_tf_weights(args.tf_python, args.cache_dir)
+                results["weights"]["tf"] = measure_weights(args, path, f"{TF_WEIGHTS_MODEL} TF-written", log)
+            except (RuntimeError, OSError, ValueError) as error:
+                results["tf_weights_error"] = str(error)
+                log(f"{TF_WEIGHTS_MODEL} written by TensorFlow: {error}")
     for nodes in args.sizes:
         results["sizes"][nodes] = measure_size(args, nodes, small_text, protoc, log)
         tf = results["sizes"][nodes].get("tensorflow")
@@ -832,10 +958,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 results["tf_error"] = str(error)
                 log(f"graphs written by TensorFlow: {error}")
                 break
-    log("pre-commit latency ...")
-    results["latency"] = measure_latency(args, small_text)
-    log("-j ...")
-    results["jobs"] = measure_jobs(args)
+    if args.sizes:  # a run of the weights-heavy graphs alone measures nothing else
+        log("pre-commit latency ...")
+        results["latency"] = measure_latency(args, small_text)
+        log("-j ...")
+        results["jobs"] = measure_jobs(args)
     results["targets"] = compute_targets(results)
     results["environment"]["load_after"] = os.getloadavg()[0]
     results["wall_seconds"] = time.perf_counter() - started
