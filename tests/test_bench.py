@@ -185,3 +185,67 @@ def test_compat_pair_builds_two_versions_with_one_breaking_change(tmp_path):
     report = tflint.compat(tmp_path, config={})
     assert [(f.rule, str(f.severity)) for f in report.findings] == [("shape-changed", "error")]
     assert (tmp_path / "2" / "saved_model.pb").stat().st_size >= 1_000_000
+
+
+@pytest.fixture(scope="module")
+def gen_weights():
+    spec = importlib.util.spec_from_file_location("gen_weights", BENCH / "gen_weights.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_weights_graph_is_a_frozen_model_that_lints_clean_read_or_mapped(gen_weights, tmp_path, monkeypatch):
+    from tflint.read import mapped
+    from tflint.tf.tensors import MappedBytes, tensor_content
+
+    data = b"".join(gen_weights.graph_chunks(3, side=16))
+    assert data == b"".join(gen_weights.graph_chunks(3, side=16))  # deterministic
+    graph = protos.GraphDef.FromString(data)
+    assert [(node.name, node.op) for node in graph.node] == [("input", "Placeholder")] + [
+        pair for index in range(3) for pair in ((f"w{index}", "Const"), (f"matmul{index}", "MatMul"))
+    ]
+    contents = [node.attr["value"].tensor.tensor_content for node in graph.node if node.op == "Const"]
+    assert [len(content) for content in contents] == [16 * 16 * 4] * 3 and len(set(contents)) == 3
+    assert graph.versions.producer == gen_weights.PRODUCER
+    path = tmp_path / "weights.pb"
+    path.write_bytes(data)
+    assert pinned(lint_bytes(data)) == []
+    monkeypatch.setattr(mapped, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(mapped, "STRIP_MIN_BYTES", 1024)
+    import tflint
+    from tflint.read.load import load_path
+
+    assert tflint.lint_file(path).findings == ()
+    const = load_path(str(path)).graphs[0].nodes[1]
+    assert isinstance(tensor_content(const.attr["value"].tensor), MappedBytes)  # the mapped path was taken
+
+
+def test_report_of_weights_heavy_graphs():
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+
+    def row(label: str, mib: float, tflint: float, rss: float, tf_cpp: float) -> dict:
+        return {
+            "label": label,
+            "file_mib": mib,
+            "tflint": {"median": tflint, "cpu": tflint / 2, "rss_mb": rss, "rc": [0]},
+            "tensorflow": {"version": "2.21.0", "cpp": {"median": tf_cpp}, "python": {"median": 2 * tf_cpp}},
+        }
+
+    results = {
+        "environment": {"tflint": "0", "python": "3", "protobuf": "7", "protobuf_backend": "upb", "cores": 2},
+        "repeats": 3,
+        "seed": 0,
+        "sizes": {},
+        "weights": {"generated": row("512M generated", 512, 0.3, 40, 1.3), "tf": row("ResNet50", 98, 0.3, 120, 0.4)},
+    }
+    results["targets"] = run.compute_targets(results)
+    report = run.format_report(results)
+    lines = {line.split()[0]: line.split() for line in report.splitlines() if line.startswith("w")}
+    assert lines["w"][-4:] == ["0.23", "<=", "0.5", "ok"]
+    assert lines["w-rss"][-4:] == ["0.08x", "<=", "1x", "ok"]
+    assert lines["w-tf"][-4:] == ["0.75", "<=", "0.5", "MISS"]
+    assert lines["w-tf-rss"][-4:] == ["1.22x", "<=", "1x", "MISS"]
+    assert "tflint peak RSS MB (x file)   40 (0.08x)" in report
