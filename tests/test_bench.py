@@ -217,7 +217,8 @@ def test_weights_graph_is_a_frozen_model_that_lints_clean_read_or_mapped(gen_wei
     from tflint.read.load import load_path
 
     assert tflint.lint_file(path).findings == ()
-    const = load_path(str(path)).graphs[0].nodes[1]
+    artifact = load_path(str(path))  # its mapped contents live as long as it does
+    const = artifact.graphs[0].nodes[1]
     assert isinstance(tensor_content(const.attr["value"].tensor), MappedBytes)  # the mapped path was taken
 
 
