@@ -33,6 +33,9 @@ from tflint.tf import tensors
 MAP_MIN_BYTES = 16 << 20
 # Contents from this size on stay in the map; so does a node only when it is at least this big.
 STRIP_MIN_BYTES = 64 << 10
+# Never less: TensorFlow compares tensors of fewer encoded bytes by their encoding (tf.functions), so
+# theirs stays in the message.
+STRIP_FLOOR_BYTES = 512
 # The walk drops the pages it has read behind it every this many bytes (see _Walk.release).
 RELEASE_BYTES = 8 << 20
 # Bigger files are past protobuf's limit: they take the ordinary path, which says what it says of them.
@@ -48,7 +51,9 @@ MARKER_FIELD = (1 << 29) - 1
 
 # Field numbers (tensorflow/core/framework/{graph,node_def,attr_value,tensor}.proto,
 # tensorflow/core/protobuf/{meta_graph,saved_model}.proto).
-_GRAPH_NODE = 1
+_GRAPH_NODE, _GRAPH_LIBRARY = 1, 2
+_LIBRARY_FUNCTION = 1
+_FUNCTION_NODE_DEF = 3
 _NODE_ATTR = 5
 _ENTRY_KEY, _ENTRY_VALUE = 1, 2
 _ATTR_TENSOR = 8
@@ -67,12 +72,13 @@ class Stripped:
     """A serialized message without its large tensor contents.
 
     `data` is the message with each stripped content replaced by a marker;
-    `spans` holds (graph index, node ordinal, offset, length) per stripped
-    content, the offset into the mapped file.
+    `spans` holds (graph index, function ordinal, node ordinal, offset,
+    length) per stripped content: the function's in its graph's library, -1
+    for the graph's own nodes; the offset into the mapped file.
     """
 
     data: bytes
-    spans: list[tuple[int, int, int, int]] = field(default_factory=list)
+    spans: list[tuple[int, int, int, int, int]] = field(default_factory=list)
 
 
 class _Walk:
@@ -81,7 +87,7 @@ class _Walk:
     def __init__(self, view: memoryview, strip_min: int, buffer: Any) -> None:
         self.view = view
         self.strip_min = strip_min
-        self.spans: list[tuple[int, int, int, int]] = []
+        self.spans: list[tuple[int, int, int, int, int]] = []
         self.fields = 0
         self.stripped = 0
         self.released = 0
@@ -122,7 +128,7 @@ def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped 
     """
     with memoryview(buffer) as whole:
         view = whole.cast("B") if whole.format != "B" else whole
-        walk = _Walk(view, max(1, strip_min), buffer)
+        walk = _Walk(view, max(STRIP_FLOOR_BYTES, strip_min), buffer)
         try:
             if kind == "GraphDef":
                 result = _strip_graph(walk, 0, len(view), 0)
@@ -153,9 +159,8 @@ def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int
     except ImportError:  # pragma: no cover - very old runtimes: the file is read whole
         return None
     keys: list[int] = []
-    for graph_index, ordinal, offset, length in stripped.spans:
-        nodes = graphs[graph_index].nodes if graph_index < len(graphs) else None
-        tensor = _tensor_of(nodes[ordinal]) if nodes is not None and ordinal < len(nodes) else None
+    for graph_index, function, ordinal, offset, length in stripped.spans:
+        tensor = _tensor_at(graphs, graph_index, function, ordinal)
         found = None
         if tensor is not None and not tensor.tensor_content:
             found = [(item.field_number, item.wire_type, item.data) for item in unknown_fields.UnknownFieldSet(tensor)]
@@ -166,8 +171,18 @@ def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int
     return keys
 
 
-def _tensor_of(node: Any) -> Any:
-    value = node.attr.get("value")
+def _tensor_at(graphs: Sequence[Any], graph_index: int, function: int, ordinal: int) -> Any:
+    """The TensorProto of the `value` attr of a node (of a function body when `function` >= 0), or None."""
+    if graph_index >= len(graphs):
+        return None
+    if function < 0:
+        nodes = graphs[graph_index].nodes
+    else:
+        functions = graphs[graph_index].graph.library.function
+        nodes = functions[function].node_def if function < len(functions) else ()
+    if ordinal >= len(nodes):
+        return None
+    value = nodes[ordinal].attr.get("value")
     if value is None or value.WhichOneof("value") != "tensor":
         return None
     return value.tensor
@@ -176,6 +191,7 @@ def _tensor_of(node: Any) -> Any:
 # -- the walk, message by message -------------------------------------------------------------
 
 _Pieces = tuple[list[bytes], int]  # the pieces of a rewritten message, their total length
+_Where = tuple[int, int, int]  # graph index, function ordinal in the library (-1: the graph's own nodes), node ordinal
 
 
 def _strip_saved_model(walk: _Walk, end: int) -> _Pieces | None:
@@ -216,27 +232,62 @@ def _strip_graph(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces
     total = 0
     copied = start  # what precedes is in `pieces`
     ordinal = 0
+    libraries = 0
     strip_min = walk.strip_min
     for number, wire, key_start, value_start, stop in _fields(walk, start, end):
-        if number != _GRAPH_NODE or wire != _LENGTH_DELIMITED:
+        if wire != _LENGTH_DELIMITED or number not in (_GRAPH_NODE, _GRAPH_LIBRARY):
             continue
-        if stop - value_start >= strip_min:
-            node = _strip_node(walk, value_start, stop, graph_index, ordinal)
-            if node is not None:
-                pieces.append(bytes(view[copied:key_start]))
-                replacement, length = _length_delimited(_GRAPH_NODE, node)
-                pieces.extend(replacement)
-                total += key_start - copied + length
-                copied = stop
-                walk.release(stop)
-        ordinal += 1
+        rewritten = None
+        if number == _GRAPH_LIBRARY:
+            libraries += 1
+            if libraries > 1:
+                raise _NotWalkable("a library in pieces, which protobuf merges")
+            rewritten = _strip_library(walk, value_start, stop, graph_index)
+        else:
+            if stop - value_start >= strip_min:
+                rewritten = _strip_node(walk, value_start, stop, (graph_index, -1, ordinal))
+            ordinal += 1
+        if rewritten is not None:
+            pieces.append(bytes(view[copied:key_start]))
+            replacement, length = _length_delimited(number, rewritten)
+            pieces.extend(replacement)
+            total += key_start - copied + length
+            copied = stop
+            walk.release(stop)
     if not pieces:
         return None
     pieces.append(bytes(view[copied:end]))
     return pieces, total + end - copied
 
 
-def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+def _strip_library(walk: _Walk, start: int, end: int, graph_index: int) -> _Pieces | None:
+    """The FunctionDefLibrary at [start, end) with the nodes of its function bodies stripped, or None."""
+    rewritten: list[tuple[int, int, _Pieces]] = []
+    function = 0
+    for number, wire, key_start, value_start, stop in _fields(walk, start, end):
+        if number == _LIBRARY_FUNCTION and wire == _LENGTH_DELIMITED:
+            if stop - value_start >= walk.strip_min:
+                body = _strip_function(walk, value_start, stop, graph_index, function)
+                if body is not None:
+                    rewritten.append((key_start, stop, _length_delimited(number, body)))
+            function += 1
+    return _splice(walk.view, start, end, rewritten)
+
+
+def _strip_function(walk: _Walk, start: int, end: int, graph_index: int, function: int) -> _Pieces | None:
+    rewritten: list[tuple[int, int, _Pieces]] = []
+    ordinal = 0
+    for number, wire, key_start, value_start, stop in _fields(walk, start, end):
+        if number == _FUNCTION_NODE_DEF and wire == _LENGTH_DELIMITED:
+            if stop - value_start >= walk.strip_min:
+                node = _strip_node(walk, value_start, stop, (graph_index, function, ordinal))
+                if node is not None:
+                    rewritten.append((key_start, stop, _length_delimited(number, node)))
+            ordinal += 1
+    return _splice(walk.view, start, end, rewritten)
+
+
+def _strip_node(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces | None:
     view = walk.view
     found = None
     for number, wire, key_start, value_start, stop in _fields(walk, start, end):
@@ -252,7 +303,7 @@ def _strip_node(walk: _Walk, start: int, end: int, graph_index: int, ordinal: in
     if found is None or found[2] - found[1] < walk.strip_min:
         return None
     key_start, entry_start, entry_end, (value_key_start, attr_start, attr_end) = found
-    attr_value = _strip_attr_value(walk, attr_start, attr_end, graph_index, ordinal)
+    attr_value = _strip_attr_value(walk, attr_start, attr_end, where)
     if attr_value is None:
         return None
     rewritten = _splice(
@@ -282,17 +333,17 @@ def _entry(walk: _Walk, start: int, end: int) -> tuple[bytes, int, int, int] | N
     return key, *value
 
 
-def _strip_attr_value(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+def _strip_attr_value(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces | None:
     """The AttrValue at [start, end) without its tensor's content, when it holds a tensor alone; else None."""
     fields = list(_fields(walk, start, end))
     if len(fields) != 1 or fields[0][:2] != (_ATTR_TENSOR, _LENGTH_DELIMITED):
         return None  # not a tensor alone (of a oneof read twice, protobuf keeps the last): keep it whole
     _, _, _, value_start, stop = fields[0]
-    tensor = _strip_tensor(walk, value_start, stop, graph_index, ordinal)
+    tensor = _strip_tensor(walk, value_start, stop, where)
     return None if tensor is None else _length_delimited(_ATTR_TENSOR, tensor)
 
 
-def _strip_tensor(walk: _Walk, start: int, end: int, graph_index: int, ordinal: int) -> _Pieces | None:
+def _strip_tensor(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces | None:
     view = walk.view
     contents = [
         (key_start, value_start, stop)
@@ -305,7 +356,7 @@ def _strip_tensor(walk: _Walk, start: int, end: int, graph_index: int, ordinal: 
     length = stop - value_start
     if length < walk.strip_min or view[key_start] != (_TENSOR_CONTENT << 3 | _LENGTH_DELIMITED):
         return None
-    walk.spans.append((graph_index, ordinal, value_start, length))
+    walk.spans.append((*where, value_start, length))
     walk.stripped += length
     marker = _encode_varint(MARKER_FIELD << 3 | _VARINT) + _encode_varint(value_start)
     return _splice(view, start, end, [(key_start, stop, ([marker], len(marker)))])

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tflint.tf.index import GraphIndex, Node
-from tflint.tf.tensors import tensor_content
+from tflint.tf.tensors import mapped_content, tensor_content
 
 # The registry layer that comes from the graph itself; TensorFlow checks
 # against its own op registry, never against a MetaGraphDef's op list.
@@ -231,6 +231,8 @@ def _element_count(tensor: Any) -> int | None:
 
 
 def _large_expansion(tensor: Any) -> bool:
+    if mapped_content(tensor) is not None:
+        return False  # its content alone is 512 bytes or more (tflint.read.mapped never maps less)
     count = _element_count(tensor)
     if count is None:
         return False

@@ -23,7 +23,7 @@ from tflint.tf import tensors
 from tflint.tf.tensors import MappedBytes, mapped_content, tensor_content
 
 DT_FLOAT, DT_INT32, DT_STRING, DT_BOOL, DT_DOUBLE = 1, 3, 7, 10, 2
-ALL_TENSOR_RULES = {"rules": {"non-finite-constant": "warning", "large-constant": {"level": "info", "max-bytes": 100}}}
+ALL_TENSOR_RULES = {"rules": {"non-finite-constant": "warning", "large-constant": {"level": "info", "max-bytes": 1000}}}
 
 
 def _const(graph, name: str, dtype: int, dims: tuple[int, ...], content: bytes = b"", **values) -> None:
@@ -48,10 +48,22 @@ def _weights_graph() -> Any:
     graph.versions.producer = 1882
     x = graph.node.add(name="x", op="Placeholder")
     x.attr["dtype"].type = DT_FLOAT
-    _const(graph, "w", DT_FLOAT, (4, 4), _floats(*range(16)))
+    _const(graph, "w", DT_FLOAT, (16, 16), _floats(*range(256)))  # 1 KiB: contents under 512 bytes are never mapped
     matmul = graph.node.add(name="y", op="MatMul", input=["x", "w"])
     matmul.attr["T"].type = DT_FLOAT
     return graph
+
+
+def _function(graph: Any, name: str, content: bytes) -> None:
+    """A library function returning a float Const of `content` (256 values), and a node calling it."""
+    function = graph.library.function.add()
+    function.signature.name = name
+    function.signature.output_arg.add(name="out", type=DT_FLOAT)
+    body = protos.GraphDef()
+    _const(body, "c", DT_FLOAT, (256,), content)
+    function.node_def.extend(body.node)
+    function.ret["out"] = "c:output:0"
+    graph.node.add(name=f"call_{name}", op=name)
 
 
 def _case(name: str) -> bytes:
@@ -59,28 +71,38 @@ def _case(name: str) -> bytes:
     if name == "valid":
         pass
     elif name == "short-content":
-        _const(graph, "short", DT_FLOAT, (4, 4), _floats(*range(15)))
+        _const(graph, "short", DT_FLOAT, (16, 16), _floats(*range(255)))
     elif name == "bool-content":
-        _const(graph, "flags", DT_BOOL, (4,), b"\x00\x01\x02\x01")
+        _const(graph, "flags", DT_BOOL, (1024,), b"\x01" * 700 + b"\x02" + b"\x00" * 323)
     elif name == "string-content":
-        _const(graph, "words", DT_STRING, (2,), b"\x02\x09abcdef")
+        _const(graph, "words", DT_STRING, (2,), b"\x02\xff\x03" + b"a" * 600)
     elif name == "content-and-values":
-        _const(graph, "both", DT_FLOAT, (2,), _floats(1, 2), float_val=[3.0])
+        _const(graph, "both", DT_FLOAT, (256,), _floats(*range(256)), float_val=[3.0])
     elif name == "non-finite":
-        _const(graph, "nan", DT_FLOAT, (64,), _floats(*([1.0] * 41 + [float("nan")] + [2.0] * 21 + [float("-inf")])))
-        _const(graph, "inf", DT_DOUBLE, (3,), struct.pack("<3d", 0.0, 1.0, float("inf")))
+        values = [1.0] * 41 + [float("nan")] + [2.0] * 213 + [float("-inf")]
+        _const(graph, "nan", DT_FLOAT, (256,), _floats(*values))
+        _const(graph, "inf", DT_DOUBLE, (100,), struct.pack("<100d", *range(99), float("inf")))
     elif name == "shape-from-content":
-        # A Reshape whose shape Const keeps its values in tensor_content: shape inference reads them.
-        _const(graph, "shape", DT_INT32, (2,), struct.pack("<2i", 3, 5))
-        reshape = graph.node.add(name="r", op="Reshape", input=["w", "shape"])
-        reshape.attr["T"].type = DT_FLOAT
-        reshape.attr["Tshape"].type = DT_INT32
+        # Reshapes whose shape Consts keep their values in tensor_content: shape inference reads them.
+        for shape_name, dims in (("fits", [2] * 8 + [1] * 120), ("does-not-fit", [3] + [1] * 127)):
+            _const(graph, shape_name, DT_INT32, (128,), struct.pack("<128i", *dims))
+            reshape = graph.node.add(name=f"reshape-{shape_name}", op="Reshape", input=["w", shape_name])
+            reshape.attr["T"].type = DT_FLOAT
+            reshape.attr["Tshape"].type = DT_INT32
+    elif name == "function-bodies":
+        # Constants in function bodies (tf.function's SavedModels keep them there); two functions of one name
+        # are compared by content: the same weights are a harmless duplicate, other weights a conflict.
+        values = _floats(*range(255), float("nan"))
+        _function(graph, "f", values)
+        _function(graph, "g", values)
+        _function(graph, "f", values)
+        _function(graph, "g", _floats(*range(256)))
     elif name == "repeated-value-key":
         # Two `value` entries: protobuf keeps the last; the node is kept whole.
         node = protos.message_class("tensorflow.NodeDef")(name="twice", op="Const")
         node.attr["dtype"].type = DT_FLOAT
         node.attr["value"].tensor.dtype = DT_FLOAT
-        node.attr["value"].tensor.tensor_content = _floats(1.0)
+        node.attr["value"].tensor.tensor_content = _floats(*range(256))
         second = protos.message_class("tensorflow.NodeDef")()
         second.attr["value"].tensor.dtype = DT_INT32
         return graph.SerializeToString() + _field(1, node.SerializeToString() + second.SerializeToString())
@@ -106,6 +128,7 @@ CASES = [
     "content-and-values",
     "non-finite",
     "shape-from-content",
+    "function-bodies",
     "repeated-value-key",
 ]
 
@@ -161,27 +184,32 @@ def test_mapped_reading_finds_what_reading_whole_finds(tmp_path, monkeypatch, ki
         artifact = _load_mapped(path, str(path), None, map_min=1)
     assert artifact is not None and artifact.message_type == kind  # the mapped path was taken
     if case == "valid":
-        assert whole == []
+        graphs = 2 if kind == "SavedModel" else 1
+        assert [(rule, node) for rule, _, _, node, _, _ in whole] == [("large-constant", "w")] * graphs  # > 1000 bytes
 
 
 def test_findings_pinned_on_the_mapped_path(tmp_path, map_everything):
     """The comparison above could pass with nothing found both ways: these findings come from mapped bytes."""
     path = tmp_path / "model.pb"
-    path.write_bytes(_case("non-finite") + _case("short-content") + _case("bool-content"))
+    path.write_bytes(
+        b"".join(_case(name) for name in ("non-finite", "short-content", "bool-content", "function-bodies"))
+    )
     found = {(rule, node): message for rule, _, message, node, _, _ in _findings(path)}
     assert "element 41 is nan" in found[("non-finite-constant", "nan")]
     assert "2 NaN or infinite values" in found[("non-finite-constant", "nan")]
-    assert "element 2 is inf" in found[("non-finite-constant", "inf")]
-    assert "tensor_content of 60 bytes" in found[("tensor-content", "short")]
+    assert "element 99 is inf" in found[("non-finite-constant", "inf")]
+    assert "tensor_content of 1020 bytes" in found[("tensor-content", "short")]
     assert "bytes other than 0 and 1" in found[("tensor-content", "flags")]
-    assert "256 bytes" in found[("large-constant", "nan")]
+    assert "1.0 KiB" in found[("large-constant", "nan")]
+    assert "element 255 is nan" in found[("non-finite-constant", "c")]  # in a function body
+    assert [node for rule, node in found if rule == "function-name-conflict"] == [None]  # g: other weights
 
 
 def test_tensor_bytes_stay_in_the_file(tmp_path):
     graph = _weights_graph()
     weights = _floats(*range(4096))
     _const(graph, "big", DT_FLOAT, (64, 64), weights)
-    _const(graph, "small", DT_FLOAT, (2,), _floats(1, 2))
+    _const(graph, "small", DT_FLOAT, (200,), _floats(*range(200)))
     path = tmp_path / "model.pb"
     path.write_bytes(graph.SerializeToString())
     artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1024)
@@ -194,7 +222,7 @@ def test_tensor_bytes_stay_in_the_file(tmp_path):
     assert len(content) == len(weights) and content.offset == path.read_bytes().index(weights)
     assert bytes(content) == weights and b"".join(content.chunks(1000)) == weights
     small = nodes["small"].attr["value"].tensor
-    assert mapped_content(small) is None and tensor_content(small) == _floats(1, 2)  # under strip_min: in the message
+    assert mapped_content(small) is None and tensor_content(small) == _floats(*range(200))  # under strip_min
 
 
 def test_contents_are_forgotten_with_their_artifact(tmp_path):
@@ -240,7 +268,7 @@ def test_a_node_heavy_graph_is_not_walked_to_the_end():
         graph = protos.GraphDef()
         for index in range(small_nodes):
             graph.node.add(name=f"n{index}", op="NoOp")
-        _const(graph, "w", DT_FLOAT, (4,), _floats(1, 2, 3, 4))
+        _const(graph, "w", DT_FLOAT, (256,), _floats(*range(256)))
         return graph.SerializeToString()
 
     assert mapped.strip(graph_of(10), "GraphDef", 1) is not None
@@ -251,3 +279,20 @@ def test_corpus_graphs_read_the_same_mapped(tmp_path, monkeypatch):
     for path in sorted(require(CORPUS).glob("*.pb")):
         whole, in_place = _lint_both(path, monkeypatch)
         assert in_place == whole, path.name
+
+
+def test_function_bodies_keep_their_weights_in_the_file(tmp_path):
+    from tflint.tf.index import GraphIndex
+    from tflint.tf.registry import user_registry
+
+    path = tmp_path / "model.pb"
+    path.write_bytes(_case("function-bodies"))
+    artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1)
+    assert artifact is not None
+    source = artifact.graphs[0]
+    index = GraphIndex(source.graph, user_registry(), nodes=source.nodes)
+    bodies = [scope.nodes[0] for scope in index.scopes() if scope.function is not None]
+    assert [node.name for node in bodies] == ["c"] * 4
+    contents = [tensor_content(node.attr["value"].tensor) for node in bodies]  # as the rules reach them
+    assert all(isinstance(content, MappedBytes) for content in contents)
+    assert [bytes(content)[-4:] for content in contents] == [_floats(float("nan"))] * 3 + [_floats(255)]
