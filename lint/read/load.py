@@ -95,6 +95,7 @@ class Artifact:
     # Why a file that holds a graph cannot be read yet (a chunked SavedModel): not linted.
     unsupported: str | None = None
     # Analyses of the whole file computed on first use (a SavedModel's directory listing, text positions).
+    # A big binary file's large tensor contents stay in the file while the artifact lives (tflint.read.mapped).
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
