@@ -20,7 +20,6 @@ IsValidShape`, running Consts built from hand-written TensorProtos):
 
 from __future__ import annotations
 
-import mmap
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -220,6 +219,8 @@ class MappedBytes:
 
     def chunks(self, size: int | None = None) -> Iterator[bytes]:
         """The content in pieces of `size` bytes (default CHUNK_BYTES; the last one shorter)."""
+        import mmap  # only here: most runs map nothing
+
         size = size or CHUNK_BYTES
         buffer = self.buffer
         advice = getattr(mmap, "MADV_DONTNEED", None)
