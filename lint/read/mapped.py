@@ -3,14 +3,16 @@
 A frozen model is mostly weights: a few hundred nodes and hundreds of megabytes of
 `tensor_content`. Read into memory and parsed, every weight is copied by protobuf beside
 the file's own bytes, though no rule needs most of them. So a binary file of
-MAP_MIN_BYTES or more is mapped, and its wire format walked down to the top-level nodes
-(those of a GraphDef, of a MetaGraphDef's graph_def, of each meta graph of a SavedModel).
-In each NodeDef of STRIP_MIN_BYTES or more, the `value` attr's TensorProto loses a
-`tensor_content` of STRIP_MIN_BYTES or more, replaced by a marker field that holds its
-offset in the file; protobuf then parses the small rest as it would have parsed the
-whole. The parsed tensors are registered with `tflint.tf.tensors`, whose
-`tensor_content(tensor)` every reader of tensor bytes goes through: the length without
-reading, the bytes from the map when a rule asks.
+MAP_MIN_BYTES or more is mapped, and its wire format walked down to the nodes: those of
+a GraphDef, of a MetaGraphDef's graph_def, of each meta graph of a SavedModel, and of the
+function bodies in their libraries (tf.function keeps constants there). In each NodeDef
+of STRIP_MIN_BYTES or more, the `value` attr's TensorProto loses a `tensor_content` of
+STRIP_MIN_BYTES or more, replaced by a marker field that holds its offset in the file;
+protobuf then parses the small rest as it would have parsed the whole. The parsed
+tensors are registered with `tflint.tf.tensors`, whose `tensor_content(tensor)` every
+reader of tensor bytes goes through: the length without reading, the bytes from the map
+when a rule asks. The walk drops the pages it has read behind it, so the process holds a
+few MiB of the file at a time, not the file.
 
 Only the layout TensorFlow writes is stripped: one `value` entry (a key and a value)
 holding one tensor with one `tensor_content`; a node laid out otherwise is kept whole.
