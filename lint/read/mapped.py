@@ -45,7 +45,7 @@ MAP_MAX_BYTES = (1 << 31) - 1
 # A file whose first fields are small is node-heavy, not weights-heavy (or hostile: millions of
 # tiny fields): walking all of it in Python would cost more than reading it, so the walk gives
 # up once it has seen this many fields, unless at least half of the bytes so far were stripped.
-_GIVE_UP_FIELDS = 4096
+_GIVE_UP_FIELDS = 1024
 
 # The marker left in place of a stripped tensor_content: the largest field number protobuf
 # allows (no TensorProto field comes near it), wire type varint, its value the content's offset.
