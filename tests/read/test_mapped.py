@@ -156,7 +156,7 @@ def _findings(path: Path, config=ALL_TENSOR_RULES) -> list[tuple]:
 
 @pytest.fixture
 def map_everything(monkeypatch):
-    """Every binary file is mapped and every tensor_content left in the map; scans read 8 bytes at a time."""
+    """Every binary file mapped, every tensor_content of 512 bytes or more left in it; scans read 16 bytes at a time."""
     monkeypatch.setattr(mapped, "MAP_MIN_BYTES", 1)
     monkeypatch.setattr(mapped, "STRIP_MIN_BYTES", 1)
     monkeypatch.setattr(tensors, "CHUNK_BYTES", 16)
