@@ -1,6 +1,7 @@
 """Write TF1-style graphs covering the ops shape-mismatch has shape functions for, with `_output_shapes` (maintainer tool; needs TensorFlow).
 
 Usage: $TF_PYTHON tools/gen_shape_graphs.py [OUT_DIR]   (default tests/data/shapes)
+       $TF_PYTHON tools/gen_shape_graphs.py --models OUT_DIR   (big models for tools/shape_coverage.py)
 
 Each graph is written by TensorFlow itself (`as_graph_def(add_shapes=True)`, text
 format), so every `_output_shapes` entry is what TensorFlow 2.21 infers; the test
@@ -104,7 +105,197 @@ def loops_and_variables(out: Path) -> None:
     _save(out, "tf1_loops_and_variables", graph)
 
 
+# -- big models (tools/gen_shape_graphs.py --models OUT_DIR): node coverage of shape functions ---------
+
+
+def _frozen(fn, specs, lower: bool = True):
+    """The GraphDef of `fn` traced on `specs`, variables folded to constants (what a frozen model holds)."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    concrete = tf.function(fn).get_concrete_function(*specs)
+    return convert_variables_to_constants_v2(concrete, lower_control_flow=lower).graph.as_graph_def(add_shapes=True)
+
+
+def _keras_apps():
+    apps = tf.keras.applications
+    image = [tf.TensorSpec([1, 224, 224, 3], tf.float32)]
+    yield "resnet50", lambda: apps.ResNet50(weights=None), image
+    yield "mobilenet_v2", lambda: apps.MobileNetV2(weights=None), image
+    yield "mobilenet_v3_small", lambda: apps.MobileNetV3Small(weights=None), image
+    yield "efficientnet_b0", lambda: apps.EfficientNetB0(weights=None), image
+    yield "densenet121", lambda: apps.DenseNet121(weights=None), image
+    yield "inception_v3", lambda: apps.InceptionV3(weights=None), [tf.TensorSpec([1, 299, 299, 3], tf.float32)]
+    yield "nasnet_mobile", lambda: apps.NASNetMobile(weights=None), image
+    yield "convnext_tiny", lambda: apps.ConvNeXtTiny(weights=None), image
+
+
+def _transformer():
+    keras = tf.keras
+    inputs = keras.Input([16], dtype="int32")
+    x = keras.layers.Embedding(1000, 64)(inputs)
+    for _ in range(2):
+        attention = keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)(x, x)
+        x = keras.layers.LayerNormalization()(x + attention)
+        dense = keras.layers.Dense(64)(keras.layers.Dense(128, activation="gelu")(x))
+        x = keras.layers.LayerNormalization()(x + dense)
+    outputs = keras.layers.Dense(10)(keras.layers.GlobalAveragePooling1D()(x))
+    return keras.Model(inputs, outputs)
+
+
+def _recurrent(kind):
+    keras = tf.keras
+    inputs = keras.Input([20, 8])
+    layer = keras.layers.LSTM if kind == "lstm" else keras.layers.GRU
+    x = layer(32, return_sequences=True)(inputs)
+    x = keras.layers.Bidirectional(layer(16))(x)
+    return keras.Model(inputs, keras.layers.Dense(4)(x))
+
+
+def _tf1_training(out: Path) -> None:
+    """Dense, conv, batch norm, dropout and an LSTM trained with several optimizers (control flow v1)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        images = tf1.placeholder(tf.float32, [None, 32, 32, 3], name="images")
+        labels = tf1.placeholder(tf.int64, [None], name="labels")
+        training = tf1.placeholder_with_default(True, [], name="training")
+        x = tf.nn.conv2d(images, tf1.get_variable("c1", [3, 3, 3, 16]), 1, "SAME")
+        x = tf.nn.relu(tf.nn.bias_add(x, tf1.get_variable("b1", [16])))
+        mean, variance = tf.nn.moments(x, [0, 1, 2])
+        x = tf.nn.batch_normalization(x, mean, variance, tf1.get_variable("beta", [16]), None, 1e-3)
+        x, _, _ = tf1.nn.fused_batch_norm(x, tf.ones([16]), tf.zeros([16]), is_training=True)
+        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+        x = tf.nn.separable_conv2d(
+            x, tf1.get_variable("dw", [3, 3, 16, 1]), tf1.get_variable("pw", [1, 1, 16, 32]), [1, 1, 1, 1], "SAME"
+        )
+        x = tf.nn.conv2d_transpose(x, tf1.get_variable("ct", [3, 3, 8, 32]), [tf.shape(x)[0], 32, 32, 8], 2)
+        x = tf.reshape(x, [-1, 32 * 32 * 8])
+        x = tf1.cond(training, lambda: tf.nn.dropout(x, rate=0.5), lambda: x)
+        sequence = tf.reshape(tf.matmul(x, tf1.get_variable("d1", [32 * 32 * 8, 160])), [-1, 20, 8])
+        kernel = tf1.get_variable("lstm", [8 + 16, 4 * 16])
+        steps = tf.TensorArray(tf.float32, 20).unstack(tf.transpose(sequence, [1, 0, 2]))
+
+        def lstm_step(t, h, c, out):
+            gates = tf.matmul(tf.concat([steps.read(t), h], 1), kernel)
+            i, f, o, g = tf.split(gates, 4, axis=1)
+            c = tf.sigmoid(f) * c + tf.sigmoid(i) * tf.tanh(g)
+            h = tf.sigmoid(o) * tf.tanh(c)
+            return t + 1, h, c, out.write(t, h)
+
+        zeros = tf.zeros([tf.shape(sequence)[0], 16])
+        _, _, _, written = tf1.while_loop(
+            lambda t, *_: t < 20, lstm_step, [0, zeros, zeros, tf.TensorArray(tf.float32, 20)]
+        )
+        outputs = tf.transpose(written.stack(), [1, 0, 2])
+        logits = tf.matmul(outputs[:, -1], tf1.get_variable("d2", [16, 10])) + tf1.get_variable("b2", [10])
+        loss = tf1.losses.sparse_softmax_cross_entropy(labels, logits)
+        loss += tf.nn.l2_loss(logits) * 1e-4
+        step = tf1.train.get_or_create_global_step()
+        with tf.control_dependencies(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)):
+            for optimizer in (
+                tf1.train.AdamOptimizer(1e-3),
+                tf1.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+                tf1.train.RMSPropOptimizer(0.01),
+                tf1.train.AdagradOptimizer(0.1),
+                tf1.train.FtrlOptimizer(0.1),
+            ):
+                grads = optimizer.compute_gradients(loss)
+                clipped, _ = tf.clip_by_global_norm([g for g, _ in grads], 5.0)
+                optimizer.apply_gradients(zip(clipped, [v for _, v in grads]), global_step=step)
+        tf1.metrics.accuracy(labels, tf.argmax(logits, 1))
+        tf1.summary.scalar("loss", loss)
+        tf1.train.Saver()
+        tf1.global_variables_initializer()
+    _save_binary(out, "tf1_training", graph)
+
+
+def _tf1_preprocessing(out: Path) -> None:
+    """Image, string, ragged and sparse preprocessing (graph mode, control flow v1)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        encoded = tf1.placeholder(tf.string, [], name="jpeg")
+        image = tf.io.decode_jpeg(encoded, channels=3)
+        image = tf.image.convert_image_dtype(image, tf.float32)
+        image = tf.image.resize(image, [256, 256])
+        image = tf.image.random_crop(image, [224, 224, 3])
+        image = tf.image.random_flip_left_right(image)
+        image = tf.image.random_brightness(image, 0.2)
+        image = tf.image.random_contrast(image, 0.8, 1.2)
+        image = tf.image.per_image_standardization(image)
+        boxes = tf1.placeholder(tf.float32, [None, 4], name="boxes")
+        tf.image.crop_and_resize(image[None], boxes, tf.zeros_like(boxes[:, 0], tf.int32), [32, 32])
+        tf.image.non_max_suppression(boxes, tf.ones_like(boxes[:, 0]), 10)
+        tf.image.rgb_to_grayscale(image)
+        tf.image.rgb_to_hsv(image)
+        tf.image.central_crop(image, 0.5)
+        tf.image.decode_png(encoded)
+        tf.image.encode_png(tf.cast(image * 255, tf.uint8))
+        text = tf1.placeholder(tf.string, [None], name="text")
+        lowered = tf.strings.lower(tf.strings.strip(text))
+        words = tf.strings.split(lowered)
+        hashed = tf.strings.to_hash_bucket_fast(words, 1000)
+        lengths = hashed.row_lengths()
+        tf.reduce_sum(hashed, axis=1)
+        dense = hashed.to_tensor(default_value=0)
+        tf.strings.reduce_join(words, axis=1, separator=" ")
+        tf.strings.length(text)
+        tf.strings.substr(text, 0, 3)
+        tf.strings.regex_replace(text, "[0-9]+", "#")
+        tf.strings.join([text, text], separator="-")
+        tf.strings.to_number(tf.strings.as_string(lengths), tf.int64)
+        chars = tf.strings.unicode_split(text, "UTF-8")
+        chars.flat_values
+        ngrams = tf.strings.ngrams(words, 2)
+        ngrams.nested_row_splits
+        ragged = tf.RaggedTensor.from_row_lengths(tf.range(10), [3, 3, 4])
+        tf.concat([ragged, ragged], axis=1).to_tensor()
+        tf.ragged.range(lengths).flat_values
+        sparse = tf.sparse.from_dense(dense)
+        tf.sparse.to_dense(tf.sparse.reorder(sparse))
+        tf.sparse.reduce_sum(sparse, axis=1)
+        tf.sparse.reshape(sparse, [-1])
+        tf.sparse.concat(1, [sparse, sparse])
+        tf.sparse.fill_empty_rows(sparse, 0)
+        tf.sparse.sparse_dense_matmul(tf.cast(sparse, tf.float32), tf.ones([tf.shape(dense)[1], 3]))
+        tf.sparse.add(sparse, sparse)
+        table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a", "b"], [0, 1]), -1)
+        table.lookup(words.flat_values)
+        tf.one_hot(tf.strings.to_hash_bucket_fast(text, 5), 5)
+        tf.math.bincount(tf.cast(hashed.flat_values, tf.int32))
+        tf.math.unsorted_segment_sum(tf.ones_like(hashed.flat_values), hashed.value_rowids(), hashed.nrows())
+    _save_binary(out, "tf1_preprocessing", graph)
+
+
+def _save_binary(out: Path, name: str, graph) -> None:
+    (out / f"{name}.pb").write_bytes(graph.as_graph_def(add_shapes=True).SerializeToString())
+
+
+def models(out: Path) -> None:
+    """Frozen Keras models and TF1 graphs for `tools/shape_coverage.py` (large: kept out of git)."""
+    out.mkdir(parents=True, exist_ok=True)
+    builders = list(_keras_apps())
+    builders.append(("transformer_encoder", _transformer, [tf.TensorSpec([1, 16], tf.int32)]))
+    for kind in ("lstm", "gru"):
+        builders.append((kind, lambda kind=kind: _recurrent(kind), [tf.TensorSpec([2, 20, 8], tf.float32)]))
+    for name, build, specs in builders:
+        if (out / f"{name}.pb").exists():
+            continue
+        model = build()
+        graph_def = _frozen(lambda *args, model=model: model(*args, training=False), specs)
+        (out / f"{name}.pb").write_bytes(graph_def.SerializeToString())
+        print(f"wrote {name}: {len(graph_def.node)} nodes", flush=True)
+        tf.keras.backend.clear_session()
+    with tf.Graph().as_default():
+        tf1.disable_control_flow_v2()
+        _tf1_training(out)
+        _tf1_preprocessing(out)
+        tf1.enable_control_flow_v2()
+    print("wrote tf1_training, tf1_preprocessing")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--models"]:
+        models(Path(sys.argv[2]))
+        return
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "tests" / "data" / "shapes"
     out.mkdir(parents=True, exist_ok=True)
     tf1.disable_eager_execution()

@@ -857,6 +857,225 @@ def _fake_quant_per_channel(c: Context) -> list[Shape]:
     return [shape]
 
 
+# -- diagonals (MatrixDiag*, MatrixSetDiag*, Diag, DiagPart) ----------------------------------------
+
+
+def _min_dim(x: int, y: int) -> int:
+    """`InferenceContext::Min`: a known 0 wins, else unknown unless both are known."""
+    if x == 0 or y == 0:
+        return 0
+    if x < 0 or y < 0:
+        return -1
+    return min(x, y)
+
+
+def _diag(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = with_rank_at_least(c.shapes[0], 1, 0)
+    return [None if shape is None else shape + shape]
+
+
+def _diag_part(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = c.shapes[0]
+    if shape is None:
+        return [None]
+    rank = len(shape)
+    if rank % 2 or rank <= 0:
+        raise ShapeError(f"Input must have even and non-zero rank, input rank is {rank}", 0)
+    middle = rank // 2
+    return [tuple(merge_dim(shape[i], shape[i + middle]) for i in range(middle))]
+
+
+def _matrix_diag(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = with_rank_at_least(c.shapes[0], 1, 0)
+    return [None if shape is None else shape + shape[-1:]]
+
+
+def _matrix_diag_part(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    shape = with_rank_at_least(c.shapes[0], 2, 0)
+    if shape is None:
+        return [None]
+    return [shape[:-2] + (_min_dim(shape[-2], shape[-1]),)]
+
+
+def _matrix_set_diag(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    given = with_rank_at_least(c.shapes[0], 2, 0)
+    diag = with_rank_at_least(c.shapes[1], 1, 1)
+    if given is not None:
+        diag = with_rank(c.shapes[1], len(given) - 1, 1)
+    smallest = -1 if given is None else _min_dim(given[-2], given[-1])
+    merge_dim(smallest, -1 if diag is None else diag[-1])
+    if diag is not None and (given is None or min(given) < 0):
+        return [merge(given, diag[:-1] + (-1, -1))]
+    return [given]
+
+
+def _diag_index(c: Context, index: int) -> tuple[int, int] | None:
+    """`ReadDiagIndex`: (lower, upper) of the constant `k` input, or None when it is not a constant."""
+    value = c.const(index)
+    if value is None:
+        return None
+    if not value.dims:
+        return value.values[0], value.values[0]
+    if len(value.dims) != 1:
+        raise Unknown
+    if len(value.values) == 1:
+        return value.values[0], value.values[0]
+    if len(value.values) == 2:
+        return value.values[0], value.values[1]
+    raise ShapeError(
+        f"diag_index must be a vector with one or two elements. It has {len(value.values)} elements.", index
+    )
+
+
+def _check_diag_bounds(shape: tuple[int, ...], lower: int, upper: int) -> int:
+    """Both diagonals lie inside a known [rows, cols] matrix; the longest diagonal's length (-1 when unknown)."""
+    rows, cols = shape[-2], shape[-1]
+    if rows < 0 or cols < 0:
+        return -1
+    if lower != 0 and (-rows >= lower or lower >= cols):
+        raise ShapeError("lower_diag_index is out of bound.")
+    if upper != 0 and (-rows >= upper or upper >= cols):
+        raise ShapeError("upper_diag_index is out of bound.")
+    return min(rows + min(upper, 0), cols - max(lower, 0))
+
+
+def _matrix_diag_part_v2(c: Context) -> list[Shape]:
+    """`MatrixDiagPartV2Shape` (MatrixDiagPartV2, V3)."""
+    c.expect_inputs(3)
+    shape = with_rank_at_least(c.shapes[0], 2, 0)
+    with_rank_at_most(c.shapes[1], 1, 1)
+    with_rank(c.shapes[2], 0, 2)
+    if shape is None:
+        return [None]
+    diagonals = _diag_index(c, 1)
+    if diagonals is None:
+        return [None]
+    lower, upper = diagonals
+    if lower > upper:
+        raise ShapeError("lower_diag_index is greater than upper_diag_index", 1)
+    longest = _check_diag_bounds(shape, lower, upper)
+    out = shape[:-2]
+    if lower < upper:
+        out += (upper - lower + 1,)
+    return [out + (longest if longest >= 0 else -1,)]
+
+
+def _scalar_const(c: Context, index: int) -> int:
+    """`GetScalarFromTensor` of a constant input (-1 when not a constant)."""
+    value = c.const(index)
+    if value is None:
+        return -1
+    if value.dims:
+        raise ShapeError(f"Input must be a scalar but has rank {len(value.dims)}", index)
+    return value.values[0]
+
+
+def _matrix_diag_v2(c: Context) -> list[Shape]:
+    """`MatrixDiagV2Shape` (MatrixDiagV2, V3)."""
+    c.expect_inputs(5)
+    shape = with_rank_at_least(c.shapes[0], 1, 0)
+    with_rank_at_most(c.shapes[1], 1, 1)
+    for index in (2, 3, 4):
+        with_rank(c.shapes[index], 0, index)
+    if shape is None:
+        return [None]
+    diagonals = _diag_index(c, 1)
+    if diagonals is None:
+        return [None]
+    lower, upper = diagonals
+    if lower > upper:
+        raise ShapeError("lower_diag_index is greater than upper_diag_index", 1)
+    rank = len(shape)
+    if lower < upper:
+        count = shape[-2] if rank >= 2 else shape[-1]
+        if count != upper - lower + 1:
+            raise ShapeError(
+                "The number of rows of `diagonal` doesn't match the number of diagonals implied from `d_lower` "
+                f"and `d_upper`. num_diags = {count}, d_lower = {lower}, d_upper = {upper}",
+                0,
+            )
+    rows = _scalar_const(c, 2)
+    cols = _scalar_const(c, 3)
+    longest = shape[-1]
+    min_rows = longest - min(upper, 0)
+    min_cols = longest + max(lower, 0)
+    if rows == -1 and cols == -1:
+        rows = cols = max(min_rows, min_cols)
+    elif rows == -1:
+        rows = min_rows
+    elif cols == -1:
+        cols = min_cols
+    if rows < min_rows or cols < min_cols:
+        raise ShapeError(
+            "The number of rows or columns is not consistent with the specified d_lower, d_upper, and diagonal."
+        )
+    if rows < -1 or cols < -1 or rank < 2 and lower != upper:
+        raise Unknown
+    if lower == upper:
+        return [shape[:-1] + (rows, cols)]
+    return [shape[:-2] + (rows, cols)]
+
+
+def _matrix_set_diag_v2(c: Context) -> list[Shape]:
+    """`MatrixSetDiagV2Shape` (MatrixSetDiagV2, V3)."""
+    c.expect_inputs(3)
+    given = with_rank_at_least(c.shapes[0], 2, 0)
+    diag = with_rank_at_least(c.shapes[1], 1, 1)
+    index_shape = with_rank_at_most(c.shapes[2], 1, 2)
+    lower = upper = 0
+    known = False
+    if index_shape is not None and min(index_shape, default=0) >= 0:
+        diagonals = _diag_index(c, 2)
+        if diagonals is not None:
+            known = True
+            lower, upper = diagonals
+            if lower > upper:
+                raise ShapeError("lower_diag_index is greater than upper_diag_index", 2)
+    if given is not None:
+        rank = len(given)
+        if known:
+            diag = with_rank(c.shapes[1], rank - 1 if lower == upper else rank, 1)
+        else:
+            diag = with_rank_at_most(with_rank_at_least(c.shapes[1], rank - 1, 1), rank, 1)
+        _check_diag_bounds(given, lower, upper)
+    if diag is not None and (given is None or min(given) < 0):
+        prefix = diag[:-1] if lower == upper else subshape(diag, 0, -2)
+        if prefix is None:
+            raise Unknown
+        return [merge(given, prefix + (-1, -1))]
+    return [given]
+
+
+def _matrix_band_part(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    return [c.shapes[0]]
+
+
+def _identity_n(c: Context) -> list[Shape]:
+    return list(c.shapes)
+
+
+def _broadcast_to(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    with_rank(c.shapes[1], 1, 1)
+    out = shape_from_const(c, 1)
+    given = c.shapes[0]
+    if out is None or given is None:
+        return [out]
+    with_rank_at_most(given, len(out), 0)
+    dims = list(out)
+    offset = len(out) - len(given)
+    for position, size in enumerate(given):
+        if size > 1:
+            dims[offset + position] = merge_dim(size, dims[offset + position])
+    return [tuple(dims)]
+
+
 # Ops whose output 0 has the shape of input 0 (`shape_inference::UnchangedShape`).
 _IDENTITY_OPS = (
     "Identity",
@@ -928,4 +1147,18 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "FakeQuantWithMinMaxArgs": unchanged,
     "FakeQuantWithMinMaxVars": _fake_quant_vars,
     "FakeQuantWithMinMaxVarsPerChannel": _fake_quant_per_channel,
+    "Diag": _diag,
+    "DiagPart": _diag_part,
+    "MatrixDiag": _matrix_diag,
+    "MatrixDiagV2": _matrix_diag_v2,
+    "MatrixDiagV3": _matrix_diag_v2,
+    "MatrixDiagPart": _matrix_diag_part,
+    "MatrixDiagPartV2": _matrix_diag_part_v2,
+    "MatrixDiagPartV3": _matrix_diag_part_v2,
+    "MatrixSetDiag": _matrix_set_diag,
+    "MatrixSetDiagV2": _matrix_set_diag_v2,
+    "MatrixSetDiagV3": _matrix_set_diag_v2,
+    "MatrixBandPart": _matrix_band_part,
+    "IdentityN": _identity_n,
+    "BroadcastTo": _broadcast_to,
 }

@@ -13,6 +13,7 @@ from tflint.tf.shapes.algebra import (
     subtract,
     with_rank,
     with_rank_at_least,
+    with_rank_at_most,
 )
 from tflint.tf.shapes.constants import NOT_PARTIAL
 from tflint.tf.shapes.context import Context
@@ -136,6 +137,21 @@ def shape_from_const(c: Context, index: int) -> Shape:
         if size < -1:
             raise ShapeError(f"Invalid value in tensor used for shape: {size}", index)
     return value.values
+
+
+def shape_or_unknown_from_const(c: Context, index: int) -> Shape:
+    """`MakeShapeFromShapeTensorTreatScalarAsUnknownShape`: a shape vector, or the scalar -1 for an unknown shape."""
+    given = with_rank_at_most(c.shapes[index], 1, index)
+    if given is None or len(given) == 1:
+        return shape_from_const(c, index)
+    value = c.const(index)
+    if value is not None and value.values[0] != -1:
+        raise ShapeError(
+            "Input tensor must be rank 1, or if its rank 0 it must have value -1 (representing an unknown shape). "
+            f"Saw value: {value.values[0]}",
+            index,
+        )
+    return None
 
 
 def scalar_input_dim(c: Context, index: int, rank: int) -> int:

@@ -63,6 +63,16 @@ class Context:
         self.consts_read.append(index)
         return self.inference.partial_value(self.inputs[index])
 
+    def handle_data(self, index: int) -> tuple[int, Shape] | None:
+        """(element dtype, element shape) a list or TensorArray handle at data input `index` carries, else None."""
+        self.read_handles = True
+        return self.inference.handle_data(self.inputs[index])
+
+    def set_handle_data(self, output: int, dtype: int, shape: Shape) -> None:
+        """Record the handle data of output `output` (`set_output_handle_shapes_and_types`); never memoized."""
+        self.read_handles = True
+        self.inference.handles[self.node.ordinal, output] = (dtype, shape)
+
     def var_handle(self, index: int) -> tuple[int, Shape] | None:
         """(dtype, shape) of the variable whose handle data input `index` carries, else None."""
         self.read_handles = True

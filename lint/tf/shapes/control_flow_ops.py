@@ -8,6 +8,7 @@ from tflint.tf.shapes.algebra import (
     with_rank,
 )
 from tflint.tf.shapes.common import (
+    no_outputs,
     unchanged,
 )
 from tflint.tf.shapes.context import Context, ShapeFn
@@ -64,4 +65,5 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "NextIteration": unchanged,
     "RefNextIteration": unchanged,
     "LoopCond": _loop_cond,
+    "ControlTrigger": no_outputs,
 }

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tflint.tf.shapes.algebra import Shape, Unknown, merge, merge_prefix, subshape
+from tflint.tf.shapes.algebra import (
+    Shape,
+    Unknown,
+    merge,
+    merge_prefix,
+    subshape,
+    with_rank,
+    with_rank_at_least,
+    with_value,
+)
 from tflint.tf.shapes.context import Context, ShapeFn
 
 
@@ -31,7 +40,132 @@ def _dynamic_stitch(c: Context) -> list[Shape]:
     return [((largest + 1) if all_constant else -1,) + extra]
 
 
+def _stack(c: Context) -> list[Shape]:
+    """StackV2 (`TwoElementOutput`): its handle's shape is a 2-vector, whatever its dtype."""
+    c.expect_inputs(1)
+    return [(2,)]
+
+
+def _stack_push(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    return [c.shapes[1]]
+
+
+def _stack_pop(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    return [None]
+
+
+def _tensor_array_handle(c: Context) -> None:
+    """The TensorArray handle at input 0 is a 2-vector."""
+    handle = with_rank(c.shapes[0], 1, 0)
+    with_value(handle[0], 2, 0)
+
+
+def _tensor_array(c: Context) -> list[Shape]:
+    """TensorArrayV3: with `identical_element_shapes`, its `element_shape` travels as the handle's data."""
+    c.expect_inputs(1)
+    with_rank(c.shapes[0], 0, 0)
+    if c.attr("identical_element_shapes", "b"):
+        c.set_handle_data(0, c.attr("dtype", "type"), c.attr_shape("element_shape"))
+    return [(2,), ()]
+
+
+def _tensor_array_grad(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    _tensor_array_handle(c)
+    data = c.handle_data(0)
+    if data is not None:
+        c.set_handle_data(0, data[0], data[1])
+    return [(2,), ()]
+
+
+def _element_shape(c: Context) -> Shape:
+    """The element shape a TensorArray handle's data carries (unknown without)."""
+    data = c.handle_data(0)
+    return None if data is None else data[1]
+
+
+def _tensor_array_write(c: Context) -> list[Shape]:
+    c.expect_inputs(4)
+    _tensor_array_handle(c)
+    with_rank(c.shapes[1], 0, 1)
+    with_rank(c.shapes[3], 0, 3)
+    merge(_element_shape(c), c.shapes[2])
+    return [()]
+
+
+def _tensor_array_read(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    _tensor_array_handle(c)
+    with_rank(c.shapes[1], 0, 1)
+    with_rank(c.shapes[2], 0, 2)
+    return [_element_shape(c)]
+
+
+def _tensor_array_gather(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    indices = with_rank(c.shapes[1], 1, 1)
+    _tensor_array_handle(c)
+    with_rank(c.shapes[2], 0, 2)
+    data = c.handle_data(0)
+    element = data[1] if data is not None else c.attr_shape("element_shape")
+    return [None if element is None else indices + element]
+
+
+def _tensor_array_scatter(c: Context) -> list[Shape]:
+    c.expect_inputs(4)
+    with_rank(c.shapes[1], 1, 1)
+    _tensor_array_handle(c)
+    with_rank(c.shapes[3], 0, 3)
+    element = _element_shape(c)
+    if element is not None:
+        merge(element, subshape(c.shapes[2], 1))
+    return [()]
+
+
+def _tensor_array_size(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    _tensor_array_handle(c)
+    return [()]
+
+
+def _tensor_array_concat(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    _tensor_array_handle(c)
+    with_rank(c.shapes[1], 0, 1)
+    return [None, (-1,)]
+
+
+def _tensor_array_split(c: Context) -> list[Shape]:
+    c.expect_inputs(4)
+    _tensor_array_handle(c)
+    with_rank_at_least(c.shapes[1], 1, 1)
+    with_rank(c.shapes[2], 1, 2)
+    with_rank(c.shapes[3], 0, 3)
+    return [()]
+
+
+def _tensor_array_close(c: Context) -> list[Shape]:
+    c.expect_inputs(1)
+    _tensor_array_handle(c)
+    return []
+
+
 SHAPE_FNS: dict[str, ShapeFn] = {
+    "StackV2": _stack,
+    "StackPushV2": _stack_push,
+    "StackPopV2": _stack_pop,
+    "TensorArrayV3": _tensor_array,
+    "TensorArrayGradV3": _tensor_array_grad,
+    "TensorArrayWriteV3": _tensor_array_write,
+    "TensorArrayReadV3": _tensor_array_read,
+    "TensorArrayGatherV3": _tensor_array_gather,
+    "TensorArrayScatterV3": _tensor_array_scatter,
+    "TensorArraySizeV3": _tensor_array_size,
+    "TensorArrayConcatV3": _tensor_array_concat,
+    "TensorArraySplitV3": _tensor_array_split,
+    "TensorArrayCloseV3": _tensor_array_close,
     "DynamicStitch": _dynamic_stitch,
     "ParallelDynamicStitch": _dynamic_stitch,
 }

@@ -97,6 +97,8 @@ class ShapeInference:
         self._results: list[Any] = [_PENDING] * len(self._nodes)
         self._context = Context(self)
         self._consts: dict[int, Any] = {}
+        # Handle data of list and TensorArray handles: (node ordinal, output) -> (dtype, element shape).
+        self.handles: dict[tuple[int, int], tuple[int, Shape]] = {}
         # Values of (node ordinal, output index) as constants.evaluate computed them.
         self.values: dict[tuple[int, int], ConstValue | None] = {}
         self.partials: dict[tuple[int, int], Any] = {}
@@ -384,6 +386,24 @@ class ShapeInference:
                 found = None
         self._consts[key] = found  # type: ignore[assignment]
         return found
+
+    def handle_data(self, item: Input) -> tuple[int, Shape] | None:
+        """The handle data a shape function recorded for the tensor `item` reads, through Identity chains."""
+        if not self.handles:
+            return None
+        producer = self._by_name.get(item.node)
+        seen = 0
+        # Identity forwards handle data (`UnchangedShape`); a chain of them is followed.
+        while producer is not None and producer.op == "Identity" and item.index == 0 and seen < 64:
+            inputs = producer.inputs
+            if not inputs or inputs[0].is_control:
+                return None
+            item = inputs[0]
+            producer = self._by_name.get(item.node)
+            seen += 1
+        if producer is None:
+            return None
+        return self.handles.get((producer.ordinal, item.index))
 
     def const_value(self, item: Input) -> ConstValue | None:
         """The int32/int64 value of a data input, when a small constant subgraph computes it (see constants)."""

@@ -305,6 +305,11 @@ def _conv2d_backprop_filter(c: Context) -> list[Shape]:
     return [with_rank(shape_from_const(c, 1), 4)]
 
 
+def _depthwise_backprop_input(c: Context) -> list[Shape]:
+    c.expect_inputs(3)
+    return [with_rank(shape_from_const(c, 0), 4)]
+
+
 def _bias_add_grad(c: Context) -> list[Shape]:
     c.expect_inputs(1)
     nchw = read_data_format(c) == "NCHW"
@@ -428,6 +433,9 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "AvgPoolGrad": _avg_pool_grad,
     "FusedBatchNormGrad": _fused_batch_norm_grad,
     "FusedBatchNormGradV2": _fused_batch_norm_grad,
+    "FusedBatchNormGradV3": _fused_batch_norm_grad,
+    "DepthwiseConv2dNativeBackpropInput": _depthwise_backprop_input,
+    "DepthwiseConv2dNativeBackpropFilter": _conv2d_backprop_filter,
     "TopKV2": _top_k,
     "TopK": _top_k,
     "InTopKV2": _in_top_k,
