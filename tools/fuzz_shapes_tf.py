@@ -28,6 +28,7 @@ DT = {
     "int64": "DT_INT64",
     "bool": "DT_BOOL",
     "string": "DT_STRING",
+    "variant": "DT_VARIANT",
 }
 
 
@@ -1601,6 +1602,356 @@ def gen_rest():
     )
 
 
+def elem_shape_arg(g, base):
+    """A list's element_shape argument: a shape vector near `base`, the scalar -1, another scalar, or unknown."""
+    r = R.random()
+    if r < 0.15:
+        return g.const([-1], [], "int32")
+    if r < 0.2:
+        return g.const([R.choice([0, 2, -2])], [], "int32")
+    if r < 0.3:
+        return g.ph("int32", R.choice([(-1,), None, (), (2,)]))
+    if base is None:
+        base = rand_shape(3)
+        if base is None:
+            return g.const([-1], [], "int32")
+    vals = [d if R.random() < 0.8 else R.choice([-1, 1, 2, 3]) for d in base]
+    if R.random() < 0.08:
+        vals = vals + [2]
+    if R.random() < 0.04:
+        vals = vals[:1] + [-3] + vals[1:]
+    return g.const(vals, [len(vals)], "int32")
+
+
+LIST_OPS = [
+    "TensorListGetItem",
+    "TensorListSetItem",
+    "TensorListStack",
+    "TensorListPushBack",
+    "TensorListPopBack",
+    "TensorListElementShape",
+    "TensorListLength",
+    "TensorListResize",
+    "TensorListConcatV2",
+    "TensorListGather",
+    "TensorListScatterIntoExistingList",
+    "TensorListFromTensor",
+    "TensorListReserve",
+    "EmptyTensorList",
+    "TensorListScatterV2",
+    "TensorListSplit",
+]
+
+
+def gen_list():
+    """TensorList ops on a list made by Reserve / EmptyTensorList / FromTensor (sometimes through an Identity)."""
+    g = G()
+    op = R.choice(LIST_OPS)
+    elem = rand_shape(3)
+    list_dtype = "float" if R.random() < 0.9 else "int32"
+    dtype = "float" if R.random() < 0.9 else "int32"
+    lattr = {"element_dtype": f"type: {DT[list_dtype]}"}
+    attr = {"element_dtype": f"type: {DT[dtype]}"}
+    maker = R.choice(["TensorListReserve", "EmptyTensorList", "TensorListFromTensor", "none"])
+    if op in ("TensorListFromTensor", "TensorListReserve", "EmptyTensorList", "TensorListScatterV2", "TensorListSplit"):
+        maker = "none"
+    if maker == "TensorListReserve":
+        handle = g.add(g.name("l"), maker, [elem_shape_arg(g, elem), g.const([3], [], "int32")],
+                       {**lattr, "shape_type": "type: DT_INT32"})
+    elif maker == "EmptyTensorList":
+        handle = g.add(g.name("l"), maker, [elem_shape_arg(g, elem), g.const([5], [], "int32")],
+                       {**lattr, "shape_type": "type: DT_INT32"})
+    elif maker == "TensorListFromTensor":
+        t = g.ph(list_dtype, None if elem is None else (R.choice([2, -1]),) + elem)
+        handle = g.add(g.name("l"), maker, [t, elem_shape_arg(g, elem)], {**lattr, "shape_type": "type: DT_INT32"})
+    else:
+        handle = g.ph("variant", ())
+    if maker != "none" and R.random() < 0.2:
+        handle = g.add(g.name("i"), "Identity", [handle], {"T": "type: DT_VARIANT"})
+    item = lambda: g.ph(dtype, perturb(elem))  # noqa: E731  (perturb may return None: unknown rank)
+    index = lambda: g.ph("int32", R.choice([(), (), (1,)]))  # noqa: E731
+    st = {"shape_type": "type: DT_INT32"}
+    if op == "TensorListGetItem":
+        return g, g.add("op", op, [handle, index(), elem_shape_arg(g, perturb(elem))], attr)
+    if op == "TensorListSetItem":
+        return g, g.add("op", op, [handle, index(), item()], attr)
+    if op == "TensorListStack":
+        return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem))],
+                        {**attr, "num_elements": f"i: {R.choice([-1, -1, 2, 3])}"})
+    if op == "TensorListPushBack":
+        return g, g.add("op", op, [handle, item()], attr)
+    if op == "TensorListPopBack":
+        return g, g.add("op", op, [handle, elem_shape_arg(g, elem)], attr)
+    if op == "TensorListElementShape":
+        return g, g.add("op", op, [handle], st)
+    if op == "TensorListLength":
+        return g, g.add("op", op, [handle])
+    if op == "TensorListResize":
+        return g, g.add("op", op, [handle, index()])
+    if op == "TensorListConcatV2":
+        return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem)), g.const([0], [0], "int64")],
+                        {**attr, **st})
+    if op == "TensorListGather":
+        return g, g.add("op", op, [handle, g.ph("int32", rand_shape(2)), elem_shape_arg(g, perturb(elem))], attr)
+    if op == "TensorListScatterIntoExistingList":
+        t = g.ph(dtype, rand_shape(4))
+        return g, g.add("op", op, [handle, t, g.ph("int32", R.choice([(2,), (-1,), (), None, (1, 2)]))], attr)
+    t = g.ph(dtype, None if elem is None or R.random() < 0.1 else (R.choice([2, -1]),) + (perturb(elem) or elem))
+    if op == "TensorListFromTensor":
+        return g, g.add("op", op, [t, elem_shape_arg(g, elem)], {**attr, **st})
+    if op in ("TensorListReserve", "EmptyTensorList"):
+        return g, g.add("op", op, [elem_shape_arg(g, elem), g.ph("int32", R.choice([(), (1,)]))], {**attr, **st})
+    if op == "TensorListScatterV2":
+        return g, g.add("op", op, [t, g.ph("int32", (-1,)), elem_shape_arg(g, elem), g.const([3], [], "int32")],
+                        {**attr, **st})
+    return g, g.add("op", op, [t, elem_shape_arg(g, elem), g.ph("int64", R.choice([(2,), (-1,), (), None]))],
+                    {**attr, **st})
+
+
+def gen_list_chain():
+    """A list made, set, pushed and read in a chain: handle data flowing through several ops."""
+    g = G()
+    elem = tuple(R.choice([1, 2, 3, -1]) for _ in range(R.randint(0, 3)))
+    attr = {"element_dtype": "type: DT_FLOAT"}
+    handle = g.add(g.name("l"), "TensorListReserve", [elem_shape_arg(g, elem), g.const([3], [], "int32")],
+                   {**attr, "shape_type": "type: DT_INT32"})
+    for _ in range(R.randint(1, 3)):
+        step = R.choice(["TensorListSetItem", "TensorListPushBack", "TensorListResize", "Identity"])
+        if step == "TensorListSetItem":
+            handle = g.add(g.name("s"), step, [handle, g.const([0], [], "int32"), g.ph("float", perturb(elem))], attr)
+        elif step == "TensorListPushBack":
+            handle = g.add(g.name("s"), step, [handle, g.ph("float", perturb(elem))], attr)
+        elif step == "TensorListResize":
+            handle = g.add(g.name("s"), step, [handle, g.const([4], [], "int32")])
+        else:
+            handle = g.add(g.name("s"), step, [handle], {"T": "type: DT_VARIANT"})
+    op = R.choice(["TensorListGetItem", "TensorListStack", "TensorListSetItem", "TensorListGather"])
+    if op == "TensorListGetItem":
+        return g, g.add("op", op, [handle, g.const([0], [], "int32"), elem_shape_arg(g, perturb(elem))], attr)
+    if op == "TensorListStack":
+        return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem))], {**attr, "num_elements": "i: -1"})
+    if op == "TensorListGather":
+        return g, g.add("op", op, [handle, g.ph("int32", (2,)), elem_shape_arg(g, perturb(elem))], attr)
+    return g, g.add("op", op, [handle, g.const([1], [], "int32"), g.ph("float", perturb(elem))], attr)
+
+
+def diag_k(g):
+    r = R.random()
+    if r < 0.1:
+        return g.ph("int32", R.choice([(), (2,), None]))
+    lo = R.choice([-2, -1, 0, 0, 0, 1, 2])
+    if r < 0.5:
+        return g.const([lo], [], "int32")
+    if r < 0.55:
+        return g.const([lo, lo + 1, lo + 2], [3], "int32")
+    return g.const([lo, lo + R.choice([0, 1, 1, 2, -1])], [2], "int32")
+
+
+def gen_matrix_diag():
+    g = G()
+    op = R.choice(
+        ["MatrixDiagV3", "MatrixDiagV2", "MatrixDiag", "MatrixDiagPartV3", "MatrixDiagPartV2", "MatrixDiagPart",
+         "MatrixSetDiagV3", "MatrixSetDiagV2", "MatrixSetDiag", "Diag", "DiagPart", "MatrixBandPart"]
+    )
+    s = rand_shape(4)
+    x = g.ph("float", s)
+    pad = lambda: g.ph("float", R.choice([(), (), (), (1,)]))  # noqa: E731
+    if op in ("MatrixDiag", "MatrixDiagPart", "Diag", "DiagPart"):
+        return g, g.add("op", op, [x], tattr())
+    if op == "MatrixBandPart":
+        return g, g.add("op", op, [x, g.const([1], [], "int64"), g.const([-1], [], "int64")],
+                        {**tattr(), "Tindex": "type: DT_INT64"})
+    attrs = tattr()
+    if op.endswith("V3"):
+        attrs["align"] = f's: "{R.choice(["RIGHT_LEFT", "LEFT_RIGHT"])}"'
+    if op.startswith("MatrixDiagPart"):
+        return g, g.add("op", op, [x, diag_k(g), pad()], attrs)
+    if op.startswith("MatrixSetDiag"):
+        d = g.ph("float", perturb(s[:-1] if s else s) if R.random() < 0.6 else rand_shape(4))
+        if op == "MatrixSetDiag":
+            return g, g.add("op", op, [x, d], attrs)
+        return g, g.add("op", op, [x, d, diag_k(g)], attrs)
+    rows = scalar_arg(g, -1, 5, 0.1)
+    cols = scalar_arg(g, -1, 5, 0.1)
+    return g, g.add("op", op, [x, diag_k(g), rows, cols, pad()], attrs)
+
+
+def sparse_parts(g, n=None, rank=None):
+    """(indices, values, dense_shape) placeholders of a sparse tensor, mostly consistent."""
+    n = R.choice([3, -1, 2]) if n is None else n
+    rank = R.choice([1, 2, 3, -1]) if rank is None else rank
+    ind = g.ph("int64", R.choice([(n, rank), (n, rank), (n, rank), (-1, rank), (n,), None, (n + 1, rank)]))
+    val = g.ph("float", R.choice([(n,), (n,), (n,), (-1,), (), None, (n + 1,)]))
+    shp = g.ph("int64", R.choice([(rank,), (rank,), (rank,), (-1,), None, (), (0,)]))
+    return ind, val, shp
+
+
+def gen_sparse():
+    g = G()
+    op = R.choice(
+        ["SparseTensorDenseMatMul", "SparseToDense", "SparseAdd", "SparseConcat", "SparseReorder", "SparseReshape",
+         "SparseFillEmptyRows", "SparseReduceSum", "SparseReduceMax", "SparseDenseCwiseMul", "SparseSoftmax",
+         "SparseSlice", "SparseTensorDenseAdd", "SerializeSparse", "SerializeManySparse", "SparseAddGrad",
+         "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments"]
+    )
+    if op == "SparseTensorDenseMatMul":
+        ind, val, _ = sparse_parts(g, rank=2)
+        if R.random() < 0.7:
+            n = R.choice([2, 2, 2, 3, 1])
+            a_shape = g.const([R.choice([1, 2, 3, 4, -1]) for _ in range(n)], [n], "int64")
+        else:
+            a_shape = g.ph("int64", R.choice([(2,), None, (3,)]))
+        attrs = {
+            **tattr(),
+            "Tindices": "type: DT_INT64",
+            "adjoint_a": b(R.random() < 0.3),
+            "adjoint_b": b(R.random() < 0.3),
+        }
+        return g, g.add("op", op, [ind, val, a_shape, g.ph("float", rand_shape(3))], attrs)
+    if op == "SparseToDense":
+        ind = g.ph("int32", R.choice([(3, 2), (3,), (), None]))
+        n = R.randint(0, 3)
+        if R.random() < 0.8:
+            out = g.const([R.choice([1, 2, 3, 0, -1, -2]) for _ in range(n)], [n], "int32")
+        else:
+            out = g.ph("int32", R.choice([(n,), (-1,), None]))
+        attrs = {**tattr(), "Tindices": "type: DT_INT32"}
+        return g, g.add("op", op, [ind, out, g.ph("float", R.choice([(3,), ()])), g.ph("float", ())], attrs)
+    if op == "SparseAdd":
+        a = sparse_parts(g)
+        b2 = sparse_parts(g)
+        return g, g.add("op", op, [*a, *b2, g.ph("float", ())], {**tattr(), "Treal": "type: DT_FLOAT"})
+    if op == "SparseAddGrad":
+        return g, g.add("op", op, [g.ph("float", (-1,)), g.ph("int64", rand_shape(3)), g.ph("int64", rand_shape(3)),
+                                   g.ph("int64", (-1, 2))], tattr())
+    if op == "SparseConcat":
+        n = R.randint(2, 3)
+        parts = [sparse_parts(g, rank=R.choice([2, 2, 3])) for _ in range(n)]
+        ins = [p[0] for p in parts] + [p[1] for p in parts] + [p[2] for p in parts]
+        return g, g.add("op", op, ins, {**tattr(), "N": f"i: {n}", "concat_dim": f"i: {R.choice([0, 1, -1])}"})
+    if op in ("SparseReorder", "SparseSoftmax", "SerializeSparse", "SerializeManySparse"):
+        return g, g.add("op", op, list(sparse_parts(g)), tattr())
+    if op == "SparseReshape":
+        ind, _, shp = sparse_parts(g)
+        return g, g.add("op", op, [ind, shp, g.ph("int64", R.choice([(2,), (-1,), (), None, (1, 2)]))])
+    if op == "SparseFillEmptyRows":
+        ind, val, _ = sparse_parts(g)
+        n = R.choice([0, 1, 2, 3])
+        shp = g.const([R.choice([-1, 2, 4, 0]) for _ in range(n)], [n], "int64") if R.random() < 0.6 else g.ph(
+            "int64", R.choice([(2,), (-1,), None, (0,)]))
+        return g, g.add("op", op, [ind, val, shp, g.ph("float", R.choice([(), (), (1,)]))], tattr())
+    if op in ("SparseReduceSum", "SparseReduceMax"):
+        ind, val, _ = sparse_parts(g)
+        n = R.choice([0, 1, 2, 3])
+        shp = g.const([R.choice([-1, 2, 4, 1]) for _ in range(n)], [n], "int64") if R.random() < 0.8 else g.ph(
+            "int64", (-1,))
+        k = R.choice([0, 1, 1, 2])
+        axes = g.const([R.choice([0, 1, -1, 2, -3, 3]) for _ in range(k)], [k] if R.random() < 0.9 else [], "int32") \
+            if k == 1 or R.random() < 0.9 else g.const([0], [], "int32")
+        return g, g.add("op", op, [ind, val, shp, axes], {**tattr(), "keep_dims": f"b: {'true' if R.random() < 0.5 else 'false'}"})
+    if op == "SparseDenseCwiseMul":
+        ind, val, shp = sparse_parts(g)
+        return g, g.add("op", op, [ind, val, shp, g.ph("float", rand_shape(3))], tattr())
+    if op == "SparseSlice":
+        ind, val, shp = sparse_parts(g)
+        return g, g.add("op", op, [ind, val, shp, g.ph("int64", (-1,)), g.ph("int64", (-1,))], tattr())
+    if op == "SparseTensorDenseAdd":
+        ind, val, shp = sparse_parts(g)
+        return g, g.add("op", op, [ind, val, shp, g.ph("float", rand_shape(3))], {**tattr(), "Tindices": "type: DT_INT64"})
+    data = g.ph("float", rand_shape(3))
+    idx = g.ph("int32", R.choice([(3,), (-1,), (2,), (), None]))
+    seg = g.ph("int32", R.choice([(3,), (-1,), (2,), None]))
+    num = scalar_arg(g, -1, 5, 0.15)
+    return g, g.add("op", op, [data, idx, seg, num],
+                    {**tattr(), "Tidx": "type: DT_INT32", "Tnumsegments": "type: DT_INT32",
+                     "Tsegmentids": "type: DT_INT32"})
+
+
+def gen_tensor_array():
+    g = G()
+    op = R.choice(
+        ["StackV2", "StackPushV2", "StackPopV2", "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3",
+         "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayConcatV3",
+         "TensorArraySplitV3", "TensorArrayGradV3"]
+    )
+    elem = rand_shape(3)
+    if op == "StackV2":
+        return g, g.add("op", op, [g.ph("int32", R.choice([(), (1,)]))], {"elem_type": "type: DT_FLOAT"})
+    if op in ("StackPushV2", "StackPopV2"):
+        stack = g.add(g.name("s"), "StackV2", [g.const([-1], [], "int32")], {"elem_type": "type: DT_FLOAT"})
+        if op == "StackPopV2":
+            return g, g.add("op", op, [stack], {"elem_type": "type: DT_FLOAT"})
+        return g, g.add("op", op, [stack, g.ph("float", elem)], tattr())
+    ta_attrs = {"dtype": "type: DT_FLOAT", "element_shape": shape_pb(elem),
+                "identical_element_shapes": f"b: {'true' if R.random() < 0.6 else 'false'}"}
+    if op == "TensorArrayV3":
+        return g, g.add("op", op, [g.ph("int32", R.choice([(), (), (1,)]))], ta_attrs)
+    if R.random() < 0.9:
+        ta = g.add(g.name("ta"), "TensorArrayV3", [g.const([3], [], "int32")], ta_attrs)
+        handle, flow = ta, f"{ta}:1"
+        if R.random() < 0.2:
+            handle = g.add(g.name("i"), "Identity", [handle], {"T": "type: DT_RESOURCE"})
+    else:
+        handle = g.ph("resource", R.choice([(2,), (3,), (), None]))
+        flow = g.ph("float", ())
+    if R.random() < 0.05:
+        flow = g.ph("float", (1,))
+    index = g.ph("int32", R.choice([(), (), (), (1,)]))
+    if op == "TensorArrayWriteV3":
+        return g, g.add("op", op, [handle, index, g.ph("float", perturb(elem)), flow], tattr())
+    if op == "TensorArrayReadV3":
+        return g, g.add("op", op, [handle, index, flow], {"dtype": "type: DT_FLOAT"})
+    if op == "TensorArrayGatherV3":
+        return g, g.add("op", op, [handle, g.ph("int32", R.choice([(2,), (-1,), (), None])), flow],
+                        {"dtype": "type: DT_FLOAT", "element_shape": shape_pb(perturb(elem) if R.random() < 0.5 else None)})
+    if op == "TensorArrayScatterV3":
+        vals = g.ph("float", None if elem is None else (2,) + (perturb(elem) or elem))
+        return g, g.add("op", op, [handle, g.ph("int32", R.choice([(2,), (-1,), (), None])), vals, flow], tattr())
+    if op == "TensorArraySizeV3":
+        return g, g.add("op", op, [handle, flow])
+    if op == "TensorArrayConcatV3":
+        return g, g.add("op", op, [handle, flow], {"dtype": "type: DT_FLOAT"})
+    if op == "TensorArraySplitV3":
+        return g, g.add("op", op, [handle, g.ph("float", rand_shape(3)), g.ph("int64", R.choice([(2,), (), None])),
+                                   flow], tattr())
+    return g, g.add("op", op, [handle, flow], {"source": 's: "grad"'})
+
+
+def gen_misc_more():
+    g = G()
+    op = R.choice(["BroadcastTo", "IdentityN", "DepthwiseConv2dNativeBackpropInput",
+                   "DepthwiseConv2dNativeBackpropFilter", "FusedBatchNormGradV3", "ControlTrigger"])
+    if op == "BroadcastTo":
+        s = rand_shape(3)
+        return g, g.add("op", op, [g.ph("float", s), shape_arg(g, R.randint(0, 4), (1, 2, 3, -1, 0))],
+                        {**tattr(), "Tidx": idx_attr()})
+    if op == "IdentityN":
+        n = R.randint(1, 3)
+        return g, g.add("op", op, [g.ph("float", rand_shape()) for _ in range(n)],
+                        {"T": "list { " + " type: DT_FLOAT" * n + " }"})
+    if op == "ControlTrigger":
+        return g, g.add("op", op, [])
+    if op == "FusedBatchNormGradV3":
+        fmt = R.choice(["NHWC", "NCHW"])
+        x = tuple(R.choice([-1, 1, 2, 3]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5)
+        ch = x[-1 if fmt == "NHWC" else 1] if x is not None and len(x) == 4 else 3
+        vecs = [g.ph("float", R.choice([(ch,), (ch,), (-1,), (ch + 1,), None, ()])) for _ in range(4)]
+        attrs = {**tattr(), "U": "type: DT_FLOAT", "data_format": f's: "{fmt}"', "is_training": b(R.random() < 0.5)}
+        return g, g.add("op", op, [g.ph("float", perturb(x) if x else x), g.ph("float", x)] + vecs, attrs)
+    x = g.ph("float", tuple(R.choice([-1, 1, 2, 4]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5))
+    f = g.ph("float", tuple(R.choice([-1, 1, 2, 3]) for _ in range(4)) if R.random() < 0.9 else rand_shape(5))
+    sizes = shape_arg(g, R.choice([4, 4, 3]), (1, 2, 3, 4), 0.15)
+    grad = g.ph("float", rand_shape(4))
+    attrs = {**tattr(), "strides": ilist([1, 1, 1, 1]), "padding": 's: "SAME"'}
+    if op == "DepthwiseConv2dNativeBackpropInput":
+        if LAST_DT[0] == "int64":
+            sizes = g.add(g.name("cast"), "Cast", [sizes], {"SrcT": "type: DT_INT64", "DstT": "type: DT_INT32"})
+        return g, g.add("op", op, [sizes, f, grad], attrs)
+    if LAST_DT[0] == "int64":
+        sizes = g.add(g.name("cast"), "Cast", [sizes], {"SrcT": "type: DT_INT64", "DstT": "type: DT_INT32"})
+    return g, g.add("op", op, [x, sizes, grad], attrs)
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -1655,6 +2006,12 @@ GENS = {
     "iterator": gen_iterator,
     "rest": gen_rest,
     "fake_quant": gen_fake_quant,
+    "list": gen_list,
+    "list_chain": gen_list_chain,
+    "matrix_diag": gen_matrix_diag,
+    "sparse": gen_sparse,
+    "tensor_array": gen_tensor_array,
+    "misc_more": gen_misc_more,
 }
 
 

@@ -6,7 +6,7 @@ A shape is a tuple of ints (-1 for an unknown dimension) or None (unknown rank).
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, overload
 
 from tflint.tf.tensors import partial_shape_problem, tensor_content
 
@@ -58,6 +58,12 @@ def compatible(a: Shape, b: Shape) -> bool:
     return True
 
 
+@overload
+def merge(a: tuple[int, ...], b: Shape) -> tuple[int, ...]: ...
+@overload
+def merge(a: Shape, b: tuple[int, ...]) -> tuple[int, ...]: ...
+@overload
+def merge(a: Shape, b: Shape) -> Shape: ...
 def merge(a: Shape, b: Shape) -> Shape:
     """The most precise shape compatible with both (`InferenceContext::Merge`); ShapeError if none."""
     if a is None:
@@ -100,6 +106,10 @@ def with_rank(shape: Shape, rank: int, index: int | None = None) -> tuple[int, .
     return shape
 
 
+@overload
+def with_rank_at_least(shape: tuple[int, ...], rank: int, index: int | None = None) -> tuple[int, ...]: ...
+@overload
+def with_rank_at_least(shape: Shape, rank: int, index: int | None = None) -> Shape: ...
 def with_rank_at_least(shape: Shape, rank: int, index: int | None = None) -> Shape:
     """`WithRankAtLeast`: an unknown rank stays unknown."""
     if shape is not None and len(shape) < rank:
@@ -107,6 +117,10 @@ def with_rank_at_least(shape: Shape, rank: int, index: int | None = None) -> Sha
     return shape
 
 
+@overload
+def with_rank_at_most(shape: tuple[int, ...], rank: int, index: int | None = None) -> tuple[int, ...]: ...
+@overload
+def with_rank_at_most(shape: Shape, rank: int, index: int | None = None) -> Shape: ...
 def with_rank_at_most(shape: Shape, rank: int, index: int | None = None) -> Shape:
     """`WithRankAtMost`: an unknown rank stays unknown."""
     if shape is not None and len(shape) > rank:
@@ -273,6 +287,10 @@ def divide(dim: int, divisor: int, evenly_divisible: bool = True) -> int:
     return dim // divisor
 
 
+@overload
+def subshape(shape: tuple[int, ...], start: int, end: int | None = None) -> tuple[int, ...]: ...
+@overload
+def subshape(shape: Shape, start: int, end: int | None = None) -> Shape: ...
 def subshape(shape: Shape, start: int, end: int | None = None) -> Shape:
     """`InferenceContext::Subshape` (stride 1): dims [start, end), negative indices from the back."""
     if shape is None:
@@ -301,11 +319,15 @@ def merge_prefix(shape: Shape, prefix: Shape) -> tuple[Shape, Shape]:
     """`MergePrefix`: `shape` starts with `prefix` (merged both ways)."""
     if shape is None or prefix is None:
         return shape, prefix
-    shape = with_rank_at_least(shape, len(prefix))
-    merged = merge(shape[: len(prefix)], prefix)
-    return merged + shape[len(prefix) :], merged
+    known = with_rank_at_least(shape, len(prefix))
+    merged = with_rank(merge(known[: len(prefix)], prefix), len(prefix))
+    return merged + known[len(prefix) :], merged
 
 
+@overload
+def replace_dim(shape: tuple[int, ...], position: int, dim: int) -> tuple[int, ...]: ...
+@overload
+def replace_dim(shape: Shape, position: int, dim: int) -> Shape: ...
 def replace_dim(shape: Shape, position: int, dim: int) -> Shape:
     """`ReplaceDim`: `shape` with the dim at `position` (negative from the back) replaced."""
     if shape is None:

@@ -288,7 +288,7 @@ def _transpose(c: Context) -> list[Shape]:
         return [None]
     if shape is not None:
         rank = len(shape)
-    elif perm_elements >= 0:
+    elif perm_elements >= 0 or perm is None:
         rank = perm_elements
     else:
         rank = len(perm.values)
@@ -533,7 +533,7 @@ def _split_v(c: Context) -> list[Shape]:
         else:
             total += size
     dim = shape[axis]
-    outputs = []
+    outputs: list[Shape] = []
     for size in values:
         if size == -1 and dim >= 0:
             size = dim - total
@@ -766,7 +766,7 @@ def _gather_nd(c: Context) -> list[Shape]:
     params = c.shapes[0]
     indices = with_rank_at_least(c.shapes[1], 1, 1)
     inner = -1 if indices is None else indices[-1]
-    if params is None or inner < 0:
+    if params is None or indices is None or inner < 0:
         return [None]
     if inner > len(params):
         raise ShapeError(

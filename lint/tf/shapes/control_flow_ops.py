@@ -30,17 +30,17 @@ def _merge(c: Context) -> list[Shape]:
     shapes = c.shapes
     if not shapes:
         raise Unknown
-    out = shapes[0]
-    if out is not None:
-        out = list(out)
-        for shape in shapes[1:]:
-            if shape is None or len(shape) != len(out):
-                out = None
-                break
-            for position, size in enumerate(shape):
-                if size != out[position]:
-                    out[position] = -1
-    return [None if out is None else tuple(out), ()]
+    first = shapes[0]
+    if first is None:
+        return [None, ()]
+    out = list(first)
+    for shape in shapes[1:]:
+        if shape is None or len(shape) != len(out):
+            return [None, ()]
+        for position, size in enumerate(shape):
+            if size != out[position]:
+                out[position] = -1
+    return [tuple(out), ()]
 
 
 def _enter(c: Context) -> list[Shape]:

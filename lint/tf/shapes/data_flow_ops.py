@@ -9,7 +9,6 @@ from tflint.tf.shapes.algebra import (
     merge_prefix,
     subshape,
     with_rank,
-    with_rank_at_least,
     with_value,
 )
 from tflint.tf.shapes.context import Context, ShapeFn
@@ -63,11 +62,12 @@ def _tensor_array_handle(c: Context) -> None:
 
 
 def _tensor_array(c: Context) -> list[Shape]:
-    """TensorArrayV3: with `identical_element_shapes`, its `element_shape` travels as the handle's data."""
+    """TensorArrayV3: a fully defined `element_shape` (any with `identical_element_shapes`) is the handle's data."""
     c.expect_inputs(1)
     with_rank(c.shapes[0], 0, 0)
-    if c.attr("identical_element_shapes", "b"):
-        c.set_handle_data(0, c.attr("dtype", "type"), c.attr_shape("element_shape"))
+    element_shape = c.attr_shape("element_shape")
+    if c.attr("identical_element_shapes", "b") or (element_shape is not None and min(element_shape, default=0) >= 0):
+        c.set_handle_data(0, c.attr("dtype", "type"), element_shape)
     return [(2,), ()]
 
 
@@ -140,7 +140,6 @@ def _tensor_array_concat(c: Context) -> list[Shape]:
 def _tensor_array_split(c: Context) -> list[Shape]:
     c.expect_inputs(4)
     _tensor_array_handle(c)
-    with_rank_at_least(c.shapes[1], 1, 1)
     with_rank(c.shapes[2], 1, 2)
     with_rank(c.shapes[3], 0, 3)
     return [()]

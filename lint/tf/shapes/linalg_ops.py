@@ -77,7 +77,11 @@ def _einsum(c: Context) -> list[Shape]:
             dim = -1 if shape is None else shape[len(shape) - len(after) + position]
             labels[label] = merge_dim(labels[label], dim) if label in labels else dim
         broadcast_shapes.append(bcast)
-    out_bcast = broadcast_shapes[0] if len(broadcast_shapes) == 1 else broadcast(*broadcast_shapes)
+    if len(broadcast_shapes) > 2:
+        raise Unknown
+    out_bcast = (
+        broadcast_shapes[0] if len(broadcast_shapes) == 1 else broadcast(broadcast_shapes[0], broadcast_shapes[1])
+    )
     if "..." in output:
         if out_bcast is None:
             return [None]

@@ -153,9 +153,10 @@ def _range(c: Context) -> list[Shape]:
     for index in range(3):
         with_rank(c.shapes[index], 0, index)
     values = [c.const(index) for index in range(3)]
-    if any(value is None for value in values):
+    known = [value.values[0] for value in values if value is not None]
+    if len(known) != 3:
         return [(-1,)]
-    start, limit, delta = (value.values[0] for value in values)
+    start, limit, delta = known
     if delta == 0:
         raise ShapeError(f"Requires delta != 0: {delta}")
     if delta > 0 and start > limit:

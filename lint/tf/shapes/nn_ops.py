@@ -166,7 +166,7 @@ def _fused_batch_norm(c: Context) -> list[Shape]:
         vector = with_rank(c.shapes[index], 1, index)
         channel = merge_dim(channel, vector[0])
     out = shape[:channel_index] + (channel,) + shape[channel_index + 1 :]
-    outputs = [out, (channel,), (channel,), (channel,), (channel,)]
+    outputs: list[Shape] = [out, (channel,), (channel,), (channel,), (channel,)]
     if c.node.op == "FusedBatchNormV3":
         outputs.append(None)
     return outputs

@@ -96,7 +96,7 @@ def _parse_outputs(num_sparse: int, serialized: Shape, dense_shapes: list[Shape]
     outputs.extend([(-1,)] * num_sparse)
     outputs.extend([(rank,)] * num_sparse)
     for dense in dense_shapes:
-        outputs.append(None if serialized is None else serialized + dense)
+        outputs.append(None if serialized is None or dense is None else serialized + dense)
     return outputs
 
 

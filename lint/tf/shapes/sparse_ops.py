@@ -109,13 +109,17 @@ def _sparse_reduce(c: Context) -> list[Shape]:
     if dense is None or axes is None:
         raise Unknown
     rank = len(dense.values)
-    if rank == 0 or len(dense.dims) != 1 or min(dense.values) < -1:
+    if len(dense.dims) != 1:
+        raise Unknown
+    if rank == 0:
+        raise ShapeError("Number of dims in shape tensor must not be 0", 2)
+    if min(dense.values) < -1:
         raise Unknown
     reduced = set()
     for axis in axes.values:
-        if not -rank <= axis < rank:
-            raise ShapeError(f"Invalid reduction dimension {axis}, for input with {rank} dimensions.", 3)
-        reduced.add(axis + rank if axis < 0 else axis)
+        # C++'s `(axis + rank) % rank`: the remainder takes the sign of the dividend.
+        total = axis + rank
+        reduced.add(total % rank if total >= 0 else -(-total % rank))
     keep = c.attr("keep_dims", "b")
     out: list[int] = []
     for position, size in enumerate(dense.values):
@@ -165,9 +169,7 @@ def _sparse_segment_with_num_segments(c: Context) -> list[Shape]:
     data = with_rank_at_least(c.shapes[0], 1, 0)
     indices = with_rank(c.shapes[1], 1, 1)
     segments = with_rank(c.shapes[2], 1, 2)
-    num_segments = c.shapes[3]
-    if num_segments is not None and len(num_segments) > 1:
-        raise ShapeError(f"Shape must be at most rank 1 but is rank {len(num_segments)}", 3)
+    with_rank(c.shapes[3], 0, 3)
     merge(indices, segments)
     rest = None if data is None else data[1:]
     value = c.const(3)
@@ -177,7 +179,7 @@ def _sparse_segment_with_num_segments(c: Context) -> list[Shape]:
             raise Unknown
         first = value.values[0]
         if first < 0:
-            raise Unknown
+            raise ShapeError("Cannot specify a negative value for num_segments", 3)
     return [None if rest is None else (first,) + rest]
 
 
