@@ -1640,6 +1640,9 @@ LIST_OPS = [
     "EmptyTensorList",
     "TensorListScatterV2",
     "TensorListSplit",
+    "TensorListConcat",
+    "TensorListPushBackBatch",
+    "TensorListScatter",
 ]
 
 
@@ -1653,7 +1656,15 @@ def gen_list():
     lattr = {"element_dtype": f"type: {DT[list_dtype]}"}
     attr = {"element_dtype": f"type: {DT[dtype]}"}
     maker = R.choice(["TensorListReserve", "EmptyTensorList", "TensorListFromTensor", "none"])
-    if op in ("TensorListFromTensor", "TensorListReserve", "EmptyTensorList", "TensorListScatterV2", "TensorListSplit"):
+    if op in (
+        "TensorListFromTensor",
+        "TensorListReserve",
+        "EmptyTensorList",
+        "TensorListScatterV2",
+        "TensorListSplit",
+        "TensorListScatter",
+        "TensorListPushBackBatch",
+    ):
         maker = "none"
     if maker == "TensorListReserve":
         handle = g.add(g.name("l"), maker, [elem_shape_arg(g, elem), g.const([3], [], "int32")],
@@ -1688,6 +1699,11 @@ def gen_list():
         return g, g.add("op", op, [handle])
     if op == "TensorListResize":
         return g, g.add("op", op, [handle, index()])
+    if op == "TensorListConcat":
+        return g, g.add("op", op, [handle], {**attr, "element_shape": shape_pb(perturb(elem))})
+    if op == "TensorListPushBackBatch":
+        handles = g.ph("variant", R.choice([(2,), (-1,), (), None]))
+        return g, g.add("op", op, [handles, g.ph(dtype, R.choice([(2, 3), (3,), (), None, (-1, 2)]))], attr)
     if op == "TensorListConcatV2":
         return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem)), g.const([0], [0], "int64")],
                         {**attr, **st})
@@ -1699,6 +1715,8 @@ def gen_list():
     t = g.ph(dtype, None if elem is None or R.random() < 0.1 else (R.choice([2, -1]),) + (perturb(elem) or elem))
     if op == "TensorListFromTensor":
         return g, g.add("op", op, [t, elem_shape_arg(g, elem)], {**attr, **st})
+    if op == "TensorListScatter":
+        return g, g.add("op", op, [t, g.ph("int32", (-1,)), elem_shape_arg(g, elem)], {**attr, **st})
     if op in ("TensorListReserve", "EmptyTensorList"):
         return g, g.add("op", op, [elem_shape_arg(g, elem), g.ph("int32", R.choice([(), (1,)]))], {**attr, **st})
     if op == "TensorListScatterV2":
@@ -1872,7 +1890,7 @@ def gen_tensor_array():
     op = R.choice(
         ["StackV2", "StackPushV2", "StackPopV2", "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3",
          "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayConcatV3",
-         "TensorArraySplitV3", "TensorArrayGradV3"]
+         "TensorArraySplitV3", "TensorArrayGradV3", "TensorArrayCloseV3"]
     )
     elem = rand_shape(3)
     if op == "StackV2":
@@ -1911,6 +1929,8 @@ def gen_tensor_array():
         return g, g.add("op", op, [handle, flow])
     if op == "TensorArrayConcatV3":
         return g, g.add("op", op, [handle, flow], {"dtype": "type: DT_FLOAT"})
+    if op == "TensorArrayCloseV3":
+        return g, g.add("op", op, [handle])
     if op == "TensorArraySplitV3":
         return g, g.add("op", op, [handle, g.ph("float", rand_shape(3)), g.ph("int64", R.choice([(2,), (), None])),
                                    flow], tattr())

@@ -1,4 +1,4 @@
-"""Write TF1-style graphs covering the ops shape-mismatch has shape functions for, with `_output_shapes` (maintainer tool; needs TensorFlow).
+"""Write TF1-style graphs covering the ops with shape functions, with `_output_shapes` (maintainer tool; needs TF).
 
 Usage: $TF_PYTHON tools/gen_shape_graphs.py [OUT_DIR]   (default tests/data/shapes)
        $TF_PYTHON tools/gen_shape_graphs.py --models OUT_DIR   (big models for tools/shape_coverage.py)
@@ -103,6 +103,107 @@ def loops_and_variables(out: Path) -> None:
         tf1.assign_add(tf1.get_variable("vv", [3], use_resource=False), [1.0, 2.0, 3.0])
         tf1.global_variables_initializer()
     _save(out, "tf1_loops_and_variables", graph)
+
+
+def lists_and_diagonals(out: Path) -> None:
+    """TensorList ops, matrix diagonals, BroadcastTo and IdentityN (raw ops, so the graph names them)."""
+    raw = tf.raw_ops
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf1.placeholder(tf.float32, [5, 4, 3], name="x")
+        item = tf1.placeholder(tf.float32, [4, 3], name="item")
+        reserved = raw.TensorListReserve(element_shape=[4, 3], num_elements=5, element_dtype=tf.float32)
+        updated = raw.TensorListSetItem(input_handle=reserved, index=0, item=item)
+        raw.TensorListGetItem(input_handle=updated, index=1, element_shape=[4, 3], element_dtype=tf.float32)
+        raw.TensorListStack(input_handle=updated, element_shape=[4, 3], element_dtype=tf.float32, num_elements=5)
+        pushed = raw.TensorListPushBack(input_handle=updated, tensor=item)
+        raw.TensorListPopBack(input_handle=pushed, element_shape=[4, 3], element_dtype=tf.float32)
+        raw.TensorListLength(input_handle=pushed)
+        raw.TensorListElementShape(input_handle=pushed, shape_type=tf.int32)
+        listed = raw.TensorListFromTensor(tensor=x, element_shape=[4, 3])
+        raw.TensorListGather(input_handle=listed, indices=[0, 2], element_shape=[-1, 3], element_dtype=tf.float32)
+        raw.TensorListResize(input_handle=listed, size=3)
+        scattered = raw.TensorListScatterV2(tensor=x, indices=tf.range(5), element_shape=[4, 3], num_elements=5)
+        raw.TensorListConcatV2(
+            input_handle=scattered,
+            element_shape=[-1, 3],
+            leading_dims=tf.zeros([0], tf.int64),
+            element_dtype=tf.float32,
+        )
+        empty = raw.EmptyTensorList(element_shape=[4, 3], max_num_elements=3, element_dtype=tf.float32)
+        raw.TensorListPushBack(input_handle=empty, tensor=item)
+        square = tf1.placeholder(tf.float32, [2, 4, 4], name="square")
+        band = tf1.placeholder(tf.float32, [2, 3, 4], name="band")
+        tf.linalg.diag_part(square, k=(-1, 1))
+        tf.linalg.diag_part(square, k=1)
+        tf.linalg.diag(band, k=(-1, 1), num_rows=5)
+        tf.linalg.diag(item, k=0)
+        tf.linalg.set_diag(square, tf.zeros([2, 3, 4]), k=(-1, 1))
+        tf.linalg.set_diag(square, tf.zeros([2, 4]))
+        tf.linalg.band_part(square, 1, -1)
+        raw.MatrixDiagPart(input=square)
+        raw.MatrixDiag(diagonal=item)
+        raw.MatrixSetDiag(input=square, diagonal=tf.ones([2, 4]))
+        raw.Diag(diagonal=item)
+        raw.DiagPart(input=tf.zeros([3, 2, 3, 2]))
+        tf.broadcast_to(tf1.placeholder(tf.float32, [3, 1], name="column"), [2, 3, 4])
+        tf.identity_n([x, item])
+    _save(out, "tf1_lists_and_diagonals", graph)
+
+
+def sparse(out: Path) -> None:
+    """Sparse ops on a SparseTensor fed by placeholders, and their dense neighbours."""
+    graph = tf.Graph()
+    with graph.as_default():
+        indices = tf1.placeholder(tf.int64, [6, 2], name="indices")
+        values = tf1.placeholder(tf.float32, [6], name="values")
+        dense_shape = tf.constant([4, 5], tf.int64, name="dense_shape")
+        st = tf.SparseTensor(indices, values, dense_shape)
+        dense = tf1.placeholder(tf.float32, [5, 3], name="dense")
+        tf.sparse.sparse_dense_matmul(st, dense)
+        tf.sparse.sparse_dense_matmul(
+            st, tf1.placeholder(tf.float32, [3, 4], name="dense_t"), adjoint_a=True, adjoint_b=True
+        )
+        tf.sparse.to_dense(st)
+        tf.sparse.reshape(st, [2, 10])
+        tf.sparse.fill_empty_rows(st, 0.0)
+        tf.sparse.reduce_sum(st, axis=1)
+        tf.sparse.reduce_max(st, axis=0, keepdims=True)
+        tf.sparse.concat(1, [st, st])
+        tf.sparse.add(st, st)
+        tf.sparse.reorder(st)
+        tf.sparse.softmax(st)
+        tf.sparse.slice(st, [0, 0], [2, 3])
+        tf.sparse.add(st, tf1.placeholder(tf.float32, [4, 5], name="dense_b"))
+        tf1.sparse_to_dense(tf1.placeholder(tf.int32, [3, 2], name="sparse_indices"), [4, 4], 1.0)
+        data = tf1.placeholder(tf.float32, [10, 3], name="data")
+        segment_ids = tf1.placeholder(tf.int32, [4], name="segment_ids")
+        ids = tf1.placeholder(tf.int32, [4], name="ids")
+        tf.sparse.segment_sum(data, ids, segment_ids, num_segments=6)
+        tf.sparse.segment_mean(data, ids, segment_ids, num_segments=6)
+    _save(out, "tf1_sparse_ops", graph)
+
+
+def gradients(out: Path) -> None:
+    """Gradients of a depthwise convolution, batch norm V3 and a while loop (stacks, TensorArrays)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        images = tf1.placeholder(tf.float32, [2, 8, 8, 3], name="images")
+        kernel = tf1.get_variable("depthwise", [3, 3, 3, 2], use_resource=False)
+        y = tf.nn.depthwise_conv2d(images, kernel, [1, 1, 1, 1], "SAME")
+        y, _, _ = tf1.nn.fused_batch_norm(y, tf.ones([6]), tf.zeros([6]), is_training=True)
+        steps = tf.TensorArray(tf.float32, 4, element_shape=[2, 6]).unstack(tf.reshape(y[:, :4, 0, :], [4, 2, 6]))
+
+        def body(t, h, out):
+            h = tf.tanh(h * steps.read(t))
+            return t + 1, h, out.write(t, h)
+
+        _, h, written = tf1.while_loop(
+            lambda t, *_: t < 4, body, [0, tf.ones([2, 6]), tf.TensorArray(tf.float32, 4, element_shape=[2, 6])]
+        )
+        loss = tf.reduce_sum(written.stack()) + tf.reduce_sum(h)
+        tf.gradients(loss, [images, kernel])
+    _save(out, "tf1_gradients", graph)
 
 
 # -- big models (tools/gen_shape_graphs.py --models OUT_DIR): node coverage of shape functions ---------
@@ -300,7 +401,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     tf1.disable_eager_execution()
     tf1.disable_control_flow_v2()
-    for build in (convolutional, parsing, loops_and_variables):
+    for build in (convolutional, parsing, loops_and_variables, lists_and_diagonals, sparse, gradients):
         build(out)
         print(f"wrote {build.__name__}")
 

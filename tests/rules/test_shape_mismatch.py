@@ -194,6 +194,127 @@ CONSTS_READ = (
 )
 
 
+ELEMENT = 'attr { key: "element_dtype" value { type: DT_FLOAT } }'
+SHAPE_TYPE = 'attr { key: "shape_type" value { type: DT_INT32 } }'
+
+
+def reserve(element_shape: list[int]) -> str:
+    """A TensorListReserve of 3 float elements of `element_shape` (its handle data), on lines 1-3."""
+    return (
+        ints("shape", element_shape)
+        + ints("count", [3], "")
+        + op("list", "TensorListReserve", ["shape", "count"], ELEMENT + " " + SHAPE_TYPE)
+    )
+
+
+def var(name: str, dims: str) -> str:
+    shape = " ".join(f"dim {{ size: {d} }}" for d in dims.split(",") if d)
+    return (
+        f'node {{ name: "{name}" op: "VarHandleOp" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} '
+        f'attr {{ key: "shape" value {{ shape {{ {shape} }} }} }} }}\n'
+    )
+
+
+NEW_FAMILIES = [
+    pytest.param(
+        reserve([2, 2])
+        + ints("index", [0], "")
+        + ph("item", "2,3")
+        + op("set", "TensorListSetItem", ["list", "index", "item"], ELEMENT)
+        + VERSION,
+        [(ID, "set", 6)],
+        id="list-item-contradicts-element-shape",
+    ),
+    pytest.param(
+        reserve([2, 2])
+        + ints("index", [0], "")
+        + ph("item", "2,2")
+        + op("set", "TensorListSetItem", ["list", "index", "item"], ELEMENT)
+        + op("stack", "TensorListStack", ["set", "shape"], ELEMENT)
+        + op("get", "TensorListGetItem", ["set", "index", "shape"], ELEMENT)
+        + VERSION,
+        [],
+        id="list-consistent",
+    ),
+    pytest.param(
+        reserve([2, 2])
+        + op("same", "Identity", ["list"], 'attr { key: "T" value { type: DT_VARIANT } }')
+        + ints("index", [0], "")
+        + ints("wanted", [2, 3])
+        + op("get", "TensorListGetItem", ["same", "index", "wanted"], ELEMENT)
+        + VERSION,
+        [(ID, "get", 7)],
+        id="list-handle-data-through-identity",
+    ),
+    pytest.param(
+        reserve([2, 2])
+        + ints("index", [0], "")
+        + ints("any", [-1], "")
+        + op(
+            "get",
+            "TensorListGetItem",
+            ["list", "index", "any"],
+            'attr { key: "element_dtype" value { type: DT_INT32 } }',
+        )
+        + VERSION,
+        [(ID, "get", 6)],
+        id="list-element-dtype",
+    ),
+    pytest.param(
+        ph("m", "3,3") + ints("k", [3], "") + ph("pad", "") + op("d", "MatrixDiagPartV3", ["m", "k", "pad"]) + VERSION,
+        [(ID, "d", 4)],
+        id="diagonal-out-of-bound",
+    ),
+    pytest.param(
+        ph("v", "2,4")
+        + ints("k", [-1, 0])
+        + ints("rows", [-1], "")
+        + ints("cols", [-1], "")
+        + ph("pad", "")
+        + op("d", "MatrixDiagV3", ["v", "k", "rows", "cols", "pad"])
+        + ph("w", "4,4")
+        + op("m", "MatMul", ["d", "w"])
+        + VERSION,
+        [],
+        id="diagonals-make-a-square",
+    ),
+    pytest.param(
+        ph("indices", "-1,2", "DT_INT64")
+        + ph("values", "-1")
+        + ints("dense_shape", [4, 5], dtype="DT_INT64")
+        + ph("b", "6,3")
+        + op("mm", "SparseTensorDenseMatMul", ["indices", "values", "dense_shape", "b"])
+        + VERSION,
+        [(ID, "mm", 5)],
+        id="sparse-matmul-inner-dimension",
+    ),
+    pytest.param(
+        var("v", "2")
+        + var("accum", "2")
+        + ph("lr", "")
+        + ph("grad", "3")
+        + op("apply", "ResourceApplyAdagrad", ["v", "accum", "lr", "grad"])
+        + VERSION,
+        [],
+        id="resource-adagrad-gradient-unchecked",
+    ),
+    pytest.param(
+        ints("size", [3], "")
+        + op(
+            "ta",
+            "TensorArrayV3",
+            ["size"],
+            'attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "element_shape" value { shape { dim { size: 4 } } } }',
+        )
+        + ints("index", [0], "")
+        + ph("value", "5")
+        + op("write", "TensorArrayWriteV3", ["ta", "index", "value", "ta:1"])
+        + VERSION,
+        [(ID, "write", 5)],
+        id="tensor-array-element-shape",
+    ),
+]
+
 CASES = [
     # -- legal, and must stay clean -----------------------------------------------------------
     pytest.param(ph("x", "-1,3") + ph("b", "3") + op("y", "AddV2", ["x", "b"]) + VERSION, [], id="broadcast-trailing"),
@@ -442,6 +563,7 @@ CASES = [
         id="scalar-placeholder-since-22",
     ),
     pytest.param(CONSTS_READ, [(ID, "m3", 11)], id="same-kind-different-consts"),
+    *NEW_FAMILIES,
 ]
 
 

@@ -31,8 +31,9 @@ _SPECS = {
 # Only the Resource* form of these exists.
 _RESOURCE_ONLY = ("KerasMomentum",)
 # What TensorFlow 2.21 does with a Resource* op's handles (checked against it, tools/fuzz_shapes_tf.py):
-# the variable's and slots' shapes are merged; the gradient is merged with them only for these.
-_GRADIENT_MERGED = ("GradientDescent", "Adagrad", "AdagradV2", "Ftrl", "FtrlV2", "Adadelta", "AdaMax")
+# the variable's and slots' shapes are merged; the gradient is merged with them only for these
+# (a [3] gradient of a [2] variable imports for every other Resource* optimizer).
+_GRADIENT_MERGED = ("GradientDescent",)
 
 
 def _apply(c: Context) -> list[Shape]:
