@@ -304,7 +304,8 @@ NEW_FAMILIES = [
             "ta",
             "TensorArrayV3",
             ["size"],
-            'attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "element_shape" value { shape { dim { size: 4 } } } }',
+            'attr { key: "dtype" value { type: DT_FLOAT } } '
+            'attr { key: "element_shape" value { shape { dim { size: 4 } } } }',
         )
         + ints("index", [0], "")
         + ph("value", "5")
