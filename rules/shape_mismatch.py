@@ -9,8 +9,9 @@ inconsistent with the GraphDef for output #0: Shapes must be equal rank, but
 are 0 and 1`). Downstream nodes see the merged shapes.
 
 This rule replays that inference over the top-level graph with shape
-functions for some 290 ops (99% of the node occurrences of the real graphs
-tflint is tested on), organised like TensorFlow's op families
+functions for some 370 ops (99% of the node occurrences of the real graphs
+tflint is tested on, and of Keras applications, Transformer, LSTM/GRU and TF1 training
+graphs), organised like TensorFlow's op families
 (`tflint.tf.shapes.array_ops`, `nn_ops`, `math_ops`, `image_ops`,
 `training_ops`, ...), each checked against TensorFlow 2.21 on random
 shapes, attrs and constant arguments (bench/shape_fuzz.md): variables and
@@ -23,7 +24,11 @@ CropAndResize, the reductions, segment reductions, optimizer updates
 (Apply* and ResourceApply*), control flow v1, checkpoints, the ops whose
 output is always a scalar whatever their inputs (L2Loss, the summary ops,
 ReadFile, StringFormat: a stale `_output_shapes` on them is rejected even
-when the input shapes are unknown) and the ParseExample family. Constant
+when the input shapes are unknown), the ParseExample family, TensorList and
+TensorArray ops (the element shape and dtype travel with the list's handle,
+followed through Identity nodes), matrix diagonals (MatrixDiag, DiagPart and
+SetDiag V1-V3) and the sparse ops (SparseTensorDenseMatMul, SparseToDense,
+SparseReshape, SparseConcat, SparseAdd, SparseFillEmptyRows, SparseReduceSum...). Constant
 inputs (shapes, axes, sizes, permutations) are read where TensorFlow folds them too: a `Const`, or a small integer
 subgraph (Identity chains, Shape/Size/Rank of known shapes, Pack, ConcatV2,
 StridedSlice, Cast, scalar arithmetic); a resource variable's shape flows
