@@ -9,7 +9,7 @@ inconsistent with the GraphDef for output #0: Shapes must be equal rank, but
 are 0 and 1`). Downstream nodes see the merged shapes.
 
 This rule replays that inference over the top-level graph with shape
-functions for some 370 ops (99% of the node occurrences of the real graphs
+functions for some 390 ops (99% of the node occurrences of the real graphs
 tflint is tested on, and of Keras applications, Transformer, LSTM/GRU and TF1 training
 graphs), organised like TensorFlow's op families
 (`tflint.tf.shapes.array_ops`, `nn_ops`, `math_ops`, `image_ops`,

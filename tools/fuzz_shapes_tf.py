@@ -29,6 +29,7 @@ DT = {
     "bool": "DT_BOOL",
     "string": "DT_STRING",
     "variant": "DT_VARIANT",
+    "uint8": "DT_UINT8",
 }
 
 
@@ -1667,11 +1668,19 @@ def gen_list():
     ):
         maker = "none"
     if maker == "TensorListReserve":
-        handle = g.add(g.name("l"), maker, [elem_shape_arg(g, elem), g.const([3], [], "int32")],
-                       {**lattr, "shape_type": "type: DT_INT32"})
+        handle = g.add(
+            g.name("l"),
+            maker,
+            [elem_shape_arg(g, elem), g.const([3], [], "int32")],
+            {**lattr, "shape_type": "type: DT_INT32"},
+        )
     elif maker == "EmptyTensorList":
-        handle = g.add(g.name("l"), maker, [elem_shape_arg(g, elem), g.const([5], [], "int32")],
-                       {**lattr, "shape_type": "type: DT_INT32"})
+        handle = g.add(
+            g.name("l"),
+            maker,
+            [elem_shape_arg(g, elem), g.const([5], [], "int32")],
+            {**lattr, "shape_type": "type: DT_INT32"},
+        )
     elif maker == "TensorListFromTensor":
         t = g.ph(list_dtype, None if elem is None else (R.choice([2, -1]),) + elem)
         handle = g.add(g.name("l"), maker, [t, elem_shape_arg(g, elem)], {**lattr, "shape_type": "type: DT_INT32"})
@@ -1687,8 +1696,12 @@ def gen_list():
     if op == "TensorListSetItem":
         return g, g.add("op", op, [handle, index(), item()], attr)
     if op == "TensorListStack":
-        return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem))],
-                        {**attr, "num_elements": f"i: {R.choice([-1, -1, 2, 3])}"})
+        return g, g.add(
+            "op",
+            op,
+            [handle, elem_shape_arg(g, perturb(elem))],
+            {**attr, "num_elements": f"i: {R.choice([-1, -1, 2, 3])}"},
+        )
     if op == "TensorListPushBack":
         return g, g.add("op", op, [handle, item()], attr)
     if op == "TensorListPopBack":
@@ -1705,8 +1718,9 @@ def gen_list():
         handles = g.ph("variant", R.choice([(2,), (-1,), (), None]))
         return g, g.add("op", op, [handles, g.ph(dtype, R.choice([(2, 3), (3,), (), None, (-1, 2)]))], attr)
     if op == "TensorListConcatV2":
-        return g, g.add("op", op, [handle, elem_shape_arg(g, perturb(elem)), g.const([0], [0], "int64")],
-                        {**attr, **st})
+        return g, g.add(
+            "op", op, [handle, elem_shape_arg(g, perturb(elem)), g.const([0], [0], "int64")], {**attr, **st}
+        )
     if op == "TensorListGather":
         return g, g.add("op", op, [handle, g.ph("int32", rand_shape(2)), elem_shape_arg(g, perturb(elem))], attr)
     if op == "TensorListScatterIntoExistingList":
@@ -1720,10 +1734,12 @@ def gen_list():
     if op in ("TensorListReserve", "EmptyTensorList"):
         return g, g.add("op", op, [elem_shape_arg(g, elem), g.ph("int32", R.choice([(), (1,)]))], {**attr, **st})
     if op == "TensorListScatterV2":
-        return g, g.add("op", op, [t, g.ph("int32", (-1,)), elem_shape_arg(g, elem), g.const([3], [], "int32")],
-                        {**attr, **st})
-    return g, g.add("op", op, [t, elem_shape_arg(g, elem), g.ph("int64", R.choice([(2,), (-1,), (), None]))],
-                    {**attr, **st})
+        return g, g.add(
+            "op", op, [t, g.ph("int32", (-1,)), elem_shape_arg(g, elem), g.const([3], [], "int32")], {**attr, **st}
+        )
+    return g, g.add(
+        "op", op, [t, elem_shape_arg(g, elem), g.ph("int64", R.choice([(2,), (-1,), (), None]))], {**attr, **st}
+    )
 
 
 def gen_list_chain():
@@ -1731,8 +1747,12 @@ def gen_list_chain():
     g = G()
     elem = tuple(R.choice([1, 2, 3, -1]) for _ in range(R.randint(0, 3)))
     attr = {"element_dtype": "type: DT_FLOAT"}
-    handle = g.add(g.name("l"), "TensorListReserve", [elem_shape_arg(g, elem), g.const([3], [], "int32")],
-                   {**attr, "shape_type": "type: DT_INT32"})
+    handle = g.add(
+        g.name("l"),
+        "TensorListReserve",
+        [elem_shape_arg(g, elem), g.const([3], [], "int32")],
+        {**attr, "shape_type": "type: DT_INT32"},
+    )
     for _ in range(R.randint(1, 3)):
         step = R.choice(["TensorListSetItem", "TensorListPushBack", "TensorListResize", "Identity"])
         if step == "TensorListSetItem":
@@ -1768,8 +1788,20 @@ def diag_k(g):
 def gen_matrix_diag():
     g = G()
     op = R.choice(
-        ["MatrixDiagV3", "MatrixDiagV2", "MatrixDiag", "MatrixDiagPartV3", "MatrixDiagPartV2", "MatrixDiagPart",
-         "MatrixSetDiagV3", "MatrixSetDiagV2", "MatrixSetDiag", "Diag", "DiagPart", "MatrixBandPart"]
+        [
+            "MatrixDiagV3",
+            "MatrixDiagV2",
+            "MatrixDiag",
+            "MatrixDiagPartV3",
+            "MatrixDiagPartV2",
+            "MatrixDiagPart",
+            "MatrixSetDiagV3",
+            "MatrixSetDiagV2",
+            "MatrixSetDiag",
+            "Diag",
+            "DiagPart",
+            "MatrixBandPart",
+        ]
     )
     s = rand_shape(4)
     x = g.ph("float", s)
@@ -1777,8 +1809,12 @@ def gen_matrix_diag():
     if op in ("MatrixDiag", "MatrixDiagPart", "Diag", "DiagPart"):
         return g, g.add("op", op, [x], tattr())
     if op == "MatrixBandPart":
-        return g, g.add("op", op, [x, g.const([1], [], "int64"), g.const([-1], [], "int64")],
-                        {**tattr(), "Tindex": "type: DT_INT64"})
+        return g, g.add(
+            "op",
+            op,
+            [x, g.const([1], [], "int64"), g.const([-1], [], "int64")],
+            {**tattr(), "Tindex": "type: DT_INT64"},
+        )
     attrs = tattr()
     if op.endswith("V3"):
         attrs["align"] = f's: "{R.choice(["RIGHT_LEFT", "LEFT_RIGHT"])}"'
@@ -1807,10 +1843,26 @@ def sparse_parts(g, n=None, rank=None):
 def gen_sparse():
     g = G()
     op = R.choice(
-        ["SparseTensorDenseMatMul", "SparseToDense", "SparseAdd", "SparseConcat", "SparseReorder", "SparseReshape",
-         "SparseFillEmptyRows", "SparseReduceSum", "SparseReduceMax", "SparseDenseCwiseMul", "SparseSoftmax",
-         "SparseSlice", "SparseTensorDenseAdd", "SerializeSparse", "SerializeManySparse", "SparseAddGrad",
-         "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments"]
+        [
+            "SparseTensorDenseMatMul",
+            "SparseToDense",
+            "SparseAdd",
+            "SparseConcat",
+            "SparseReorder",
+            "SparseReshape",
+            "SparseFillEmptyRows",
+            "SparseReduceSum",
+            "SparseReduceMax",
+            "SparseDenseCwiseMul",
+            "SparseSoftmax",
+            "SparseSlice",
+            "SparseTensorDenseAdd",
+            "SerializeSparse",
+            "SerializeManySparse",
+            "SparseAddGrad",
+            "SparseSegmentSumWithNumSegments",
+            "SparseSegmentMeanWithNumSegments",
+        ]
     )
     if op == "SparseTensorDenseMatMul":
         ind, val, _ = sparse_parts(g, rank=2)
@@ -1840,8 +1892,12 @@ def gen_sparse():
         b2 = sparse_parts(g)
         return g, g.add("op", op, [*a, *b2, g.ph("float", ())], {**tattr(), "Treal": "type: DT_FLOAT"})
     if op == "SparseAddGrad":
-        return g, g.add("op", op, [g.ph("float", (-1,)), g.ph("int64", rand_shape(3)), g.ph("int64", rand_shape(3)),
-                                   g.ph("int64", (-1, 2))], tattr())
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", (-1,)), g.ph("int64", rand_shape(3)), g.ph("int64", rand_shape(3)), g.ph("int64", (-1, 2))],
+            tattr(),
+        )
     if op == "SparseConcat":
         n = R.randint(2, 3)
         parts = [sparse_parts(g, rank=R.choice([2, 2, 3])) for _ in range(n)]
@@ -1855,18 +1911,29 @@ def gen_sparse():
     if op == "SparseFillEmptyRows":
         ind, val, _ = sparse_parts(g)
         n = R.choice([0, 1, 2, 3])
-        shp = g.const([R.choice([-1, 2, 4, 0]) for _ in range(n)], [n], "int64") if R.random() < 0.6 else g.ph(
-            "int64", R.choice([(2,), (-1,), None, (0,)]))
+        shp = (
+            g.const([R.choice([-1, 2, 4, 0]) for _ in range(n)], [n], "int64")
+            if R.random() < 0.6
+            else g.ph("int64", R.choice([(2,), (-1,), None, (0,)]))
+        )
         return g, g.add("op", op, [ind, val, shp, g.ph("float", R.choice([(), (), (1,)]))], tattr())
     if op in ("SparseReduceSum", "SparseReduceMax"):
         ind, val, _ = sparse_parts(g)
         n = R.choice([0, 1, 2, 3])
-        shp = g.const([R.choice([-1, 2, 4, 1]) for _ in range(n)], [n], "int64") if R.random() < 0.8 else g.ph(
-            "int64", (-1,))
+        shp = (
+            g.const([R.choice([-1, 2, 4, 1]) for _ in range(n)], [n], "int64")
+            if R.random() < 0.8
+            else g.ph("int64", (-1,))
+        )
         k = R.choice([0, 1, 1, 2])
-        axes = g.const([R.choice([0, 1, -1, 2, -3, 3]) for _ in range(k)], [k] if R.random() < 0.9 else [], "int32") \
-            if k == 1 or R.random() < 0.9 else g.const([0], [], "int32")
-        return g, g.add("op", op, [ind, val, shp, axes], {**tattr(), "keep_dims": f"b: {'true' if R.random() < 0.5 else 'false'}"})
+        axes = (
+            g.const([R.choice([0, 1, -1, 2, -3, 3]) for _ in range(k)], [k] if R.random() < 0.9 else [], "int32")
+            if k == 1 or R.random() < 0.9
+            else g.const([0], [], "int32")
+        )
+        return g, g.add(
+            "op", op, [ind, val, shp, axes], {**tattr(), "keep_dims": f"b: {'true' if R.random() < 0.5 else 'false'}"}
+        )
     if op == "SparseDenseCwiseMul":
         ind, val, shp = sparse_parts(g)
         return g, g.add("op", op, [ind, val, shp, g.ph("float", rand_shape(3))], tattr())
@@ -1875,22 +1942,39 @@ def gen_sparse():
         return g, g.add("op", op, [ind, val, shp, g.ph("int64", (-1,)), g.ph("int64", (-1,))], tattr())
     if op == "SparseTensorDenseAdd":
         ind, val, shp = sparse_parts(g)
-        return g, g.add("op", op, [ind, val, shp, g.ph("float", rand_shape(3))], {**tattr(), "Tindices": "type: DT_INT64"})
+        return g, g.add(
+            "op", op, [ind, val, shp, g.ph("float", rand_shape(3))], {**tattr(), "Tindices": "type: DT_INT64"}
+        )
     data = g.ph("float", rand_shape(3))
     idx = g.ph("int32", R.choice([(3,), (-1,), (2,), (), None]))
     seg = g.ph("int32", R.choice([(3,), (-1,), (2,), None]))
     num = scalar_arg(g, -1, 5, 0.15)
-    return g, g.add("op", op, [data, idx, seg, num],
-                    {**tattr(), "Tidx": "type: DT_INT32", "Tnumsegments": "type: DT_INT32",
-                     "Tsegmentids": "type: DT_INT32"})
+    return g, g.add(
+        "op",
+        op,
+        [data, idx, seg, num],
+        {**tattr(), "Tidx": "type: DT_INT32", "Tnumsegments": "type: DT_INT32", "Tsegmentids": "type: DT_INT32"},
+    )
 
 
 def gen_tensor_array():
     g = G()
     op = R.choice(
-        ["StackV2", "StackPushV2", "StackPopV2", "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3",
-         "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayConcatV3",
-         "TensorArraySplitV3", "TensorArrayGradV3", "TensorArrayCloseV3"]
+        [
+            "StackV2",
+            "StackPushV2",
+            "StackPopV2",
+            "TensorArrayV3",
+            "TensorArrayWriteV3",
+            "TensorArrayReadV3",
+            "TensorArrayGatherV3",
+            "TensorArrayScatterV3",
+            "TensorArraySizeV3",
+            "TensorArrayConcatV3",
+            "TensorArraySplitV3",
+            "TensorArrayGradV3",
+            "TensorArrayCloseV3",
+        ]
     )
     elem = rand_shape(3)
     if op == "StackV2":
@@ -1900,8 +1984,11 @@ def gen_tensor_array():
         if op == "StackPopV2":
             return g, g.add("op", op, [stack], {"elem_type": "type: DT_FLOAT"})
         return g, g.add("op", op, [stack, g.ph("float", elem)], tattr())
-    ta_attrs = {"dtype": "type: DT_FLOAT", "element_shape": shape_pb(elem),
-                "identical_element_shapes": f"b: {'true' if R.random() < 0.6 else 'false'}"}
+    ta_attrs = {
+        "dtype": "type: DT_FLOAT",
+        "element_shape": shape_pb(elem),
+        "identical_element_shapes": f"b: {'true' if R.random() < 0.6 else 'false'}",
+    }
     if op == "TensorArrayV3":
         return g, g.add("op", op, [g.ph("int32", R.choice([(), (), (1,)]))], ta_attrs)
     if R.random() < 0.9:
@@ -1920,8 +2007,12 @@ def gen_tensor_array():
     if op == "TensorArrayReadV3":
         return g, g.add("op", op, [handle, index, flow], {"dtype": "type: DT_FLOAT"})
     if op == "TensorArrayGatherV3":
-        return g, g.add("op", op, [handle, g.ph("int32", R.choice([(2,), (-1,), (), None])), flow],
-                        {"dtype": "type: DT_FLOAT", "element_shape": shape_pb(perturb(elem) if R.random() < 0.5 else None)})
+        return g, g.add(
+            "op",
+            op,
+            [handle, g.ph("int32", R.choice([(2,), (-1,), (), None])), flow],
+            {"dtype": "type: DT_FLOAT", "element_shape": shape_pb(perturb(elem) if R.random() < 0.5 else None)},
+        )
     if op == "TensorArrayScatterV3":
         vals = g.ph("float", None if elem is None else (2,) + (perturb(elem) or elem))
         return g, g.add("op", op, [handle, g.ph("int32", R.choice([(2,), (-1,), (), None])), vals, flow], tattr())
@@ -1932,23 +2023,37 @@ def gen_tensor_array():
     if op == "TensorArrayCloseV3":
         return g, g.add("op", op, [handle])
     if op == "TensorArraySplitV3":
-        return g, g.add("op", op, [handle, g.ph("float", rand_shape(3)), g.ph("int64", R.choice([(2,), (), None])),
-                                   flow], tattr())
+        return g, g.add(
+            "op", op, [handle, g.ph("float", rand_shape(3)), g.ph("int64", R.choice([(2,), (), None])), flow], tattr()
+        )
     return g, g.add("op", op, [handle, flow], {"source": 's: "grad"'})
 
 
 def gen_misc_more():
     g = G()
-    op = R.choice(["BroadcastTo", "IdentityN", "DepthwiseConv2dNativeBackpropInput",
-                   "DepthwiseConv2dNativeBackpropFilter", "FusedBatchNormGradV3", "ControlTrigger"])
+    op = R.choice(
+        [
+            "BroadcastTo",
+            "IdentityN",
+            "DepthwiseConv2dNativeBackpropInput",
+            "DepthwiseConv2dNativeBackpropFilter",
+            "FusedBatchNormGradV3",
+            "ControlTrigger",
+        ]
+    )
     if op == "BroadcastTo":
         s = rand_shape(3)
-        return g, g.add("op", op, [g.ph("float", s), shape_arg(g, R.randint(0, 4), (1, 2, 3, -1, 0))],
-                        {**tattr(), "Tidx": idx_attr()})
+        return g, g.add(
+            "op",
+            op,
+            [g.ph("float", s), shape_arg(g, R.randint(0, 4), (1, 2, 3, -1, 0))],
+            {**tattr(), "Tidx": idx_attr()},
+        )
     if op == "IdentityN":
         n = R.randint(1, 3)
-        return g, g.add("op", op, [g.ph("float", rand_shape()) for _ in range(n)],
-                        {"T": "list { " + " type: DT_FLOAT" * n + " }"})
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape()) for _ in range(n)], {"T": "list { " + " type: DT_FLOAT" * n + " }"}
+        )
     if op == "ControlTrigger":
         return g, g.add("op", op, [])
     if op == "FusedBatchNormGradV3":
@@ -1970,6 +2075,55 @@ def gen_misc_more():
     if LAST_DT[0] == "int64":
         sizes = g.add(g.name("cast"), "Cast", [sizes], {"SrcT": "type: DT_INT64", "DstT": "type: DT_INT32"})
     return g, g.add("op", op, [x, sizes, grad], attrs)
+
+
+def gen_string_image():
+    """String ops that keep their input's shape, image decoding / colour ops, RandomUniformInt."""
+    g = G()
+    op = R.choice(
+        [
+            "StringLower",
+            "StringUpper",
+            "StringStrip",
+            "StaticRegexReplace",
+            "StringLength",
+            "StringToNumber",
+            "DecodeJpeg",
+            "DecodePng",
+            "EncodePng",
+            "RGBToHSV",
+            "HSVToRGB",
+            "AdjustContrastv2",
+            "RandomUniformInt",
+        ]
+    )
+    if op.startswith("String") or op == "StaticRegexReplace":
+        attrs = {}
+        if op == "StaticRegexReplace":
+            attrs = {"pattern": 's: "a"', "rewrite": 's: "b"'}
+        if op == "StringToNumber":
+            attrs = {"out_type": "type: DT_FLOAT"}
+        return g, g.add("op", op, [g.ph("string", rand_shape())], attrs)
+    if op in ("DecodeJpeg", "DecodePng"):
+        return g, g.add(
+            "op", op, [g.ph("string", R.choice([(), (), (1,), None]))], {"channels": f"i: {R.choice([0, 1, 3, 3, 4])}"}
+        )
+    if op == "EncodePng":
+        x = g.ph("uint8", R.choice([(4, 4, 3), (-1, -1, 1), (4, 4), None, (1, 4, 4, 3)]))
+        return g, g.add("op", op, [x], {"T": "type: DT_UINT8"})
+    if op in ("RGBToHSV", "HSVToRGB"):
+        return g, g.add("op", op, [g.ph("float", rand_shape(4))], tattr())
+    if op == "AdjustContrastv2":
+        return g, g.add(
+            "op", op, [g.ph("float", rand_shape(4)), g.ph("float", R.choice([(), (), (1,), None]))], tattr()
+        )
+    bounds = [g.ph("int32", R.choice([(), (), (), (1,), None])) for _ in range(2)]
+    return g, g.add(
+        "op",
+        op,
+        [shape_arg(g, R.randint(0, 3), (1, 2, 3, 0, -1)), *bounds],
+        {"T": f"type: {DT[LAST_DT[0]]}", "Tout": "type: DT_INT32"},
+    )
 
 
 GENS = {
@@ -2032,6 +2186,7 @@ GENS = {
     "sparse": gen_sparse,
     "tensor_array": gen_tensor_array,
     "misc_more": gen_misc_more,
+    "string_image": gen_string_image,
 }
 
 

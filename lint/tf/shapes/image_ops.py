@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tflint.tf.shapes.algebra import Shape, Unknown, merge_dim, with_rank, with_value
+from tflint.tf.shapes.algebra import (
+    Shape,
+    ShapeError,
+    Unknown,
+    merge_dim,
+    replace_dim,
+    with_rank,
+    with_rank_at_least,
+    with_value,
+)
 from tflint.tf.shapes.context import Context, ShapeFn
 
 _INT32 = 3
@@ -53,6 +62,38 @@ def _non_max_suppression(c: Context) -> list[Shape]:
     return [(-1,)]
 
 
+def _decode_image(c: Context) -> list[Shape]:
+    """`DecodeImageShapeFn` (DecodeJpeg, DecodePng): a scalar string to [height, width, channels]."""
+    c.expect_inputs(1)
+    with_rank(c.shapes[0], 0, 0)
+    channels = c.attr("channels", "i")
+    if channels < 0:
+        raise ShapeError(f"channels must be non-negative, got {channels}")
+    return [(-1, -1, channels if channels else -1)]
+
+
+def _encode_png(c: Context) -> list[Shape]:
+    """EncodePng: images of rank >= 3; one string per image (the batch dims)."""
+    c.expect_inputs(1)
+    shape = with_rank_at_least(c.shapes[0], 3, 0)
+    return [None if shape is None else shape[:-3]]
+
+
+def _colorspace(c: Context) -> list[Shape]:
+    """`ColorspaceShapeFn` (RGBToHSV, HSVToRGB): the last dimension is 3."""
+    c.expect_inputs(1)
+    shape = with_rank_at_least(c.shapes[0], 1, 0)
+    if shape is None:
+        return [None]
+    return [replace_dim(shape, -1, with_value(shape[-1], 3, 0))]
+
+
+def _adjust_contrast(c: Context) -> list[Shape]:
+    c.expect_inputs(2)
+    with_rank(c.shapes[1], 0, 1)
+    return [with_rank_at_least(c.shapes[0], 3, 0)]
+
+
 SHAPE_FNS: dict[str, ShapeFn] = {
     "ResizeBilinear": _resize,
     "ResizeBicubic": _resize,
@@ -61,4 +102,10 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "CropAndResize": _crop_and_resize,
     "NonMaxSuppressionV2": _non_max_suppression,
     "NonMaxSuppressionV3": _non_max_suppression,
+    "DecodeJpeg": _decode_image,
+    "DecodePng": _decode_image,
+    "EncodePng": _encode_png,
+    "RGBToHSV": _colorspace,
+    "HSVToRGB": _colorspace,
+    "AdjustContrastv2": _adjust_contrast,
 }

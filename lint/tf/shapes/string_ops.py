@@ -25,4 +25,10 @@ SHAPE_FNS: dict[str, ShapeFn] = {
     "StringToHashBucketFast": unchanged,
     "AsString": unchanged,
     "StringFormat": scalar,  # always a scalar, whatever the inputs (TensorFlow 2.21)
+    "StringLower": unchanged,
+    "StringUpper": unchanged,
+    "StringStrip": unchanged,
+    "StaticRegexReplace": unchanged,
+    "StringLength": unchanged,
+    "StringToNumber": unchanged,
 }
