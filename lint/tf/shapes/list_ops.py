@@ -10,7 +10,7 @@ forwards it through control flow and function calls, so it may know more, never 
 from __future__ import annotations
 
 from tflint.tf.attrs import type_name
-from tflint.tf.shapes.algebra import Shape, ShapeError, merge, subshape, with_rank, with_rank_at_least
+from tflint.tf.shapes.algebra import Shape, ShapeError, Unknown, merge, subshape, with_rank, with_rank_at_least
 from tflint.tf.shapes.common import shape_or_unknown_from_const
 from tflint.tf.shapes.context import Context, ShapeFn
 
@@ -62,8 +62,8 @@ def _empty(c: Context) -> list[Shape]:
 
 
 def _scatter(c: Context) -> list[Shape]:
-    if len(c.shapes) not in (3, 4):
-        c.expect_inputs(3)
+    if len(c.shapes) not in (3, 4):  # TensorListScatter, TensorListScatterV2 (with num_elements)
+        raise Unknown
     return _new_list(c, 2)
 
 
