@@ -110,30 +110,28 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
 def _inference_message(graph: GraphIndex, inference: ShapeInference, issue: ShapeIssue) -> str:
     node = issue.node
     data_inputs = node.data_inputs
-    shapes = [shape_text(inference.input_shape(item)) for item in data_inputs]
+    shapes = [shape_text(shape) for shape in issue.shapes]
     index = issue.input_index
     message = issue.message.rstrip(".")
-    values = _constants_used(graph, inference, issue)
-    if index is not None and index < len(data_inputs):
+    values = _constants_used(graph, issue)
+    where = f" in function '{issue.function}' (called by '{issue.caller}')" if issue.function is not None else ""
+    if index is not None and index < len(data_inputs) and index < len(shapes):
         name = input_arg_name(graph, node, index)
         what = f"input '{name}'" if name else f"input #{index}"
         return (
-            f"Node '{node.name}': {message} for {what} of {node.op} "
+            f"Node '{node.name}'{where}: {message} for {what} of {node.op} "
             f"(from '{data_inputs[index].raw}', shape {shapes[index]}){values}; {_VERDICT}"
         )
     shown = ", ".join(shapes) if shapes else "none"
-    return f"Node '{node.name}': {message} for {node.op} with input shapes {shown}{values}; {_VERDICT}"
+    return f"Node '{node.name}'{where}: {message} for {node.op} with input shapes {shown}{values}; {_VERDICT}"
 
 
-def _constants_used(graph: GraphIndex, inference: ShapeInference, issue: ShapeIssue) -> str:
+def _constants_used(graph: GraphIndex, issue: ShapeIssue) -> str:
     """`, with constant input 'dim' = 5`: the values the shape function read, as TensorFlow lists them."""
     data_inputs = issue.node.data_inputs
     shown = []
-    for position in issue.consts:
-        if position >= len(data_inputs):
-            continue
-        value = inference.const_value(data_inputs[position])
-        if value is None:
+    for position, value in zip(issue.consts, issue.values):
+        if position >= len(data_inputs) or value is None:
             continue
         items = ",".join(str(item) for item in value.values[:8]) + (",..." if len(value.values) > 8 else "")
         text = items if not value.dims else f"[{items}]"

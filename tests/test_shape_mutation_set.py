@@ -33,11 +33,7 @@ RECORDS = [
 ]
 PLACES = (SHARED / "wild", SHARED / "corpus", DATA / "shapes", DATA / "real")
 # Rejections tflint does not catch yet, and why.
-KNOWN_MISSES = {
-    "tensorflow__tensorflow__core__grappler__costs__graph_properties_testdata__large_function_graph.pbtxt": (
-        "a function body, shape-checked when TensorFlow instantiates it"
-    ),
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def _tool():

@@ -67,11 +67,6 @@ _NO_SHAPE_INFERENCE = (
     "`_disable_call_shape_inference` makes TensorFlow skip the body at import; the call still fails when it "
     "runs, and tflint reports the body's problem as an error"
 )
-_BODY_SHAPES = (
-    "TensorFlow infers a called function's output shapes through its body at import; tflint's shape "
-    "inference covers the top-level graph only, so it misses a shape error inside the body and the "
-    "_output_shapes of the call checked against it"
-)
 # Case id -> why tflint's verdict differs from TensorFlow's.
 KNOWN_DIFFERENCES = {
     "fn_if_then_unknown_op": _RUNS_LATER,
@@ -82,8 +77,6 @@ KNOWN_DIFFERENCES = {
     "fn_partitionedcall_missing_function": _MISSING_FUNCTION,
     "fn_direct_call_disable_shape_inference": _NO_SHAPE_INFERENCE,
     "fn_partitionedcall_disable_shape_inference": _NO_SHAPE_INFERENCE,
-    "fn_direct_call_body_shape_error": _BODY_SHAPES,
-    "shape_direct_call_any": _BODY_SHAPES,
     "meta_empty_graph_collection_missing_node": (
         "import_meta_graph fails after the import, looking up a collection_def node_list entry; tflint does not "
         "check collection entries against the graph"
@@ -169,7 +162,8 @@ def test_agreement_numbers():
 def test_uncalled_bodies_are_warnings_that_say_so():
     # TensorFlow imports these; the problem inside is still shown, as a warning.
     for case in CASES:
-        # (tflint does not shape-check function bodies: fn_uncalled_body_shape_error has nothing to show.)
+        # (TensorFlow shape-checks a body only with a caller's shapes: fn_uncalled_body_shape_error has nothing
+        # to show, as in TensorFlow.)
         if not case["id"].startswith("fn_uncalled_") or case["id"] in (
             "fn_uncalled_valid",
             "fn_uncalled_body_shape_error",

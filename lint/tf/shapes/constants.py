@@ -5,7 +5,8 @@ shape, a reduction's axes, a split's sizes) TensorFlow's `ShapeRefiner` evaluate
 subgraph that produces it, not only a direct `Const`: `Identity` chains, `Shape` / `Size` /
 `Rank` of inputs whose shapes it knows, and small integer computations on them (`Pack`,
 `StridedSlice`, `ConcatV2`, `Cast`, scalar arithmetic), the pattern
-`Shape -> StridedSlice -> Pack -> Reshape` of dynamic reshapes.
+`Shape -> StridedSlice -> Pack -> Reshape` of dynamic reshapes. Inside a called function's
+body, an argument's value is the caller's (when the caller's input is such a constant).
 
 This module replays the integer part of that for int32/int64 tensors of at most
 `MAX_CONST_ELEMENTS` elements, `MAX_DEPTH` producers deep; each (node, output) is evaluated
@@ -160,6 +161,11 @@ def _const(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
         return None
     decoded = decode_ints(value.tensor)
     return None if decoded is None else ConstValue(*decoded, dtype)
+
+
+def _argument(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+    """A function argument: the caller's value, when it is a constant (`InferShapesForFunction`'s outer context)."""
+    return inference.argument_value(node) if index == 0 else None
 
 
 def _forward(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
@@ -319,6 +325,7 @@ def _range(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
 
 _EVALUATORS: dict[str, Evaluator] = {
     "Const": _const,
+    "_Arg": _argument,
     **{op: _forward for op in _FORWARDING_OPS},
     "Shape": _shape,
     "ShapeN": _shape,

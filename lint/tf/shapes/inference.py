@@ -1,4 +1,4 @@
-"""The inference driver: TensorFlow's `ShapeRefiner` replayed over the top-level graph."""
+"""The inference driver: TensorFlow's `ShapeRefiner` replayed over the top-level graph and the bodies it calls."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tflint.tf.shapes.algebra import (
     partial_shape,
     shape_text,
 )
+from tflint.tf.shapes.calls import CALL_OPS, DT_RESOURCE, FunctionBody, build_body, called_function
 from tflint.tf.shapes.constants import NOT_PARTIAL, evaluate, partial_shape_value
 from tflint.tf.shapes.context import Context, ShapeFn
 from tflint.tf.shapes.registry import SHAPE_FNS
@@ -28,10 +29,24 @@ class ShapeIssue:
 
     `kind` is "inference" (the node's shape function fails, S1) or
     "output-shapes" (an `_output_shapes` entry contradicts the inferred
-    shape, S3).
+    shape, S3). An issue inside a function body names the function and the
+    node whose call reached it (`function`, `caller`).
     """
 
-    __slots__ = ("node", "kind", "message", "input_index", "output_index", "declared", "inferred", "consts")
+    __slots__ = (
+        "node",
+        "kind",
+        "message",
+        "input_index",
+        "output_index",
+        "declared",
+        "inferred",
+        "consts",
+        "shapes",
+        "values",
+        "function",
+        "caller",
+    )
 
     def __init__(
         self,
@@ -43,6 +58,8 @@ class ShapeIssue:
         declared: Shape = None,
         inferred: Shape = None,
         consts: tuple[int, ...] = (),
+        shapes: tuple[Shape, ...] = (),
+        values: tuple[ConstValue | None, ...] = (),
     ) -> None:
         self.node = node
         self.kind = kind
@@ -51,8 +68,13 @@ class ShapeIssue:
         self.output_index = output_index
         self.declared = declared
         self.inferred = inferred
-        # The data inputs whose constant values the shape function read (in order, once each).
+        # The data inputs whose constant values the shape function read (in order, once each),
+        # every data input's shape and the values read (one per entry of `consts`) as it saw them.
         self.consts = consts
+        self.shapes = shapes
+        self.values = values
+        self.function: str | None = None
+        self.caller: str | None = None
 
 
 # Python errors a shape function may hit on a malformed node nobody anticipated (tests set this to ()).
@@ -72,6 +94,28 @@ _VISITING = "visiting"
 
 _UNREADABLE = object()  # an `_output_shapes` value TensorFlow ignores or rejects (invalid-shape's findings)
 
+# How deep calls nest inside called bodies before the inner ones count as unknown (TensorFlow recurses
+# without a bound, and overflows its stack on a recursive function: recursive-function's finding).
+MAX_CALL_DEPTH = 32
+# Body nodes inferred per graph, beyond which further calls count as unknown: each distinct call (function,
+# input shapes, values, handles) infers its body once, so a graph needs this only when it calls big
+# functions with many different shapes. Keeps the work linear in the graph's size.
+BODY_BUDGET_FACTOR = 2
+BODY_BUDGET_MINIMUM = 100_000
+
+
+class _Arguments:
+    """What a call passes to a body: per argument, its shape, its constant value and its handle data."""
+
+    __slots__ = ("shapes", "values", "handles")
+
+    def __init__(
+        self, shapes: tuple[Shape, ...], values: tuple[ConstValue | None, ...], handles: tuple[Any, ...]
+    ) -> None:
+        self.shapes = shapes
+        self.values = values
+        self.handles = handles
+
 
 class ShapeInference:
     """Shapes of the top-level graph's outputs and the shape problems TensorFlow reports at import.
@@ -81,21 +125,25 @@ class ShapeInference:
     with an explicit depth-first stack. Results are kept per node as a tuple
     of output shapes (None: all unknown): tuples of ints are not tracked by
     the garbage collector for long, lists would make it rescan the heap.
+
+    A function call runs another ShapeInference over the called body with the
+    caller's arguments (`calls`), once per distinct call: its issues are the
+    root's, located on the body's nodes, and its results are the call's outputs.
     """
 
-    def __init__(self, graph: GraphIndex) -> None:
+    def __init__(
+        self,
+        graph: GraphIndex,
+        body: FunctionBody | None = None,
+        root: ShapeInference | None = None,
+        arguments: _Arguments | None = None,
+    ) -> None:
         self.graph = graph
         # TensorFlow's refiner uses min(its own GraphDef version, the graph's producer).
         self.producer = graph.producer
         self.issues: list[ShapeIssue] = []
-        scope = graph.main
-        self._nodes = scope.nodes
-        self._by_name = scope.by_name
-        library = graph.function_by_name
-        # A function of the library named like an op shadows it (function-name-conflict's finding).
-        self._functions = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
-        self._results: list[Any] = [_PENDING] * len(self._nodes)
-        self._context = Context(self)
+        self._body = body
+        self._arguments = arguments
         self._consts: dict[int, Any] = {}
         # Handle data of list and TensorArray handles: (node ordinal, output) -> (dtype, element shape).
         self.handles: dict[tuple[int, int], tuple[int, Shape]] = {}
@@ -103,12 +151,44 @@ class ShapeInference:
         self.values: dict[tuple[int, int], ConstValue | None] = {}
         self.partials: dict[tuple[int, int], Any] = {}
         self._declared_memo: dict[Any, Any] = {}
+        # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
+        self._mapped: dict[tuple[str, int], Shape] | None = None
+        self._context = Context(self)
+        if body is not None and root is not None and arguments is not None:
+            self._root = root
+            self._nodes = body.nodes
+            self._by_name = body.by_name
+            self._functions = root._functions
+            self._interned = root._interned
+            self._memo = root._memo
+            self._results: list[Any] = [_PENDING] * len(body.nodes) + [(shape,) for shape in arguments.shapes]
+            self._run()
+            return
+        self._root = self
+        scope = graph.main
+        self._nodes = scope.nodes
+        self._by_name = scope.by_name
+        library = graph.function_by_name
+        # A function of the library named like an op shadows it (function-name-conflict's finding).
+        self._functions: dict[str, ShapeFn] = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
+        if library:
+            self._functions.update({op: _call for op in CALL_OPS if op not in library})
+            self._functions.update({name: _call for name in library})
+        self._results = [_PENDING] * len(self._nodes)
         self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
         self._memo: dict[Any, Any] = {}
-        # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
-        self._mapped: dict[tuple[str, int], Shape] | None = None
+        # The called bodies (by function name), each call's outputs by what it passes, the functions
+        # being inferred (innermost last), the body nodes still to spend, the body nodes reported.
+        self._bodies: dict[str, FunctionBody | None] = {}
+        self._calls: dict[Any, tuple[Shape, ...] | None] = {}
+        self._active: list[str] = []
+        self._budget = 0
+        if library:
+            total = sum(len(scope.nodes) for scope in graph.scopes())
+            self._budget = max(BODY_BUDGET_FACTOR * total, BODY_BUDGET_MINIMUM)
+        self._reported: set[int] = set()
         if graph.imports is not None:
             mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
             self._mapped = mapped or None
@@ -234,7 +314,18 @@ class ShapeInference:
             result = fn(context)
         except ShapeError as error:
             read = tuple(dict.fromkeys(consts_read))
-            self.issues.append(ShapeIssue(node, "inference", error.message, input_index=error.input_index, consts=read))
+            values = tuple(self.const_value(inputs[position]) if position < len(inputs) else None for position in read)
+            self.issues.append(
+                ShapeIssue(
+                    node,
+                    "inference",
+                    error.message,
+                    input_index=error.input_index,
+                    consts=read,
+                    shapes=tuple(shapes),
+                    values=values,
+                )
+            )
             result = None
         except Unknown:
             result = self._refine(node, None)
@@ -301,9 +392,12 @@ class ShapeInference:
         return outputs
 
     def _refine(self, node: Node, outputs: tuple[Shape, ...] | None) -> tuple[Shape, ...] | None:
-        """Merge the node's `_output_shapes` into its inferred outputs, as TensorFlow does after inference."""
+        """Merge the node's `_output_shapes` into its inferred outputs, as TensorFlow does after inference.
+
+        Not inside a function body: there TensorFlow runs the shape functions alone.
+        """
         value = node.attr.get(OUTPUT_SHAPES)
-        if value is None:
+        if value is None or self._body is not None:
             return outputs
         declared = self._declared(value)
         if declared is _UNREADABLE:
@@ -349,7 +443,7 @@ class ShapeInference:
         return found
 
     def var_handle(self, item: Input) -> tuple[int, Shape] | None:
-        """(dtype, shape) of the variable a directly connected VarHandleOp declares, or None."""
+        """(dtype, shape) of the variable a directly connected VarHandleOp declares (or a call passes), or None."""
         producer = self._by_name.get(item.node)
         seen = 0
         # Identity forwards the handle data (`UnchangedShape`); a chain of them is followed.
@@ -366,6 +460,10 @@ class ShapeInference:
             item = inputs[0]
             producer = self._by_name.get(item.node)
             seen += 1
+        if producer is not None and producer.op == "_Arg" and item.index == 0:
+            position = self._argument_position(producer)
+            if position is not None:
+                return self._arguments.handles[position]  # type: ignore[union-attr, no-any-return]
         if producer is None or item.index != 0 or producer.op != "VarHandleOp" or "VarHandleOp" not in self._functions:
             return None
         key = -1 - producer.ordinal
@@ -420,6 +518,110 @@ class ShapeInference:
             found = self.partials[key] = partial_shape_value(self, item)
         return found
 
+    def argument_value(self, node: Node) -> ConstValue | None:
+        """The value the caller passes for a body's argument node (when a constant), else None."""
+        position = self._argument_position(node)
+        return None if position is None else self._arguments.values[position]  # type: ignore[union-attr]
+
+    def _argument_position(self, node: Node) -> int | None:
+        """Which argument of the body being inferred `node` is (None: not one)."""
+        body = self._body
+        if body is None:
+            return None
+        position = node.ordinal - len(body.nodes)
+        return position if 0 <= position < len(body.args) and body.args[position] is node else None
+
+    # -- function calls ------------------------------------------------------
+
+    def call_outputs(self, c: Context) -> list[Shape]:
+        """The outputs of the call `c.node`, from its body inferred with the caller's arguments (`calls`).
+
+        Unknown (raises Unknown) when the call cannot be followed: a function the
+        library lacks or whose signature it cannot handle, arguments that disagree
+        with the signature (input-count's and call-signature's findings), a function
+        already being inferred (recursion), calls nested too deep, the budget spent.
+        """
+        node = c.node
+        root = self._root
+        library = self.graph.function_by_name
+        name = called_function(node, library)
+        if name is None:
+            raise Unknown
+        body = root._body_of(name)
+        if body is None or len(c.shapes) != len(body.input_types):
+            raise Unknown
+        if node.op in CALL_OPS and (
+            _type_list(node, "Tin") != body.input_types or _type_list(node, "Tout") != body.output_types
+        ):
+            raise Unknown
+        c.read_handles = True  # the result depends on more than the memo key of a node: never memoized there
+        inputs = c.inputs
+        values = tuple(self.const_value(item) for item in inputs)
+        handles = tuple(
+            self.var_handle(item) if dtype == DT_RESOURCE else None for item, dtype in zip(inputs, body.input_types)
+        )
+        shapes = tuple(c.shapes)
+        key = (
+            name,
+            shapes,
+            tuple(None if value is None else (value.dims, value.values, value.dtype) for value in values),
+            handles,
+        )
+        if key in root._calls:
+            found = root._calls[key]
+        else:
+            if name in root._active or len(root._active) >= MAX_CALL_DEPTH or root._budget < len(body.nodes):
+                raise Unknown
+            root._budget -= len(body.nodes)
+            root._active.append(name)
+            try:
+                inner = ShapeInference(self.graph, body, root, _Arguments(shapes, values, handles))
+            finally:
+                root._active.pop()
+            found = inner._returns()
+            root._calls[key] = found
+            root._report(inner.issues, body, node)
+        if found is None:
+            raise Unknown
+        return list(found)
+
+    def _body_of(self, name: str) -> FunctionBody | None:
+        """The body of library function `name`, made inferable (built once per graph)."""
+        if name not in self._bodies:
+            body = None
+            for scope in self.graph.function_scopes:
+                if scope.name == name:
+                    body = build_body(self.graph, scope)
+                    break
+            self._bodies[name] = body
+        return self._bodies[name]
+
+    def _returns(self) -> tuple[Shape, ...] | None:
+        """The shapes a body returns (after its inference), None when none is known."""
+        body = self._body
+        if body is None:
+            return None
+        shapes = []
+        for item in body.returns:
+            producer = None if item is None else self._by_name.get(item.node)
+            outputs = None if producer is None else self._outputs_of(producer)
+            index = item.index if item is not None else -1
+            shapes.append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
+        return None if all(shape is None for shape in shapes) else tuple(shapes)
+
+    def _report(self, issues: list[ShapeIssue], body: FunctionBody, caller: Node) -> None:
+        """Keep a body's issues, located on the body's own nodes (the first one found for each node)."""
+        for issue in issues:
+            if issue.function is None:  # an issue of this body's own node (nested bodies' ones are mapped already)
+                original = body.originals[issue.node.ordinal]
+                if id(original) in self._reported:
+                    continue
+                self._reported.add(id(original))
+                issue.node = original
+                issue.function = body.name
+                issue.caller = caller.name
+            self.issues.append(issue)
+
     def producer_of(self, item: Input) -> Node | None:
         """The top-level node that produces `item`, if any."""
         return self._by_name.get(item.node)
@@ -427,6 +629,18 @@ class ShapeInference:
     def has_shape_fn(self, op: str) -> bool:
         """Whether `op` is run through a shape function here (not shadowed by a library function)."""
         return op in self._functions
+
+
+def _call(c: Context) -> list[Shape]:
+    """The shape function of a function call: its body's, with the caller's arguments."""
+    return c.inference.call_outputs(c)
+
+
+def _type_list(node: Node, name: str) -> tuple[int, ...] | None:
+    value = node.attr.get(name)
+    if value is None or value.WhichOneof("value") not in ("list", None):
+        return None
+    return tuple(value.list.type)
 
 
 def _read_declared(value: Any) -> Any:
