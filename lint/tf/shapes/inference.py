@@ -104,6 +104,9 @@ BODY_BUDGET_FACTOR = 2
 BODY_BUDGET_MINIMUM = 100_000
 
 
+_INTEGER_ARGS = frozenset({0, 3, 9})  # an unbound type, DT_INT32, DT_INT64
+
+
 class _Arguments:
     """What a call passes to a body: per argument, its shape, its constant value and its handle data."""
 
@@ -182,6 +185,7 @@ class ShapeInference:
         # The called bodies (by function name), each call's outputs by what it passes, the functions
         # being inferred (innermost last), the body nodes still to spend, the body nodes reported.
         self._bodies: dict[str, FunctionBody | None] = {}
+        self._targets: dict[tuple[str, int], Any] = {}
         self._calls: dict[Any, tuple[Shape, ...] | None] = {}
         self._active: list[str] = []
         self._budget = 0
@@ -543,23 +547,20 @@ class ShapeInference:
         """
         node = c.node
         root = self._root
-        library = self.graph.function_by_name
-        name = called_function(node, library)
-        if name is None:
-            raise Unknown
-        body = root._body_of(name)
+        # What a call node calls depends on its op and attrs alone: looked up once per distinct attr dict.
+        target_key = (node.op, id(node.attr))
+        body = root._targets.get(target_key, _PENDING)
+        if body is _PENDING:
+            body = root._targets[target_key] = root._target(node)
         if body is None or len(c.shapes) != len(body.input_types):
             raise Unknown
-        if node.op in CALL_OPS and (
-            _type_list(node, "Tin") != body.input_types or _type_list(node, "Tout") != body.output_types
-        ):
-            raise Unknown
+        name = body.name
         c.read_handles = True  # the result depends on more than the memo key of a node: never memoized there
         inputs = c.inputs
-        values = tuple(self.const_value(item) for item in inputs)
-        handles = tuple(
-            self.var_handle(item) if dtype == DT_RESOURCE else None for item, dtype in zip(inputs, body.input_types)
-        )
+        types = body.input_types
+        # Only int32 / int64 values are ever constants here (0: a type the function's attrs set).
+        values = tuple(self.const_value(item) if dtype in _INTEGER_ARGS else None for item, dtype in zip(inputs, types))
+        handles = tuple(self.var_handle(item) if dtype == DT_RESOURCE else None for item, dtype in zip(inputs, types))
         shapes = tuple(c.shapes)
         key = (
             name,
@@ -584,6 +585,18 @@ class ShapeInference:
         if found is None:
             raise Unknown
         return list(found)
+
+    def _target(self, node: Node) -> FunctionBody | None:
+        """The body `node` calls, when its inference can follow the call (see call_outputs)."""
+        name = called_function(node, self.graph.function_by_name)
+        body = None if name is None else self._body_of(name)
+        if body is None:
+            return None
+        if node.op in CALL_OPS and (
+            _type_list(node, "Tin") != body.input_types or _type_list(node, "Tout") != body.output_types
+        ):
+            return None
+        return body
 
     def _body_of(self, name: str) -> FunctionBody | None:
         """The body of library function `name`, made inferable (built once per graph)."""
