@@ -70,18 +70,23 @@ INNER_CALL = (
     'node_def { name: "inner" op: "PartitionedCall" input: "a0" attr { key: "Tin" value { list { type: DT_FLOAT } } } '
     'attr { key: "Tout" value { list { type: DT_FLOAT } } } attr { key: "f" value { func { name: "f" } } } }'
 )
+DIRECT_INNER_CALL = 'node_def { name: "inner" op: "f" input: "a0" }'
 MATMUL = f'node_def {{ name: "m" op: "MatMul" input: "a0" input: "w:output:0" {T_F32} }}'
 BODY = const("w", [3, 4]) + MATMUL  # a0 [?, 3] x w [3, 4]
 BROKEN_BODY = (
     const("c", [2, 3]) + f'node_def {{ name: "m" op: "MatMul" input: "c:output:0" input: "c:output:0" {T_F32} }}'
 )
-ARG_SHAPE = 'arg_attr { key: 0 value { attr { key: "_output_shapes" value { list { shape { dim { size: 2 } dim { size: 5 } } } } } } }'
+ARG_SHAPE = (
+    'arg_attr { key: 0 value { attr { key: "_output_shapes" value { list { shape { dim { size: 2 } dim { size: 5 } } '
+    "} } } } }"
+)
 IF = (
     'node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } '
     'attr { key: "shape" value { shape { } } } }\n'
     'node { name: "if" op: "If" input: "p" input: "x" attr { key: "Tcond" value { type: DT_BOOL } } '
     'attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } '
-    'attr { key: "then_branch" value { func { name: "BRANCH" } } } attr { key: "else_branch" value { func { name: "BRANCH" } } } }\n'
+    'attr { key: "then_branch" value { func { name: "BRANCH" } } } '
+    'attr { key: "else_branch" value { func { name: "BRANCH" } } } }\n'
 )
 WHILE = (
     'node { name: "wh" op: "While" input: "x" attr { key: "T" value { list { type: DT_FLOAT } } } '
@@ -98,7 +103,8 @@ SHAPE_CONST = (
     "{ dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: 4 int_val: 4 } } } }\n"
 )
 RESHAPE = (
-    'function { signature { name: "r" input_arg { name: "a0" type: DT_INT32 } output_arg { name: "y" type: DT_FLOAT } } '
+    'function { signature { name: "r" input_arg { name: "a0" type: DT_INT32 } '
+    'output_arg { name: "y" type: DT_FLOAT } } '
     + const("t", [6])
     + 'node_def { name: "m" op: "Reshape" input: "t:output:0" input: "a0" attr { key: "T" value { type: DT_FLOAT } } '
     'attr { key: "Tshape" value { type: DT_INT32 } } } ret { key: "y" value: "m:output:0" } }\n'
@@ -109,7 +115,8 @@ VARIABLE = (
     'attr { key: "container" value { s: "" } } attr { key: "shared_name" value { s: "v" } } }\n'
 )
 READ = (
-    'function { signature { name: "rv" input_arg { name: "a0" type: DT_RESOURCE } output_arg { name: "y" type: DT_FLOAT } '
+    'function { signature { name: "rv" input_arg { name: "a0" type: DT_RESOURCE } '
+    'output_arg { name: "y" type: DT_FLOAT } '
     "is_stateful: true } "
     + const("w", [3, 4])
     + 'node_def { name: "rd" op: "ReadVariableOp" input: "a0" attr { key: "dtype" value { type: DT_FLOAT } } } '
@@ -143,7 +150,7 @@ CASES = {
         + call("call", "PartitionedCall", ["x"], "g")
         + library(function("f", BODY), function("g", INNER_CALL, ret="inner:output:0"))),
     "nested_direct_call": ("g calls f directly", placeholder("x", [2, 5]) + call("call", "PartitionedCall", ["x"], "g")
-        + library(function("f", BODY), function("g", 'node_def { name: "inner" op: "f" input: "a0" }', ret="inner:y:0"))),
+        + library(function("f", BODY), function("g", DIRECT_INNER_CALL, ret="inner:y:0"))),
     "call_output_to_consumer": ("the call's [2,4] output is added to a [2,5]", placeholder("x", [2, 3])
         + placeholder("z", [2, 5]) + call("call", "PartitionedCall", ["x"], "f")
         + f'node {{ name: "add" op: "AddV2" input: "call" input: "z" {T_F32} }}\n' + library(function("f", BODY))),
@@ -174,7 +181,8 @@ CASES = {
         + 'node { name: "call" op: "r" input: "s" }\n' + library(RESHAPE)),
     "resource_argument": ("a [2,5] variable's handle passed to a body that reads and MatMuls it", VARIABLE
         + 'node { name: "call" op: "StatefulPartitionedCall" input: "v" '
-        'attr { key: "Tin" value { list { type: DT_RESOURCE } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } '
+        'attr { key: "Tin" value { list { type: DT_RESOURCE } } } '
+        'attr { key: "Tout" value { list { type: DT_FLOAT } } } '
         'attr { key: "f" value { func { name: "rv" } } } }\n' + library(READ)),
     "called_from_uncalled": ("only an uncalled function calls f", placeholder("x", [2, 5])
         + library(function("f", BODY), function("g", INNER_CALL, ret="inner:output:0"))),

@@ -21,8 +21,8 @@ from tflint.config.settings import default_config
 from tflint.engine.run import build_index
 from tflint.finding import Severity
 from tflint.read.load import load_bytes
-from tflint.tf.shapes import inference as inference_module
 from tflint.tf.shapes import infer_shapes
+from tflint.tf.shapes import inference as inference_module
 
 CASES = {
     case["id"]: case
