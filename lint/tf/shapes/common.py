@@ -71,7 +71,8 @@ def read_data_format(c: Context, name: str = "data_format") -> str:
         value = default
     if value.WhichOneof("value") != "s":
         raise Unknown
-    return value.s.decode("utf-8", "replace")
+    text: str = value.s.decode("utf-8", "replace")
+    return text
 
 
 def windowed_output(
@@ -204,7 +205,7 @@ def unknown_outputs(c: Context) -> list[Shape]:
 
 def int_attr(c: Context, name: str) -> int:
     """An int attr TensorFlow reads as int32 (give up outside that range)."""
-    value = c.attr(name, "i")
+    value: int = c.attr(name, "i")
     if not -(1 << 31) <= value < (1 << 31):
         raise Unknown
     return value

@@ -115,7 +115,7 @@ def partial_shape_value(inference: ShapeInference, item: Input, depth: int = 0) 
         if before is NOT_PARTIAL or before is None:
             return None
         if _type_attr(producer, "DstT") not in (_INT32, _INT64):
-            return (-1,) * len(before)  # type: ignore[arg-type]
+            return (-1,) * len(before)
         return before
     return NOT_PARTIAL
 
@@ -131,7 +131,8 @@ def _type_attr(node: Node, name: str) -> int | None:
     value = node.attr.get(name)
     if value is None or value.WhichOneof("value") != "type":
         return None
-    return value.type
+    dtype: int = value.type
+    return dtype
 
 
 def _int_attr(node: Node, name: str, default: int | None = None) -> int | None:
@@ -140,7 +141,8 @@ def _int_attr(node: Node, name: str, default: int | None = None) -> int | None:
         return default
     if value.WhichOneof("value") != "i":
         return None
-    return value.i
+    number: int = value.i
+    return number
 
 
 def _data_inputs(node: Node) -> list[Input]:
@@ -157,7 +159,7 @@ def _const(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
         return None
     value = node.attr.get("value")
     dtype = _type_attr(node, "dtype")
-    if value is None or value.WhichOneof("value") != "tensor" or value.tensor.dtype != dtype:
+    if dtype is None or value is None or value.WhichOneof("value") != "tensor" or value.tensor.dtype != dtype:
         return None
     decoded = decode_ints(value.tensor)
     return None if decoded is None else ConstValue(*decoded, dtype)
@@ -209,6 +211,8 @@ def _pack(inference: ShapeInference, node: Node, index: int, depth: int) -> Cons
     if index != 0 or not inputs or _int_attr(node, "axis", 0) not in (0, -1):
         return None
     dtype = _type_attr(node, "T")
+    if dtype is None:
+        return None
     values = []
     for item in inputs:
         value = evaluate(inference, item, depth)
@@ -227,6 +231,8 @@ def _concat(inference: ShapeInference, node: Node, index: int, depth: int) -> Co
     if axis is None or axis.dims or axis.values[0] not in (0, -1):
         return None
     dtype = _type_attr(node, "T")
+    if dtype is None:
+        return None
     values: list[int] = []
     for item in inputs[:-1]:
         value = evaluate(inference, item, depth)
@@ -241,12 +247,12 @@ def _strided_slice(inference: ShapeInference, node: Node, index: int, depth: int
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) != 4:
         return None
-    values = [evaluate(inference, item, depth) for item in inputs]
-    if any(value is None for value in values):
+    tensor, begin, end, strides = (evaluate(inference, item, depth) for item in inputs)
+    if tensor is None or begin is None or end is None or strides is None:
         return None
-    tensor, begin, end, strides = values
-    masks = [_int_attr(node, name, 0) for name in _MASKS]
-    if len(tensor.dims) != 1 or any(mask is None for mask in masks) or masks[2] or masks[3]:
+    read = [_int_attr(node, name, 0) for name in _MASKS]
+    masks = [mask for mask in read if mask is not None]
+    if len(tensor.dims) != 1 or len(masks) != len(read) or masks[2] or masks[3]:
         return None
     begin_mask, end_mask, _, _, shrink_mask = masks
     out_dims = validate_strided_slice(begin, end, strides, tensor.dims, *masks)
@@ -273,7 +279,7 @@ _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_ax
 def _cast(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
     inputs = _data_inputs(node)
     target = _type_attr(node, "DstT")
-    if index != 0 or len(inputs) != 1 or target not in (_INT32, _INT64):
+    if index != 0 or len(inputs) != 1 or target is None or target not in (_INT32, _INT64):
         return None
     value = evaluate(inference, inputs[0], depth)
     if value is None or not _fits(value.values, target):
@@ -315,7 +321,7 @@ def _range(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
         return None
     start, limit, delta = (value.values[0] for value in values)  # type: ignore[union-attr]
     dtype = _type_attr(node, "Tidx")
-    if delta == 0 or dtype not in (_INT32, _INT64) or (limit - start) * delta < 0:
+    if delta == 0 or dtype is None or dtype not in (_INT32, _INT64) or (limit - start) * delta < 0:
         return None
     count = (abs(limit - start) + abs(delta) - 1) // abs(delta)
     if count > MAX_CONST_ELEMENTS:

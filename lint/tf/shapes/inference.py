@@ -84,7 +84,7 @@ GUARDED_ERRORS: tuple[type[Exception], ...] = (ArithmeticError, IndexError, Valu
 _PENDING = "pending"
 
 
-class _ConstsRead(tuple):
+class _ConstsRead(tuple[int, ...]):
     """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
 
     __slots__ = ()
@@ -113,7 +113,10 @@ class _Arguments:
     __slots__ = ("shapes", "values", "handles")
 
     def __init__(
-        self, shapes: tuple[Shape, ...], values: tuple[ConstValue | None, ...], handles: tuple[Any, ...]
+        self,
+        shapes: tuple[Shape, ...],
+        values: tuple[ConstValue | None, ...],
+        handles: tuple[tuple[int, Shape] | None, ...],
     ) -> None:
         self.shapes = shapes
         self.values = values
@@ -134,6 +137,11 @@ class ShapeInference:
     root's, located on the body's nodes, and its results are the call's outputs.
     """
 
+    _functions: dict[str, ShapeFn]
+    _interned: dict[tuple[Shape, ...], tuple[Shape, ...]]
+    _memo: dict[Any, Any]
+    _results: list[Any]
+
     def __init__(
         self,
         graph: GraphIndex,
@@ -147,7 +155,7 @@ class ShapeInference:
         self.issues: list[ShapeIssue] = []
         self._body = body
         self._arguments = arguments
-        self._consts: dict[int, Any] = {}
+        self._handles: dict[int, tuple[int, Shape] | None] = {}
         # Handle data of list and TensorArray handles: (node ordinal, output) -> (dtype, element shape).
         self.handles: dict[tuple[int, int], tuple[int, Shape]] = {}
         # Values of (node ordinal, output index) as constants.evaluate computed them.
@@ -164,7 +172,7 @@ class ShapeInference:
             self._functions = root._functions
             self._interned = root._interned
             self._memo = root._memo
-            self._results: list[Any] = [_PENDING] * len(body.nodes) + [(shape,) for shape in arguments.shapes]
+            self._results = [_PENDING] * len(body.nodes) + [(shape,) for shape in arguments.shapes]
             self._run()
             return
         self._root = self
@@ -173,15 +181,15 @@ class ShapeInference:
         self._by_name = scope.by_name
         library = graph.function_by_name
         # A function of the library named like an op shadows it (function-name-conflict's finding).
-        self._functions: dict[str, ShapeFn] = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
+        self._functions = {op: fn for op, fn in SHAPE_FNS.items() if op not in library}
         if library:
             self._functions.update({op: _call for op in CALL_OPS if op not in library})
             self._functions.update({name: _call for name in library})
         self._results = [_PENDING] * len(self._nodes)
-        self._interned: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
+        self._interned = {}
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
-        self._memo: dict[Any, Any] = {}
+        self._memo = {}
         # The called bodies (by function name), each call's outputs by what it passes, the functions
         # being inferred (innermost last), the body nodes still to spend, the body nodes reported.
         self._bodies: dict[str, FunctionBody | None] = {}
@@ -268,7 +276,7 @@ class ShapeInference:
         inputs = node.inputs
         if inputs and inputs[-1].is_control:
             inputs = tuple(item for item in inputs if not item.is_control)
-        shapes = []
+        shapes: list[Shape] = []
         append = shapes.append
         loop_head = node.op in MERGE_OPS
         for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
@@ -311,7 +319,8 @@ class ShapeInference:
         context.inputs = inputs
         context.shapes = shapes
         context._schema = None
-        context.consts_read = consts_read = []
+        consts_read: list[int] = []
+        context.consts_read = consts_read
         context.read_handles = False
         issues = len(self.issues)
         try:
@@ -368,10 +377,13 @@ class ShapeInference:
         value computed from a subgraph (constants.evaluate) is the value itself.
         """
         by_name = self._by_name
-        identities = []
+        identities: list[Any] = []
         for position in read:
-            item = inputs[position] if position < len(inputs) else None
-            producer = by_name.get(item.node) if item is not None else None
+            if position >= len(inputs):
+                identities.append(None)
+                continue
+            item: Input = inputs[position]
+            producer = by_name.get(item.node)
             if producer is None:
                 identities.append(None)
             elif producer.op == "Const":
@@ -385,15 +397,17 @@ class ShapeInference:
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
         """A node's output shapes; for a node without a shape function, from its own `_output_shapes`."""
         ordinal = node.ordinal
-        outputs = self._results[ordinal]
-        if outputs is _PENDING:
+        current = self._results[ordinal]
+        if current is _PENDING:
             if node.op in self._functions:
                 return None  # not evaluated (cannot happen once the inference ran)
             outputs = self._refine(node, None)
             self._results[ordinal] = outputs
-        elif outputs is _VISITING:
+            return outputs
+        if current is _VISITING:
             return None
-        return outputs
+        known: tuple[Shape, ...] | None = current
+        return known
 
     def _refine(self, node: Node, outputs: tuple[Shape, ...] | None) -> tuple[Shape, ...] | None:
         """Merge the node's `_output_shapes` into its inferred outputs, as TensorFlow does after inference.
@@ -410,7 +424,8 @@ class ShapeInference:
             count = _output_count(self.graph, node)
             if count is None or len(declared) < count:
                 return None
-            return declared[:count]
+            refined: tuple[Shape, ...] = declared[:count]
+            return refined
         if len(declared) < len(outputs):
             return outputs  # invalid-shape reports the missing entries
         if declared[: len(outputs)] == outputs:
@@ -466,14 +481,14 @@ class ShapeInference:
             seen += 1
         if producer is not None and producer.op == "_Arg" and item.index == 0:
             position = self._argument_position(producer)
-            if position is not None:
-                return self._arguments.handles[position]  # type: ignore[union-attr, no-any-return]
+            if position is not None and self._arguments is not None:
+                return self._arguments.handles[position]
         if producer is None or item.index != 0 or producer.op != "VarHandleOp" or "VarHandleOp" not in self._functions:
             return None
         key = -1 - producer.ordinal
-        if key in self._consts:
-            return self._consts[key]  # type: ignore[return-value]
-        found = None
+        if key in self._handles:
+            return self._handles[key]
+        found: tuple[int, Shape] | None = None
         dtype = producer.attr.get("dtype")
         shape = producer.attr.get("shape")
         if (
@@ -486,7 +501,7 @@ class ShapeInference:
                 found = (dtype.type, partial_shape(shape.shape))
             except Unknown:
                 found = None
-        self._consts[key] = found  # type: ignore[assignment]
+        self._handles[key] = found
         return found
 
     def handle_data(self, item: Input) -> tuple[int, Shape] | None:
@@ -525,7 +540,9 @@ class ShapeInference:
     def argument_value(self, node: Node) -> ConstValue | None:
         """The value the caller passes for a body's argument node (when a constant), else None."""
         position = self._argument_position(node)
-        return None if position is None else self._arguments.values[position]  # type: ignore[union-attr]
+        if position is None or self._arguments is None:
+            return None
+        return self._arguments.values[position]
 
     def _argument_position(self, node: Node) -> int | None:
         """Which argument of the body being inferred `node` is (None: not one)."""
