@@ -32,16 +32,19 @@ SparseReshape, SparseConcat, SparseAdd, SparseFillEmptyRows, SparseReduceSum...)
 inputs (shapes, axes, sizes, permutations) are read where TensorFlow folds them too: a `Const`, or a small integer
 subgraph (Identity chains, Shape/Size/Rank of known shapes, Pack, ConcatV2,
 StridedSlice, Cast, scalar arithmetic); a resource variable's shape flows
-from its VarHandleOp to its reads. Every other op, and every function
-call, has unknown output shapes, refined by its own `_output_shapes`; a
-loop's `Merge` reads its back edge as unknown, as TensorFlow does. Shapes
-are never guessed, so each finding is an error TensorFlow reports too,
-though TensorFlow (which folds any small constant subgraph and infers
-through called functions) may find more. Unlike TensorFlow, which stops at
-the first, every failing node is reported. Function bodies are not looked
-at: TensorFlow shape-checks a body when it instantiates the function (at
-import already for a function some node calls, to infer the call's output
-shapes). It reports:
+from its VarHandleOp to its reads. Every other op has unknown output shapes, refined by its own
+`_output_shapes`; a loop's `Merge` reads its back edge as unknown, as
+TensorFlow does. A function call (`PartitionedCall`,
+`StatefulPartitionedCall`, a node whose op is a library function) runs the
+called body's shape functions with the caller's input shapes, constant
+values and variable shapes, as TensorFlow's importer does: a body node that
+fails is reported where it is written, naming the function and the caller,
+and the call's outputs are what the body returns. Uncalled functions and
+If/While/Case branches are not looked at (TensorFlow checks them when they
+run). Shapes are never guessed, so each finding is an error TensorFlow
+reports too, though TensorFlow (which folds any small constant subgraph)
+may find more. Unlike TensorFlow, which stops at the first, every failing
+node is reported. It reports:
 
 - an input whose known rank or dimensions violate the op's shape function
   (wrong rank, incompatible broadcast, inner dimensions of a MatMul, a

@@ -7,16 +7,18 @@ node's `_output_shapes` entries are then merged into the inferred shapes
 (`Node 'X' has an _output_shapes attribute inconsistent with the GraphDef
 for output #0: ...`); consumers see the merged shapes.
 
-This module replays that for the top-level graph with shape functions for a
-set of common ops (`registry.SHAPE_FNS`), each checked against TensorFlow 2.21 on
-randomly generated graphs. A shape is a tuple of ints (-1 for an unknown
+This module replays that for the top-level graph, and for the body of every
+function a call reaches with the caller's shapes (`calls`: TensorFlow's
+`InferShapesForFunction`), with shape functions for a set of common ops
+(`registry.SHAPE_FNS`), each checked against TensorFlow 2.21 on randomly
+generated graphs. A shape is a tuple of ints (-1 for an unknown
 dimension) or None (unknown rank). The rule of the game is never to know
 more than TensorFlow does:
 
 - an op without a shape function here gets unknown outputs, refined by its
-  `_output_shapes` as in TensorFlow; so do function calls (TensorFlow 2.21
-  infers through the called function's body, so it may know more) and
-  nodes whose attrs or inputs are malformed (other rules report those);
+  `_output_shapes` as in TensorFlow; so do nodes whose attrs or inputs are
+  malformed (other rules report those) and function calls the inference
+  cannot follow (recursion, list-valued signatures, a spent budget);
 - a loop `Merge` reads its back edge (from a `NextIteration`) as unknown, as
   TensorFlow does because that edge does not exist yet when it gets there,
   so its output is unknown and loops need no other special case;
@@ -38,7 +40,7 @@ iterative (an explicit stack, no recursion) and linear in nodes + edges;
 The package is laid out like TensorFlow's sources: `algebra` (InferenceContext's shape
 algebra), `context` (what a shape function sees), `common` (common_shape_fns.cc), one module
 per op family (`array_ops`, `math_ops`, `nn_ops`, ... like core/ops/*.cc), `registry` (op ->
-shape function) and `inference` (the refiner).
+shape function), `calls` (function bodies made inferable) and `inference` (the refiner).
 """
 
 from tflint.tf.shapes.algebra import (
