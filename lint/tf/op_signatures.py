@@ -221,6 +221,11 @@ class Signatures:
         result = self.table()[node]
         return result if isinstance(result, Signature) else None
 
+    def resolved_alone(self, node: Node) -> Signature | None:
+        """`resolved(node)` without building every node's signature first (for the few nodes of a function body)."""
+        result = self._table[node] if self._table is not None else self._resolve(node)
+        return result if isinstance(result, Signature) else None
+
     def _resolve(self, node: Node) -> Signature | SignatureProblem | None:
         plan = cast("_Plan | None", self._plans.get(node.op, _UNSEEN))  # _UNSEEN: not looked up yet
         if plan is _UNSEEN:

@@ -132,7 +132,7 @@ def build_body(graph: GraphIndex, scope: Scope) -> FunctionBody | None:
 
 def _offset(cache: Signatures, producer: Node, output_arg: str) -> tuple[int, int] | None:
     """Where output arg `output_arg` of `producer` starts among its flattened outputs, and its length."""
-    signature = cache.resolved(producer)
+    signature = cache.resolved_alone(producer)
     if signature is None:
         return None
     offset = 0
