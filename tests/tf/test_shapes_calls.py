@@ -23,6 +23,7 @@ from tflint.finding import Severity
 from tflint.read.load import load_bytes
 from tflint.tf.shapes import infer_shapes
 from tflint.tf.shapes import inference as inference_module
+from tflint.tf.shapes.calls import build_body
 
 CASES = {
     case["id"]: case
@@ -112,3 +113,46 @@ def test_a_call_with_arguments_other_than_the_signature_is_left_to_call_signatur
         'input: "x" input: "x" attr { key: "Tin" value { list { type: DT_FLOAT type: DT_FLOAT } } }',
     )
     assert [f.rule for f in lint_text(text)] == ["call-signature"]
+
+
+def test_a_body_input_addresses_its_producers_flattened_output():
+    # `u:idx:0` is Unique's second output (after `y`); `s:output:1` the second value of Split's list.
+    text = """
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "call" op: "f" input: "x" }
+    library { function {
+      signature { name: "f" input_arg { name: "a" type: DT_FLOAT } output_arg { name: "y" type: DT_INT32 } }
+      node_def { name: "u" op: "Unique" input: "a" attr { key: "T" value { type: DT_FLOAT } }
+        attr { key: "out_idx" value { type: DT_INT32 } } }
+      node_def { name: "d" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+        attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 0 } } } }
+      node_def { name: "s" op: "Split" input: "d:output:0" input: "a" attr { key: "T" value { type: DT_FLOAT } }
+        attr { key: "num_split" value { i: 2 } } }
+      node_def { name: "n" op: "Identity" input: "s:output:1" input: "u:idx:0" input: "u:nope:0" input: "s:output:2"
+        input: "a" input: "^u" attr { key: "T" value { type: DT_FLOAT } } }
+      ret { key: "y" value: "u:idx:0" }
+    } }
+    """
+    index = _index(text)
+    body = build_body(index, index.function_scopes[0])
+    node = next(node for node in body.nodes if node.name == "n")
+    assert [(item.node, item.index) for item in node.inputs if not item.is_control] == [
+        ("s", 1),
+        ("u", 1),
+        ("\x00", 0),  # no such output arg: unresolvable
+        ("\x00", 0),  # past the end of the list
+        ("a", 0),
+    ]
+    assert [(item.node, item.index) for item in body.returns] == [("u", 1)]
+    assert [arg.op for arg in body.args] == ["_Arg"] and body.by_name["a"] is body.args[0]
+    # The body's original nodes are where findings go.
+    assert body.originals[node.ordinal] is index.function_scopes[0].nodes[node.ordinal]
+
+
+def test_functions_with_list_arguments_are_not_inferred():
+    text = CASES["partitioned_call"]["graph_pbtxt"].replace(
+        'input_arg { name: "a0" type: DT_FLOAT }', 'input_arg { name: "a0" type: DT_FLOAT number_attr: "N" }'
+    )
+    index = _index(text)
+    assert build_body(index, index.function_scopes[0]) is None
+    assert not [f for f in lint_text(text) if f.rule == "shape-mismatch"]
