@@ -136,7 +136,9 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
     if unread is not None:
         artifact = Artifact(path=shown, failure=ParseFailure(unread, 1 if data else None, 1 if data else None))
     else:
-        artifact = load_bytes(data, shown, input_type, workers=workers)
+        handed = [data]
+        del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
+        artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
     return artifact
 
@@ -154,9 +156,18 @@ _LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n
 
 def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None, *, workers: int = 1) -> Artifact:
     """Parse `data` (the content of file `name`) into an Artifact (`workers`: see load_path)."""
+    return _load_handed([data], name, input_type, workers)
+
+
+def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers: int) -> Artifact:
+    """load_bytes of `handed[0]`, which a text reader takes out of the list once it has decoded it."""
+    data = handed[0]
     kind, form = _split_input_type(input_type)
     if form is not None:
-        return _load_text(data, name, kind, workers) if form == "text" else _load_binary(data, name, kind)
+        if form == "text":
+            del data
+            return _load_text(handed, name, kind, workers)
+        return _load_binary(data, name, kind)
     hint = kind
     if kind is None:
         # What the file is, from a bounded look at its content (sniff): a graph is parsed, anything else skipped.
@@ -172,10 +183,11 @@ def load_bytes(data: bytes, name: str = "<bytes>", input_type: str | None = None
         if verdict.form == "binary":
             return _load_binary(data, name, kind, hint)  # no control byte in its first KiB, but binary all the same
     if looks_like_text(data):
-        artifact = _load_text(data, name, kind or hint, workers)
+        del data
+        artifact = _load_text(handed, name, kind or hint, workers)
         if artifact.failure is not None and artifact.text is None:
             # Not UTF-8: binary whose first KiB had no control byte (a long name or constant).
-            binary = _load_binary(data, name, kind, hint)
+            binary = _load_binary(handed[0], name, kind, hint)
             if binary.failure is None:
                 return binary
         return artifact
@@ -314,7 +326,8 @@ def _load_mapped(
     return artifact
 
 
-def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Artifact:
+def _load_text(handed: list[bytes], name: str, kind: str | None, workers: int = 1) -> Artifact:
+    """The Artifact of the text in `handed[0]`, which is taken out of the list (and freed) once decoded."""
     from google.protobuf import text_format
 
     from tflint import protos
@@ -323,12 +336,14 @@ def _load_text(data: bytes, name: str, kind: str | None, workers: int = 1) -> Ar
 
     artifact = Artifact(path=name, form="text")
     try:
-        text = data.decode("utf-8")
+        text = handed[0].decode("utf-8")
     except UnicodeDecodeError as error:
+        data = handed[0]
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         artifact.failure = ParseFailure(f"invalid UTF-8 at byte {error.start}", line, column)
         return artifact
+    handed.clear()
     if text.startswith("\ufeff"):
         text = text[1:]
     artifact.text = text

@@ -30,8 +30,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.read.positions import excess_nesting
-from tflint.read.textvalues import read_message
-from tflint.tf.node import Node
+from tflint.read.textvalues import message_bytes, read_message, varint
+from tflint.tf.node import AttrLines, Node
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'
@@ -94,16 +94,19 @@ _ATTR_ENTRIES = {depth: re.compile(_attr_entry(" " * depth)) for depth in _DEPTH
 _ATTR_ENTRY_LENGTHS = {depth: _attr_entry_lengths(" " * depth) for depth in _DEPTHS}
 
 
-class _AttrBlock:
-    """One distinct attrs text: its values, its length in lines, each key's line within it."""
+class _AttrBlock(AttrLines):
+    """One distinct attrs text: its values, its length in lines, each key's line within it.
 
-    __slots__ = ("values", "lines", "key_lines", "key_column")
+    Nodes with this text share it as their attr positions (AttrLines) when their header has
+    a line per field it sets (the usual case); others get a _ShiftedPositions of it.
+    """
 
-    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], key_column: int) -> None:
+    __slots__ = ("values", "lines")
+
+    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int) -> None:
+        super().__init__(key_lines, column)
         self.values = values
         self.lines = lines
-        self.key_lines = key_lines
-        self.key_column = key_column
 
 
 class _ShiftedPositions(Mapping[str, tuple[int, int]]):
@@ -116,7 +119,7 @@ class _ShiftedPositions(Mapping[str, tuple[int, int]]):
         self._first_line = first_line
 
     def __getitem__(self, key: str) -> tuple[int, int]:
-        return self._first_line + self._block.key_lines[key], self._block.key_column
+        return self._first_line + self._block.key_lines[key], self._block.column
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._block.key_lines)
@@ -181,6 +184,12 @@ class FastReader:
         self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
+        # Values encoded but not decoded yet (_decode_pending): their wire bytes and texts, the
+        # attr dicts holding their _Pending stand-ins, and the texts self._values maps to one.
+        self._pending: list[bytes] = []
+        self._pending_texts: list[str] = []
+        self._pending_dicts: list[dict[str, Any]] = []
+        self._pending_cached: list[str] = []
 
     def read_nodes(
         self, text: str, depth: int, begin: int = 0, end: int | None = None
@@ -204,6 +213,8 @@ class FastReader:
         offsets = array("q")
         # Node names as read, so that inputs naming a node share its string (a third of the memory).
         names: dict[str, str] = {}
+        blocks_get = self._blocks.get
+        intern = sys.intern
         pieces: list[str] = []
         line_map = LineMap()
         kept_from = begin
@@ -241,9 +252,13 @@ class FastReader:
             if extras > body_start:
                 attrs_text = text[body_start:extras]
                 text_hash = hash(attrs_text)
-                block = self._block_read(text, attrs_text, text_hash) or self._unseen_attr_block(
-                    attrs_text, text_hash, body_start, depth
-                )
+                seen = blocks_get(text_hash)  # _block_read's common case, inline
+                if seen is not None and seen[1] - seen[0] == len(attrs_text) and text.startswith(attrs_text, seen[0]):
+                    block = seen[2]
+                else:
+                    block = self._block_read(text, attrs_text, text_hash) or self._unseen_attr_block(
+                        attrs_text, text_hash, body_start, depth
+                    )
             else:
                 block = _EMPTY_BLOCK
             node_lines += block.lines
@@ -252,7 +267,16 @@ class FastReader:
                 position = (line + 1, name_column)
             else:  # positioned at its `node {`, as the general reader does
                 name, position = "", (line, depth + 1)
-            nodes.append(_node(name, op, device, block, inputs, len(nodes), position, line + header_lines))
+            op = intern(op) if op else ""
+            device = intern(device) if device else ""
+            positions: Mapping[str, tuple[int, int]] | AttrLines
+            if not block.key_lines:
+                positions = _NO_POSITIONS
+            elif header_lines == 1 + named + (op != "") + len(inputs) + (device != ""):
+                positions = block  # as in _node
+            else:
+                positions = _ShiftedPositions(block, line + header_lines)
+            nodes.append(Node(name, op, device, block.values, inputs, None, len(nodes), position, positions))
             offsets.append(start)
             if start > kept_from:
                 pieces.append(text[kept_from:start])
@@ -262,6 +286,7 @@ class FastReader:
             start = kept_from if text.startswith(opening, kept_from) else _line_starting(text, opening, kept_from)
         pieces.append(text[kept_from:end])
         line_map.add(pieces[-1], kept_line)
+        self._decode_pending()
         return nodes, offsets, "".join(pieces), line_map
 
     def rebuilt(
@@ -273,7 +298,7 @@ class FastReader:
         this reader's shared attr dict, as if one reader had read the file.
         """
         _, rows, blocks, values, offsets_bytes, residual, line_map = payload
-        messages = [self._attr_value.FromString(data) for data in values]
+        messages = decoded_together(values)
         keys = self._keys
         rebuilt: list[_AttrBlock] = []
         for entries, (begin, end), shape in blocks:
@@ -318,6 +343,7 @@ class FastReader:
         line = 0
         bare, valued = _ATTR_ENTRY_LENGTHS[depth]
         read = 0  # entries found cover the text exactly when their lengths add up to its length
+        pending = False
         for key, has_value, value_text in _ATTR_ENTRIES[depth].findall(attrs_text):
             read += len(key) + (valued + len(value_text) if has_value else bare)
             if "\\" in key:
@@ -328,12 +354,18 @@ class FastReader:
                 value = self._values.get(value_text)
                 if value is None:
                     value = self._values[value_text] = self._parse_value(value_text)
+                    if value.__class__ is _Pending:
+                        self._pending_cached.append(value_text)
+            if value.__class__ is _Pending:
+                pending = True
             key = keys.setdefault(key, key)
             values[key] = value  # a repeated key: the last entry wins, as in protobuf maps
             key_lines.setdefault(key, line + 1)  # and its position is the first, as the general reader's
             line += 5 + value_text.count("\n") if has_value else 3
         if read != len(attrs_text):
             raise NotCanonical("unrecognised attr entries")
+        if pending:
+            self._pending_dicts.append(values)
         block = _AttrBlock(values, line, key_lines, depth + 5)
         if seen is None:
             self._blocks[text_hash] = (start, start + len(attrs_text), block)
@@ -342,10 +374,37 @@ class FastReader:
         return block
 
     def _parse_value(self, text: str) -> Any:
-        """The AttrValue whose text body is `text`; NotCanonical if protobuf's parser refuses it.
+        """The AttrValue whose text body is `text`, or a _Pending stand-in for it (_decode_pending).
 
-        The general reader then reports the error at its place in the file.
+        NotCanonical if protobuf's parser refuses it: the general reader then reports
+        the error at its place in the file.
         """
+        data = message_bytes(text, self._attr_value.DESCRIPTOR)
+        if data is None:
+            return self._parsed_now(text)
+        self._pending.append(data)
+        self._pending_texts.append(text)
+        return _Pending(len(self._pending) - 1)
+
+    def _decode_pending(self) -> None:
+        """Decode the values _parse_value encoded, all at once, and put them in place of their stand-ins."""
+        if not self._pending:
+            return
+        try:
+            messages = decoded_together(self._pending)
+        except Exception:  # DecodeError: one of them upb refuses; text_format decides, value by value
+            messages = [self._parsed_now(text) for text in self._pending_texts]
+        for values in self._pending_dicts:
+            for key, value in values.items():
+                if value.__class__ is _Pending:
+                    values[key] = messages[value.number]
+        cached = self._values
+        for text in self._pending_cached:
+            cached[text] = messages[cached[text].number]
+        self._pending, self._pending_texts, self._pending_dicts, self._pending_cached = [], [], [], []
+
+    def _parsed_now(self, text: str) -> Any:
+        """The AttrValue whose text body is `text`, by upb or protobuf's text parser; NotCanonical if refused."""
         value = read_message(text, self._attr_value)
         if value is not None:
             return value
@@ -361,6 +420,37 @@ class FastReader:
         except (text_format.ParseError, ValueError) as error:
             raise NotCanonical(f"attr value does not parse: {error}") from None
         return value
+
+
+class _Pending:
+    """An attr value encoded and waiting to be decoded with others: its number among them."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+
+# The tag of OpDef.attr (field 4) and of AttrDef.default_value (field 3), both length-delimited.
+_OP_ATTR_TAG = b"\x22"
+_DEFAULT_VALUE_TAG = b"\x1a"
+
+
+def decoded_together(encoded: list[bytes]) -> list[Any]:
+    """The AttrValues of `encoded` (wire bytes each), decoded by upb in one go.
+
+    Each message upb decodes on its own gets its own arena, about 600 bytes more than
+    the message needs; a big graph has tens of thousands of distinct values. Decoded as
+    the default values of one OpDef's attrs, they share its arena. Raises DecodeError
+    when upb refuses one of them.
+    """
+    from tflint import protos
+
+    parts: list[bytes] = []
+    for data in encoded:
+        size = varint(len(data))
+        parts += (_OP_ATTR_TAG, varint(1 + len(size) + len(data)), _DEFAULT_VALUE_TAG, size, data)
+    return [attr.default_value for attr in protos.OpDef.FromString(b"".join(parts)).attr]
 
 
 # A GraphDef text at least this long is read by two processes (read_nodes_split).
@@ -429,7 +519,13 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
     rows = []
     for node in nodes:
         positions = node._attr_positions
-        block = positions._block if isinstance(positions, _ShiftedPositions) else None
+        if isinstance(positions, _AttrBlock):
+            block: _AttrBlock | None = positions
+            first_line = cast(int, node.line) + 1 + (node.op != "") + len(node.raw_inputs) + (node.device != "")
+        elif isinstance(positions, _ShiftedPositions):
+            block, first_line = positions._block, positions._first_line
+        else:
+            block, first_line = None, 0
         attrs = node.attr
         number = block_numbers.get(id(attrs))
         if number is None:
@@ -441,10 +537,9 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
                     values.append(value.SerializeToString())
                 entries.append((key, value_number))
             span = spans.get(id(block), (0, 0)) if block is not None else (0, 0)
-            shape = (block.lines, block.key_lines, block.key_column) if block is not None else None
+            shape = (block.lines, block.key_lines, block.column) if block is not None else None
             number = block_numbers[id(attrs)] = len(blocks)
             blocks.append((tuple(entries), span, shape))
-        first_line = cast(_ShiftedPositions, positions)._first_line if block is not None else 0
         rows.append((node.name, node.op, node.device, node.raw_inputs, number, node.line, node.column, first_line))
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
 
@@ -463,7 +558,13 @@ def _node(
 
     `first_attr_line` is the line its attr block starts on; the block's key lines count from it.
     """
-    positions = _ShiftedPositions(block, first_attr_line) if block.key_lines else _NO_POSITIONS
+    positions: Mapping[str, tuple[int, int]] | AttrLines
+    if not block.key_lines:
+        positions = _NO_POSITIONS
+    elif first_attr_line == position[0] + (2 if op else 1) + len(inputs) + (1 if device else 0):
+        positions = block  # where Node.attr_position finds its attrs: nothing to keep per node
+    else:  # a header with an empty op or device written out: its attrs start a line further
+        positions = _ShiftedPositions(block, first_attr_line)
     return Node(
         name,
         sys.intern(op) if op else "",

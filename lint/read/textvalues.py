@@ -77,6 +77,7 @@ def _varint(number: int) -> bytes:
 
 
 _SMALL_VARINTS = [bytes((number,)) for number in range(0x80)]
+varint = _varint  # for readers that frame encoded messages in messages of their own
 
 
 def _integer(low: int, high: int) -> Callable[[str], bytes | None]:

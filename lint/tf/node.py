@@ -38,6 +38,22 @@ class Input(NamedTuple):
     output_arg: str | None = None
 
 
+class AttrLines:
+    """Where each attr key of an attrs text shared by nodes is written: lines counted from the text's first.
+
+    A text reader gives every node whose attrs text is the same one AttrLines instead of one
+    mapping per node; a node's attrs start on the line after its header (its `name:` line, or
+    `node {` when it has none, then one line each for its op, inputs and device), so the node
+    places them itself (Node.attr_position).
+    """
+
+    __slots__ = ("key_lines", "column")
+
+    def __init__(self, key_lines: dict[str, int], column: int) -> None:
+        self.key_lines = key_lines
+        self.column = column
+
+
 class Node:
     """A node of the graph or of a function body, as rules see it."""
 
@@ -66,7 +82,7 @@ class Node:
         function: str | None = None,
         ordinal: int = 0,
         position: tuple[int, int] | None = None,
-        attr_positions: Mapping[str, tuple[int, int]] | None = None,
+        attr_positions: Mapping[str, tuple[int, int]] | AttrLines | None = None,
     ) -> None:
         self.name = name
         self.op = op
@@ -98,9 +114,16 @@ class Node:
 
     def attr_position(self, key: str) -> tuple[int, int] | None:
         """Where attr `key` is written, when the source has positions."""
-        if self._attr_positions is None:
+        positions = self._attr_positions
+        if positions is None:
             return None
-        return self._attr_positions.get(key)
+        if isinstance(positions, AttrLines):
+            relative = positions.key_lines.get(key)
+            if relative is None or self.line is None:
+                return None
+            header = 1 + (self.op != "") + len(self.raw_inputs) + (self.device != "")
+            return self.line + header + relative, positions.column
+        return positions.get(key)
 
     def __repr__(self) -> str:
         where = f" in {self.function}" if self.function else ""
