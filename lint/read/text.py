@@ -192,14 +192,16 @@ class FastReader:
         self._pending_cached: list[str] = []
 
     def read_nodes(
-        self, text: str, depth: int, begin: int = 0, end: int | None = None
-    ) -> tuple[list[Node], array[int], str, LineMap]:
+        self, text: str, depth: int, begin: int = 0, end: int | None = None, *, as_rows: bool = False
+    ) -> tuple[list[Any], array[int], str, LineMap]:
         """Read every node block at indentation `depth` (of `text[begin:end]`, whole lines).
 
         Returns (nodes, offsets, residual, line_map): each node's offset in
         `text`, the residual (the text without the node blocks) and a map from
         the residual's line numbers back to `text`'s. Raises NotCanonical
-        when a node block is outside this reader's layout.
+        when a node block is outside this reader's layout. With `as_rows`, each
+        node is a tuple (name, op, device, inputs, its _AttrBlock, line, column,
+        the line its attrs start on), for a process that sends them elsewhere.
         """
         if end is None:
             end = len(text)
@@ -209,7 +211,7 @@ class FastReader:
         closing = "\n" + indent + "}\n"
         extras_line = "\n" + indent + "  experimental_"
         name_column = depth + 3
-        nodes: list[Node] = []
+        nodes: list[Any] = []
         offsets = array("q")
         # Node names as read, so that inputs naming a node share its string (a third of the memory).
         names: dict[str, str] = {}
@@ -270,13 +272,16 @@ class FastReader:
             op = intern(op) if op else ""
             device = intern(device) if device else ""
             positions: Mapping[str, tuple[int, int]] | AttrLines
-            if not block.key_lines:
-                positions = _NO_POSITIONS
-            elif header_lines == 1 + named + (op != "") + len(inputs) + (device != ""):
-                positions = block  # as in _node
+            if as_rows:
+                nodes.append((name, op, device, inputs, block, *position, line + header_lines))
             else:
-                positions = _ShiftedPositions(block, line + header_lines)
-            nodes.append(Node(name, op, device, block.values, inputs, None, len(nodes), position, positions))
+                if not block.key_lines:
+                    positions = _NO_POSITIONS
+                elif header_lines == 1 + named + (op != "") + len(inputs) + (device != ""):
+                    positions = block  # as in _node
+                else:
+                    positions = _ShiftedPositions(block, line + header_lines)
+                nodes.append(Node(name, op, device, block.values, inputs, None, len(nodes), position, positions))
             offsets.append(start)
             if start > kept_from:
                 pieces.append(text[kept_from:start])
@@ -457,8 +462,13 @@ def decoded_together(encoded: list[bytes]) -> list[Any]:
 SPLIT_MIN_CHARS = 8 << 20
 
 
+# The percentage of the text this process reads: the child also encodes what it read (about 15% more
+# work), and this process has to wait for it.
+_PARENT_SHARE = 53
+
+
 def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
-    """FastReader.read_nodes on a GraphDef's text, its second half read by a forked process.
+    """FastReader.read_nodes on a GraphDef's text, its later part (about half) read by a forked process.
 
     The child sends back what it read as plain data (marshal): each node's
     fields, each distinct attr block once (values as wire bytes), its residual
@@ -471,7 +481,7 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
 
     from tflint.runtime import fork as forked
 
-    split = _line_starting(text, "node {\n", len(text) // 2)
+    split = _line_starting(text, "node {\n", len(text) * _PARENT_SHARE // 100)
     if split <= 0:
         return FastReader().read_nodes(text, 0)
     try:
@@ -508,7 +518,7 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
 def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
     """What the child of read_nodes_split read from `split` on, as data marshal can carry."""
     try:
-        nodes, offsets, residual, line_map = reader.read_nodes(text, 0, split)
+        nodes, offsets, residual, line_map = reader.read_nodes(text, 0, split, as_rows=True)
     except NotCanonical as error:
         return ("not canonical", str(error))
     spans = {id(block): (begin, end) for begin, end, block in reader._blocks.values()}
@@ -517,30 +527,21 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
     value_numbers: dict[int, int] = {}
     values: list[bytes] = []
     rows = []
-    for node in nodes:
-        positions = node._attr_positions
-        if isinstance(positions, _AttrBlock):
-            block: _AttrBlock | None = positions
-            first_line = cast(int, node.line) + 1 + (node.op != "") + len(node.raw_inputs) + (node.device != "")
-        elif isinstance(positions, _ShiftedPositions):
-            block, first_line = positions._block, positions._first_line
-        else:
-            block, first_line = None, 0
-        attrs = node.attr
-        number = block_numbers.get(id(attrs))
+    for name, op, device, inputs, block, line, column, first_line in nodes:
+        number = block_numbers.get(id(block))
         if number is None:
             entries = []
-            for key, value in attrs.items():
+            for key, value in block.values.items():
                 value_number = value_numbers.get(id(value))
                 if value_number is None:
                     value_number = value_numbers[id(value)] = len(values)
                     values.append(value.SerializeToString())
                 entries.append((key, value_number))
-            span = spans.get(id(block), (0, 0)) if block is not None else (0, 0)
-            shape = (block.lines, block.key_lines, block.column) if block is not None else None
-            number = block_numbers[id(attrs)] = len(blocks)
-            blocks.append((tuple(entries), span, shape))
-        rows.append((node.name, node.op, node.device, node.raw_inputs, number, node.line, node.column, first_line))
+            # Without keys (no attrs), a node gets the empty block, and no attr positions.
+            shape = (block.lines, block.key_lines, block.column) if block.key_lines else None
+            number = block_numbers[id(block)] = len(blocks)
+            blocks.append((tuple(entries), spans.get(id(block), (0, 0)), shape))
+        rows.append((name, op, device, inputs, number, line, column, first_line))
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
 
 
