@@ -184,6 +184,8 @@ class FastReader:
         self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
+        # One key_lines dict per layout (keys and their lines): most attr blocks differ in values only.
+        self._layouts: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
         # Values encoded but not decoded yet (_decode_pending): their wire bytes and texts, the
         # attr dicts holding their _Pending stand-ins, and the texts self._values maps to one.
         self._pending: list[bytes] = []
@@ -312,7 +314,10 @@ class FastReader:
                 attrs_text = text[begin:end]
                 block = self._block_read(text, attrs_text, hash(attrs_text))
             if block is None:
-                block = _AttrBlock({keys.setdefault(key, key): messages[number] for key, number in entries}, *shape)
+                lines, key_lines, column = shape
+                key_lines = self._layouts.setdefault(tuple(key_lines.items()), key_lines)
+                attrs = {keys.setdefault(key, key): messages[number] for key, number in entries}
+                block = _AttrBlock(attrs, lines, key_lines, column)
             rebuilt.append(block)
         nodes = [
             _node(name, op, device, rebuilt[number], inputs, ordinal, (line, column), first_line)
@@ -371,6 +376,7 @@ class FastReader:
             raise NotCanonical("unrecognised attr entries")
         if pending:
             self._pending_dicts.append(values)
+        key_lines = self._layouts.setdefault(tuple(key_lines.items()), key_lines)
         block = _AttrBlock(values, line, key_lines, depth + 5)
         if seen is None:
             self._blocks[text_hash] = (start, start + len(attrs_text), block)
