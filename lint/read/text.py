@@ -104,7 +104,8 @@ class _AttrBlock(AttrLines):
     __slots__ = ("values", "lines")
 
     def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int) -> None:
-        super().__init__(key_lines, column)
+        self.key_lines = key_lines  # AttrLines' fields, set here: one call less per distinct attrs text
+        self.column = column
         self.values = values
         self.lines = lines
 
