@@ -238,3 +238,27 @@ def test_saved_model_directory_loads_every_meta_graph(tmp_path):
 def test_text_sniffing_reads_past_comments():
     assert sniff_text_message("# a\n  # b\nmeta_graphs {}") == "SavedModel"
     assert sniff_text_message("garbage") == "GraphDef"
+
+
+def test_a_text_files_bytes_are_let_go_once_decoded():
+    # The bytes of a 120 MB text would otherwise stay in memory beside its text while it is read.
+    from tflint.read import load
+
+    handed = [b'node {\n  name: "a"\n  op: "NoOp"\n}\n']
+    artifact = load._load_text(handed, "g.pbtxt", None)
+    assert handed == []
+    assert artifact.failure is None and [node.name for node in artifact.graphs[0].node_list()] == ["a"]
+    # Not UTF-8: the bytes stay, for the binary reader to try.
+    handed = [b"\x0a\x05\xff\xfe\xfd\xfc\xfb"]
+    artifact = load._load_text(handed, "g.pb", None)
+    assert artifact.failure is not None and artifact.text is None
+    assert handed == [b"\x0a\x05\xff\xfe\xfd\xfc\xfb"]
+
+
+def test_a_file_that_looks_like_text_but_is_not_utf8_is_read_as_binary(tmp_path):
+    graph = protos.GraphDef()
+    graph.node.add(name="caf\xe9" * 300, op="NoOp")  # no control byte in its first KiB
+    path = tmp_path / "g.pb"
+    path.write_bytes(graph.SerializeToString().replace("\xe9".encode(), b"\xe9"))
+    artifact = load_path(str(path))
+    assert artifact.form == "binary"

@@ -224,6 +224,25 @@ def _attr(key: str, *value_lines: str) -> tuple[str, ...]:
     return ("attr {", f'  key: "{key}"', *(f"  {line}" for line in body), "}")
 
 
+ATTRS = (*_attr("T", "type: DT_FLOAT"), *_attr("shape", "shape {", "  dim {", "    size: 2", "  }", "}"))
+# The same attrs text after headers of every shape: with and without name, op, inputs and device,
+# and with each written out empty.
+HEADER_CORNERS = "".join(
+    _node(*header, *ATTRS)
+    for header in (
+        ('name: "a"', 'op: "Identity"', 'input: "x"', 'device: "/cpu:0"'),
+        ('name: "b"', 'op: ""', 'input: "x"', 'input: "^a"'),
+        ('name: "c"', 'op: "Identity"', 'device: ""'),
+        ('name: "d"', 'op: ""', 'device: ""'),
+        ('name: ""', 'op: "Identity"', 'input: "x"'),
+        ('op: "Identity"', 'input: "x"'),
+        ('op: ""',),
+        (),
+        ('name: "e"',),
+        ('name: "f\\"g"', 'op: ""', 'input: "x"'),
+    )
+) + _node('name: "x"', 'op: "Placeholder"')
+
 # Canonical graphs that exercise the fast reader's corners: (text, whether the fast path reads it).
 CORNERS = [
     pytest.param(
@@ -294,6 +313,12 @@ CORNERS = [
         id="raw-cr-in-strings",
     ),
     pytest.param(_node('name: "a"', 'op: "NoOp"').replace('"a"\n', '"a"\r'), False, id="lone-cr"),
+    # Attr positions: a node places its block's key lines after its header (one line per field it
+    # sets), unless its header writes out an empty op or device, a line the node cannot see.
+    *[
+        pytest.param(HEADER_CORNERS, True, id="headers-with-empty-fields"),
+        pytest.param(HEADER_CORNERS + _node('name: "n"', 'op: "NoOp"', *ATTRS), True, id="headers-then-shared-block"),
+    ],
 ]
 
 
@@ -405,3 +430,41 @@ def test_split_read_when_no_process_can_be_forked(monkeypatch):
     artifact = load_bytes(data, "g.pbtxt", workers=2)
     assert snapshot(artifact) == whole
     assert ordinals(artifact) == list(range(len(ordinals(artifact))))
+
+
+def test_split_read_of_every_header_shape_agrees(monkeypatch):
+    data = (HEADER_CORNERS * 3).encode()  # the split falls in the middle of the corners
+    whole = snapshot(load_bytes(data, "g.pbtxt"))
+    split_everything(monkeypatch)
+    assert snapshot(load_bytes(data, "g.pbtxt", workers=2)) == whole
+    general_reader(monkeypatch)
+    assert snapshot(load_bytes(data, "g.pbtxt")) == whole
+
+
+def test_values_decoded_together_equal_values_decoded_alone():
+    from tflint import protos
+
+    encoded = [
+        protos.AttrValue(type=1).SerializeToString(),
+        protos.AttrValue(s=b"\x00" * 300).SerializeToString(),
+        b"",
+        protos.AttrValue(tensor=protos.TensorProto(dtype=1, tensor_content=b"\x01" * 200)).SerializeToString(),
+    ]
+    decoded = textfast.decoded_together(encoded)
+    assert [value.SerializeToString() for value in decoded] == encoded
+    assert textfast.decoded_together([]) == []
+
+
+def test_values_upb_refuses_together_are_read_one_by_one(monkeypatch):
+    data = CANONICAL.encode()
+    expected = snapshot(load_bytes(data, "g.pbtxt"))
+    calls = []
+
+    def refuse(encoded):
+        calls.append(len(encoded))
+        raise ValueError("refused")  # as a DecodeError would be
+
+    monkeypatch.setattr(textfast, "decoded_together", refuse)
+    assert took_fast_path(data, "g.pbtxt")
+    assert snapshot(load_bytes(data, "g.pbtxt")) == expected
+    assert calls and calls[0] > 0
