@@ -24,6 +24,7 @@ from typing import Any
 from tflint.errors import UsageError
 from tflint.read.load import Artifact, ParseFailure, load_path
 from tflint.read.sniff import looks_like_text
+from tflint.read.textvalues import varint
 from tflint.read.walk import SAVED_MODEL_FILES
 
 # Field numbers (tensorflow/core/protobuf/saved_model.proto, meta_graph.proto, framework/graph.proto).
@@ -302,19 +303,7 @@ def _varint(view: memoryview, position: int) -> tuple[int, int]:
 
 def _entry(number: int, value: bytes | memoryview) -> bytes:
     """A length-delimited field: key, length, value."""
-    return _encode_varint(number << 3 | _LENGTH_DELIMITED) + _encode_varint(len(value)) + bytes(value)
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    return varint(number << 3 | _LENGTH_DELIMITED) + varint(len(value)) + bytes(value)
 
 
 __all__ = ["ModelVersion", "ParseFailure", "latest_versions", "previous_version", "read_version", "version_name"]

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tflint.read.textvalues import varint
 from tflint.tf import tensors
 
 # Files from this size on are mapped (smaller ones cost less to read than to walk).
@@ -360,7 +361,7 @@ def _strip_tensor(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces |
         return None
     walk.spans.append((*where, value_start, length))
     walk.stripped += length
-    marker = _encode_varint(MARKER_FIELD << 3 | _VARINT) + _encode_varint(value_start)
+    marker = varint(MARKER_FIELD << 3 | _VARINT) + varint(value_start)
     return _splice(view, start, end, [(key_start, stop, ([marker], len(marker)))])
 
 
@@ -415,21 +416,9 @@ def _varint(view: memoryview, position: int, end: int) -> tuple[int, int]:
     raise _NotWalkable(f"truncated varint at byte {position}")
 
 
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def _length_delimited(number: int, value: _Pieces) -> _Pieces:
     """A length-delimited field (key, length, then the pieces of its value)."""
-    head = _encode_varint(number << 3 | _LENGTH_DELIMITED) + _encode_varint(value[1])
+    head = varint(number << 3 | _LENGTH_DELIMITED) + varint(value[1])
     return [head, *value[0]], len(head) + value[1]
 
 
