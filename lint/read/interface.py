@@ -24,8 +24,8 @@ from typing import Any
 from tflint.errors import UsageError
 from tflint.read.load import Artifact, ParseFailure, load_path
 from tflint.read.sniff import looks_like_text
-from tflint.read.textvalues import varint
 from tflint.read.walk import SAVED_MODEL_FILES
+from tflint.read.wire import varint
 
 # Field numbers (tensorflow/core/protobuf/saved_model.proto, meta_graph.proto, framework/graph.proto).
 _SAVED_MODEL_META_GRAPHS = 2

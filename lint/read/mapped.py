@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.read.textvalues import varint
+from tflint.read.wire import varint
 from tflint.tf import tensors
 
 # Files from this size on are mapped (smaller ones cost less to read than to walk).

@@ -30,7 +30,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.read.positions import excess_nesting
-from tflint.read.textvalues import message_bytes, read_message, varint
+from tflint.read.textvalues import message_bytes, read_message
+from tflint.read.wire import varint
 from tflint.tf.node import AttrLines, Node
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.

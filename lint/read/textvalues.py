@@ -24,6 +24,8 @@ import struct
 from collections.abc import Callable
 from typing import Any, cast
 
+from tflint.read.wire import varint
+
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # A message holding one scalar, on three lines (`dim {` `size: 4` `}`).
 _ONE_SCALAR = rf" *{_NAME} \{{\n *{_NAME}: [^\n]+\n *\}}\n"
@@ -64,22 +66,6 @@ _BOOLEANS = {
 }
 
 
-def _varint(number: int) -> bytes:
-    """`number` (non-negative, below 2**64) as a base-128 varint."""
-    if number < 0x80:
-        return _SMALL_VARINTS[number]
-    out = bytearray()
-    while number >= 0x80:
-        out.append(number & 0x7F | 0x80)
-        number >>= 7
-    out.append(number)
-    return bytes(out)
-
-
-_SMALL_VARINTS = [bytes((number,)) for number in range(0x80)]
-varint = _varint  # for readers that frame encoded messages in messages of their own
-
-
 def _integer(low: int, high: int) -> Callable[[str], bytes | None]:
     """An encoder for decimal integers in [low, high]; negatives as 64-bit two's complement."""
 
@@ -89,7 +75,7 @@ def _integer(low: int, high: int) -> Callable[[str], bytes | None]:
         number = int(scalar)
         if not low <= number <= high:
             return None
-        return _varint(number & 0xFFFFFFFFFFFFFFFF)
+        return varint(number & 0xFFFFFFFFFFFFFFFF)
 
     return encode
 
@@ -129,7 +115,7 @@ def _bytes_literal(scalar: str) -> bytes | None:
 
 def _length_delimited(scalar: str) -> bytes | None:
     data = _bytes_literal(scalar)
-    return None if data is None else _varint(len(data)) + data
+    return None if data is None else varint(len(data)) + data
 
 
 def _string(scalar: str) -> bytes | None:
@@ -140,12 +126,12 @@ def _string(scalar: str) -> bytes | None:
         data.decode("utf-8")  # text_format refuses a string field that is not UTF-8
     except UnicodeDecodeError:
         return None
-    return _varint(len(data)) + data
+    return varint(len(data)) + data
 
 
 def _enum(enum_type: Any) -> Callable[[str], bytes | None]:
     """An encoder for an enum by name, or by decimal number (any number if the enum is open)."""
-    by_name = {value.name: _varint(value.number & 0xFFFFFFFFFFFFFFFF) for value in enum_type.values}
+    by_name = {value.name: varint(value.number & 0xFFFFFFFFFFFFFFFF) for value in enum_type.values}
     number = _integer(-(2**31), 2**31 - 1)
     known = {value.number for value in enum_type.values}
 
@@ -181,7 +167,7 @@ def _zigzag(low: int, high: int) -> Callable[[str], bytes | None]:
         if plain(scalar) is None:
             return None
         number = int(scalar)
-        return _varint(-2 * number - 1 if number < 0 else 2 * number)
+        return varint(-2 * number - 1 if number < 0 else 2 * number)
 
     return encode
 
@@ -245,12 +231,12 @@ def _schema(descriptor: Any) -> _Fields:
     for field in descriptor.fields:
         once = None if is_repeated(field) else (field.containing_oneof.name if field.containing_oneof else field.name)
         if field.type == field.TYPE_MESSAGE:
-            fields[field.name] = (_varint(field.number << 3 | 2), None, once, _schema(field.message_type), {})
+            fields[field.name] = (varint(field.number << 3 | 2), None, once, _schema(field.message_type), {})
             continue
         scalar = _scalar_encoder(field)
         if scalar is not None:
             wire_type, encode = scalar
-            fields[field.name] = (_varint(field.number << 3 | wire_type), encode, once, None, {})
+            fields[field.name] = (varint(field.number << 3 | wire_type), encode, once, None, {})
     return fields
 
 
@@ -276,7 +262,7 @@ def _one_scalar_messages(fields: _Fields, text: str) -> bytes | None:
         body = _one_scalar_field(field[3], inner, scalar)
         if body is None:
             return None
-        chunks += (field[0], _varint(len(body)), body)
+        chunks += (field[0], varint(len(body)), body)
     return b"".join(chunks)
 
 
@@ -308,7 +294,7 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
                 return None
             closed = b"".join(chunks)  # `}`
             tag, fields, chunks, seen = open_messages.pop()
-            chunks += (tag, _varint(len(closed)), closed)
+            chunks += (tag, varint(len(closed)), closed)
             continue
         field = fields.get(name)
         if field is None:
@@ -341,7 +327,7 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
                 )
                 if body is None:
                     return None
-                encoded = tag + _varint(len(body)) + body
+                encoded = tag + varint(len(body)) + body
                 if len(one_scalars) + len(inner_scalar) <= _MEMO_BLOCK and len(memo) < _MEMO_ENTRIES:
                     memo[key] = encoded
             chunks.append(encoded)
