@@ -339,6 +339,38 @@ case(
     'graph_def { } collection_def { key: "train_op" value { node_list { value: "nope" } } }\n',
     api="import_meta_graph",
 )
+# import_meta_graph restores every collection after the import: node_list entries are looked up in the graph
+# (Graph.as_graph_element), other kinds are kept as they are.
+def meta_collections(*collections, graph=X):
+    items = " ".join(
+        'collection_def { key: "%s" value { %s } }' % (key, value) for key, value in collections
+    )
+    return "graph_def { %s } %s\n" % (graph, items)
+
+
+def node_list(*values):
+    return "node_list { %s }" % " ".join('value: "%s"' % value for value in values)
+
+
+for cid, desc, collections in [
+    ("ok", "node_list entries naming an op and its tensor", [("train_op", node_list("x", "x:0"))]),
+    ("missing_tensor", "node_list entry naming a tensor of a missing op", [("outputs", node_list("nope:0"))]),
+    ("output_out_of_range", "node_list entry naming output 1 of a one-output op", [("outputs", node_list("x:1"))]),
+    ("negative_output", "node_list entry naming output -1 (a Python index)", [("outputs", node_list("x:-1"))]),
+    ("bad_tensor_name", "node_list entry with two colons", [("outputs", node_list("x:0:1"))]),
+    ("non_numeric_output", "node_list entry with a non-numeric output", [("outputs", node_list("x:out"))]),
+    ("control_name", "node_list entry written as a control input", [("train_op", node_list("^x"))]),
+    ("empty_entry", "node_list entry that is empty", [("train_op", node_list(""))]),
+    ("unbound_inputs", "unbound_inputs naming a missing op (never restored)", [("unbound_inputs", node_list("nope"))]),
+    ("local_variables", "local_variables as a node_list naming a missing op", [("local_variables", node_list("nope"))]),
+    ("model_variables", "model_variables as a node_list naming a missing op", [("model_variables", node_list("nope"))]),
+    ("variables", "variables as a node_list naming a missing op", [("variables", node_list("nope"))]),
+    ("bytes_list", "a bytes_list naming a missing op (kept as strings)", [("names", 'bytes_list { value: "nope" }')]),
+    ("no_kind", "a collection with no kind set", [("empty", "")]),
+    ("second_of_two", "a valid collection, then one naming a missing op", [("a", node_list("x")), ("b", node_list("y"))]),
+]:
+    case("meta_collection_" + cid, "collections", "import_meta_graph: " + desc, meta_collections(*collections),
+         api="import_meta_graph")
 case(
     "meta_graph_def_to_import_graph_def",
     "empty",

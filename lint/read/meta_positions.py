@@ -1,6 +1,6 @@
-"""Where a MetaGraphDef's or SavedModel's signature entries, tags, assets and saver fields are written in a text source.
+"""Where a MetaGraphDef's or SavedModel's signatures, tags, assets, saver and collections are written in a text source.
 
-Findings about no node (a SignatureDef tensor, an asset, a saver field) point at these positions.
+Findings about no node (a SignatureDef tensor, an asset, a saver field, a collection entry) point at these positions.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ class Locator:
     `("tensor", signature, direction, key)` a TensorInfo's `name` (or its
     map entry), `("dtype", ...)` / `("shape", ...)` its dtype and tensor_shape
     (same keys as "tensor"), `("asset", index)` an AssetFileDef's `filename`,
-    `("saver", field)` a SaverDef field. Built lazily, once per artifact,
+    `("saver", field)` a SaverDef field, `("collection", key)` a CollectionDef's key and
+    `("collection", key, number)` its node_list entry `number`. Built lazily, once per artifact,
     only when a finding needs a position.
     """
 
@@ -58,6 +59,8 @@ class Locator:
                 frame = frames[-1]
                 if "skip" not in frame:
                     frame["scalars"].setdefault(pending, (_unquote(match.group()), where(pending_offset)))
+                    if pending == "value" and frame["path"] == _NODE_LIST:
+                        frame.setdefault("values", []).append(where(match.start()))
                 pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
             elif kind == "list_open":
                 lists.append((pending, len(frames)))
@@ -105,6 +108,13 @@ class Locator:
         elif path == ("saver_def",):
             for name, (_, position) in scalars.items():
                 self.positions.setdefault((ordinal, ("saver", name)), position)
+        elif path in (_NODE_LIST, _NODE_LIST[:2]):
+            parent["values"] = frame.get("values", [])
+        elif path == _NODE_LIST[:1]:
+            key, position = scalars.get("key", ("", where(frame["offset"])))
+            self.positions.setdefault((ordinal, ("collection", key)), position)
+            for number, entry in enumerate(frame.get("values", [])):
+                self.positions.setdefault((ordinal, ("collection", key, number)), entry)
         elif path == ("asset_file_def",):
             position = scalars["filename"][1] if "filename" in scalars else where(frame["offset"])
             self.positions.setdefault((ordinal, ("asset", frame["asset_index"])), position)
@@ -133,6 +143,8 @@ class Locator:
                     if name in fields:
                         self.positions.setdefault((ordinal, (name, key, direction, io_key)), fields[name])
 
+
+_NODE_LIST = ("collection_def", "value", "node_list")
 
 # TensorFlow's own text layout of a graph_def block: its opening line, its closing line, and
 # (to make sure the block really is laid out that way) a line indented too little to be inside it.

@@ -1,0 +1,122 @@
+"""Every node_list entry of a saved collection names an op or tensor of the graph.
+
+Loading a MetaGraphDef (`tf.compat.v1.train.import_meta_graph`, both TF1
+SavedModel loaders, and `tf.saved_model.load` of a SavedModel without an
+object graph) imports its graph, then restores every collection: each
+node_list entry is looked up in the graph (`Graph.as_graph_element`). An
+entry without `:` must name an op; `node:i` must name output `i` of an op
+that has it (Python indexing, so `-1` is the last output); anything else
+with a `:` is not a tensor name. Any failure fails the whole load, after the
+graph itself imported; so does a non-empty `unbound_inputs` collection,
+which import_meta_graph only accepts with an input_map supplying those
+inputs. Measured on TF 1.15 and 2.21 (tests/data/tf_import_cases.jsonl).
+Such entries appear when a tool strips or renames nodes but keeps the
+collections. Other kinds (bytes_list, int64_list, ...) are kept as they are.
+
+Not checked: a SavedModel with one meta graph and an object graph, which
+`tf.saved_model.load` and TensorFlow Serving load without restoring
+collections (only the TF1 loader would fail on it), and plain GraphDefs.
+Findings point at the entry in text files.
+
+How to fix: remove the stale entries (or the collection), or re-export the
+MetaGraphDef from the graph that really has those nodes.
+
+Okay:
+  graph_def { node { name: "x" op: "NoOp" } }
+  collection_def { key: "train_op" value { node_list { value: "x" } } }
+Fail:
+  graph_def { node { name: "x" op: "NoOp" } }
+  collection_def { key: "train_op" value { node_list {
+    value: "y"   # collection-unresolved
+    value: "x:0"   # collection-unresolved
+  } } }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tflint.finding import Issue, Severity
+from tflint.read.meta_positions import position
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
+from tflint.tf.serving import output_types
+
+ID = "collection-unresolved"
+CATEGORY = "structure"
+DEFAULT_SEVERITY = Severity.ERROR
+OPTIONS: dict[str, Any] = {}
+
+# The collection import_meta_graph checks against its input_map instead of restoring it.
+UNBOUND_INPUTS = "unbound_inputs"
+# Python's own default limit on the digits int() reads (sys.get_int_max_str_digits, which the environment
+# can lift): a longer index is no tensor name for TensorFlow's lookup either, and is never converted.
+_MAX_INDEX_CHARS = 4300
+
+
+def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
+    """Yield an issue per node_list entry the loader cannot look up, and for unbound inputs."""
+    meta = graph.meta_graph
+    if meta is None or not _collections_restored(graph):
+        return
+    collections = meta.collection_def
+    for key in sorted(collections):
+        collection = collections[key]
+        if collection.WhichOneof("kind") != "node_list":
+            continue
+        entries = collection.node_list.value
+        if key == UNBOUND_INPUTS:
+            if len(entries):
+                listed = ", ".join(f"'{entry}'" for entry in entries[:5]) + (", ..." if len(entries) > 5 else "")
+                yield Issue(
+                    None,
+                    f"Collection '{UNBOUND_INPUTS}' lists {listed}: import_meta_graph refuses the graph "
+                    "unless the caller's input_map supplies exactly these inputs",
+                    position=position(graph, ("collection", key, 0), ("collection", key)),
+                )
+            continue
+        for number, entry in enumerate(entries):
+            node, problem = _look_up(graph, entry)
+            if problem is not None:
+                yield Issue(
+                    node,
+                    f"Collection '{key}' entry '{entry}' {problem}: loading the meta graph fails "
+                    "restoring its collections",
+                    position=position(graph, ("collection", key, number), ("collection", key)),
+                )
+
+
+def _collections_restored(graph: GraphIndex) -> bool:
+    """Whether the usual loader of this meta graph restores its collections.
+
+    A MetaGraphDef file is loaded by import_meta_graph. `tf.saved_model.load` reads a SavedModel
+    with exactly one meta graph that has an object graph the TF2 way, without its collections.
+    """
+    artifact = graph.artifact
+    if artifact is None or artifact.message_type != "SavedModel" or graph.meta_graph is None:
+        return True
+    return len(artifact.graphs) != 1 or not graph.meta_graph.HasField("object_graph_def")
+
+
+def _look_up(graph: GraphIndex, entry: str) -> tuple[Node | None, str | None]:
+    """What Graph.as_graph_element makes of `entry`: (the node, None) or (the node if any, the problem)."""
+    if ":" not in entry:
+        node = graph.node(entry)
+        return node, None if node is not None else "names no op of the graph"
+    op_name, _, rest = entry.partition(":")
+    try:
+        if ":" in rest or len(rest.strip()) > _MAX_INDEX_CHARS:
+            raise ValueError(rest)
+        index = int(rest)  # Python's int(), as TensorFlow's lookup: signs, spaces and `_` are accepted
+    except ValueError:
+        return None, "is not a tensor name (`op:index`)"
+    node = graph.node(op_name)
+    if node is None:
+        return None, f"names a tensor of '{op_name}', which the graph lacks"
+    types = output_types(graph, node)
+    if types is not None and not -len(types) <= index < len(types):
+        count = len(types)
+        has = "no outputs" if count == 0 else f"{count} output{'s' if count > 1 else ''}"
+        return node, f"names output {index} of '{op_name}' ({node.op}), which has {has}"
+    return node, None

@@ -1,0 +1,133 @@
+"""collection-unresolved: node_list entries of saved collections name what Graph.as_graph_element finds.
+
+TensorFlow's verdicts on the same lookups (import_meta_graph, TF 1.15 and 2.21) are recorded in
+tests/data/tf_import_cases.jsonl (category "collections") and replayed by tests/test_tf_import_cases.py;
+the SavedModel cases were checked with TF 2.21's `tf.saved_model.load` and the TF1 loader.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import lint_text, pinned
+from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, saved_model
+
+from tflint.api import lint_file
+
+RULE = "collection-unresolved"
+X = node("x", "NoOp")
+TWO_OUTPUTS = (
+    'node { name: "u" op: "Unique" input: "p" attr { key: "T" value { type: DT_INT32 } } '
+    'attr { key: "out_idx" value { type: DT_INT32 } } }'
+)
+P = 'node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } }'
+
+
+def collection(key: str, *entries: str) -> str:
+    """A node_list CollectionDef, one entry per line."""
+    values = "".join(f'\n      value: "{entry}"' for entry in entries)
+    return f'collection_def {{\n  key: "{key}"\n  value {{\n    node_list {{{values}\n    }}\n  }}\n}}'
+
+
+def _case(*collections: str, nodes: tuple[str, ...] = (X,), expected: tuple[tuple[str, str | None], ...] = ()):
+    """(text, pins): each (needle, node) expects a finding on the line of the needle."""
+    text = meta(*nodes, extra="\n".join(collections))
+    return text, [(RULE, node_name, _line(text, needle)) for needle, node_name in expected]
+
+
+def _line(text: str, needle: str) -> int:
+    return next(number for number, line in enumerate(text.split("\n"), start=1) if needle in line)
+
+
+CASES = [
+    (
+        "op-and-tensor",
+        _case(collection("train_op", "x"), collection("outputs", "p:0", "u:1", "u:-2"), nodes=(X, P, TWO_OUTPUTS)),
+    ),
+    ("missing-op", _case(collection("train_op", "nope"), expected=(('"nope"', None),))),
+    ("missing-tensor-op", _case(collection("outputs", "nope:0"), expected=(('"nope:0"', None),))),
+    ("output-past-the-end", _case(collection("outputs", "u:2"), nodes=(P, TWO_OUTPUTS), expected=(('"u:2"', "u"),))),
+    (
+        "negative-past-the-start",
+        _case(collection("outputs", "u:-3"), nodes=(P, TWO_OUTPUTS), expected=(('"u:-3"', "u"),)),
+    ),
+    ("op-without-outputs", _case(collection("outputs", "x:0"), expected=(('"x:0"', "x"),))),
+    ("two-colons", _case(collection("outputs", "x:0:1"), expected=(('"x:0:1"', None),))),
+    ("non-numeric-index", _case(collection("outputs", "x:out"), expected=(('"x:out"', None),))),
+    ("control-name", _case(collection("train_op", "^x"), expected=(('"^x"', None),))),
+    ("empty-entry", _case(collection("train_op", ""), expected=(('value: ""', None),))),
+    # Python's int(): TensorFlow's lookup accepts a sign and spaces around the index.
+    ("python-int-index", _case(collection("outputs", "p: +0 "), nodes=(P,))),
+    ("unbound-inputs", _case(collection("unbound_inputs", "nope"), expected=(('"nope"', None),))),
+    ("empty-unbound-inputs", _case(collection("unbound_inputs"))),
+    ("variables-as-node-list", _case(collection("local_variables", "nope"), expected=(('"nope"', None),))),
+    ("bytes-list-kept-as-is", _case('collection_def { key: "names" value { bytes_list { value: "nope" } } }')),
+    ("no-kind", _case('collection_def { key: "empty" value { } }')),
+    (
+        "every-bad-entry",
+        _case(collection("b", "y"), collection("a", "x", "z"), expected=(('"y"', None), ('"z"', None))),
+    ),
+]
+
+
+@pytest.mark.parametrize("text, expected", [case for _, case in CASES], ids=[name for name, _ in CASES])
+def test_rule(text, expected):
+    assert pinned(lint_text(text, input_type="metagraphdef-text"), rule=RULE) == expected
+
+
+def test_messages_say_what_the_lookup_finds():
+    text = meta(
+        P, TWO_OUTPUTS, extra="\n".join([collection("c", "nope", "u:5", "u:x"), collection("unbound_inputs", "i")])
+    )
+    messages = [f.message for f in lint_text(text, input_type="metagraphdef-text") if f.rule == RULE]
+    assert messages == [
+        "Collection 'c' entry 'nope' names no op of the graph: loading the meta graph fails restoring its collections",
+        "Collection 'c' entry 'u:5' names output 5 of 'u' (Unique), which has 2 outputs: loading the meta graph "
+        "fails restoring its collections",
+        "Collection 'c' entry 'u:x' is not a tensor name (`op:index`): loading the meta graph fails restoring its "
+        "collections",
+        "Collection 'unbound_inputs' lists 'i': import_meta_graph refuses the graph unless the caller's input_map "
+        "supplies exactly these inputs",
+    ]
+
+
+def test_a_huge_index_is_no_tensor_name_and_is_not_converted():
+    text = meta(X, extra=collection("outputs", "x:" + "9" * 100_000))
+    findings = [f for f in lint_text(text, input_type="metagraphdef-text") if f.rule == RULE]
+    assert [f.message.split(" is ")[1][:17] for f in findings] == ["not a tensor name"]
+
+
+def test_plain_graphs_have_no_collections_to_check():
+    assert pinned(lint_text(f"{X}\n"), rule=RULE) == []
+
+
+def _add_stale_entry(message):
+    message.meta_graphs[0].collection_def["train_op"].node_list.value.append("nope")
+
+
+def test_tf1_saved_model_is_checked(tmp_path):
+    # tf.saved_model.load (TF 2.21) and the TF1 loader both fail on it: KeyError "The name 'nope' refers to an
+    # Operation not in the graph."
+    model = copy_model(SERVING / "tf1_legacy_init_op", tmp_path)
+    edit_saved_model(model, _add_stale_entry)
+    findings = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert [(f.node, f.message.split(":")[0]) for f in findings] == [
+        (None, "Collection 'train_op' entry 'nope' names no op of the graph")
+    ]
+
+
+def test_tf2_saved_model_is_loaded_without_its_collections(tmp_path):
+    # tf.saved_model.load (TF 2.21) reads it through its object graph and loads it; so does TensorFlow Serving.
+    model = copy_model(REAL_DIRS / "tf2_module_signatures", tmp_path)
+    edit_saved_model(model, _add_stale_entry)
+    assert [f for f in lint_file(model).findings if f.rule == RULE] == []
+
+
+def test_saved_model_text_with_two_meta_graphs_points_at_each_entry():
+    first = meta(X, tags=["serve"], extra=collection("train_op", "gone"))
+    second = meta(X, tags=["train"], extra="object_graph_def { }\n" + collection("train_op", "x", "lost"))
+    text = saved_model(first, second)
+    findings = [f for f in lint_text(text, name="saved_model.pbtxt") if f.rule == RULE]
+    assert [(f.line, f.message.split(" names")[0]) for f in findings] == [
+        (_line(text, '"gone"'), "Collection 'train_op' entry 'gone'"),
+        (_line(text, '"lost"'), "Collection 'train_op' entry 'lost'"),
+    ]
