@@ -1,4 +1,4 @@
-"""Every node_list entry of a saved collection names an op or tensor of the graph.
+r"""Every node_list entry of a saved collection, and every name in its VariableDefs, is in the graph.
 
 Loading a MetaGraphDef (`tf.compat.v1.train.import_meta_graph`, both TF1
 SavedModel loaders, and `tf.saved_model.load` of a SavedModel without an
@@ -9,9 +9,17 @@ that has it (Python indexing, so `-1` is the last output); anything else
 with a `:` is not a tensor name. Any failure fails the whole load, after the
 graph itself imported; so does a non-empty `unbound_inputs` collection,
 which import_meta_graph only accepts with an input_map supplying those
-inputs. Measured on TF 1.15 and 2.21 (tests/data/tf_import_cases.jsonl).
-Such entries appear when a tool strips or renames nodes but keeps the
-collections. Other kinds (bytes_list, int64_list, ...) are kept as they are.
+inputs. The variable collections (`variables`, `trainable_variables`,
+`global_step`, ...) hold serialized VariableDefs, each rebuilt into a
+variable: its variable, initializer, initial value and snapshot names are
+looked up the same way (a resource variable may have no snapshot), and an
+entry that does not parse as a VariableDef fails too. Measured on TF 1.15
+and 2.21 (tests/data/tf_import_cases.jsonl). Such entries appear when a
+tool strips or renames nodes but keeps the collections: a meta graph whose
+graph_def was replaced by its frozen graph still lists `v/Assign`. Other
+collections of bytes, and other kinds (int64_list, ...), are kept as they
+are; the queue-runner, saver and control-flow-context collections are not
+checked.
 
 Not checked: a SavedModel with one meta graph and an object graph, which
 `tf.saved_model.load` and TensorFlow Serving load without restoring
@@ -29,6 +37,9 @@ Fail:
   collection_def { key: "train_op" value { node_list {
     value: "y"   # collection-unresolved
     value: "x:0"   # collection-unresolved
+  } } }
+  collection_def { key: "variables" value { bytes_list {
+    value: "\n\003v:0\022\010v/Assign\032\010v/read:0"   # collection-unresolved
   } } }
 """
 
@@ -50,6 +61,19 @@ OPTIONS: dict[str, Any] = {}
 
 # The collection import_meta_graph checks against its input_map instead of restoring it.
 UNBOUND_INPUTS = "unbound_inputs"
+# Collections TensorFlow registers VariableDef as the proto of (`ops.register_proto_function`; the same in 1.15 and
+# 2.21, where 1.15's estimator also adds tpu_estimator_iterations_per_loop).
+VARIABLE_COLLECTIONS = frozenset(
+    {
+        "global_step",
+        "local_variables",
+        "metric_variables",
+        "model_variables",
+        "moving_average_variables",
+        "trainable_variables",
+        "variables",
+    }
+)
 # Python's own default limit on the digits int() reads (sys.get_int_max_str_digits, which the environment
 # can lift): a longer index is no tensor name for TensorFlow's lookup either, and is never converted.
 _MAX_INDEX_CHARS = 4300
@@ -61,9 +85,19 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     if meta is None or not _collections_restored(graph):
         return
     collections = meta.collection_def
+    rebuilt: set[bytes] = set()  # the loader builds each variable once, whatever collections list it
     for key in sorted(collections):
         collection = collections[key]
-        if collection.WhichOneof("kind") != "node_list":
+        kind = collection.WhichOneof("kind")
+        if kind == "bytes_list" and key in VARIABLE_COLLECTIONS:
+            for number, data in enumerate(collection.bytes_list.value):
+                if data not in rebuilt:
+                    rebuilt.add(data)
+                    issue = _variable_issue(graph, key, number, data)
+                    if issue is not None:
+                        yield issue
+            continue
+        if kind != "node_list":
             continue
         entries = collection.node_list.value
         if key == UNBOUND_INPUTS:
@@ -85,6 +119,41 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     "restoring its collections",
                     position=position(graph, ("collection", key, number), ("collection", key)),
                 )
+
+
+def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Issue | None:
+    """What rebuilding the variable of a VariableDef entry (Variable.from_proto) fails on, if anything."""
+    from google.protobuf.message import DecodeError
+
+    from tflint import protos
+
+    where = position(graph, ("collection", key, number), ("collection", key))
+    variable = protos.message_class("tensorflow.VariableDef")()
+    try:
+        variable.ParseFromString(data)
+    except DecodeError:
+        return Issue(
+            None,
+            f"Collection '{key}' entry {number} is not a serialized VariableDef: loading the meta graph fails "
+            "restoring its collections",
+            position=where,
+        )
+    names = [("variable", variable.variable_name), ("initializer", variable.initializer_name)]
+    if variable.initial_value_name:
+        names.append(("initial value", variable.initial_value_name))
+    if variable.snapshot_name or not variable.is_resource:
+        names.append(("snapshot", variable.snapshot_name))
+    owner, _ = _look_up(graph, variable.variable_name)
+    for role, name in names:
+        node, problem = _look_up(graph, name)
+        if problem is not None:
+            return Issue(
+                node or owner,
+                f"Collection '{key}' entry {number} (variable '{variable.variable_name}'): its {role} '{name}' "
+                f"{problem}: loading the meta graph fails restoring its collections",
+                position=where,
+            )
+    return None
 
 
 def _collections_restored(graph: GraphIndex) -> bool:

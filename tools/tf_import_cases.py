@@ -339,12 +339,12 @@ case(
     'graph_def { } collection_def { key: "train_op" value { node_list { value: "nope" } } }\n',
     api="import_meta_graph",
 )
+
+
 # import_meta_graph restores every collection after the import: node_list entries are looked up in the graph
 # (Graph.as_graph_element), other kinds are kept as they are.
 def meta_collections(*collections, graph=X):
-    items = " ".join(
-        'collection_def { key: "%s" value { %s } }' % (key, value) for key, value in collections
-    )
+    items = " ".join('collection_def { key: "%s" value { %s } }' % (key, value) for key, value in collections)
     return "graph_def { %s } %s\n" % (graph, items)
 
 
@@ -367,10 +367,137 @@ for cid, desc, collections in [
     ("variables", "variables as a node_list naming a missing op", [("variables", node_list("nope"))]),
     ("bytes_list", "a bytes_list naming a missing op (kept as strings)", [("names", 'bytes_list { value: "nope" }')]),
     ("no_kind", "a collection with no kind set", [("empty", "")]),
-    ("second_of_two", "a valid collection, then one naming a missing op", [("a", node_list("x")), ("b", node_list("y"))]),
+    (
+        "second_of_two",
+        "a valid collection, then one naming a missing op",
+        [("a", node_list("x")), ("b", node_list("y"))],
+    ),
 ]:
-    case("meta_collection_" + cid, "collections", "import_meta_graph: " + desc, meta_collections(*collections),
-         api="import_meta_graph")
+    case(
+        "meta_collection_" + cid,
+        "collections",
+        "import_meta_graph: " + desc,
+        meta_collections(*collections),
+        api="import_meta_graph",
+    )
+
+
+# Variable collections hold serialized VariableDefs (bytes_list); restoring one looks up its variable,
+# initializer, snapshot and initial value (Variable.from_proto).
+def variable_def(variable="v:0", initializer="v/Assign", snapshot="v/read:0", initial_value="", resource=False):
+    def field(number, text):
+        data = text.encode()
+        return bytes([number << 3 | 2, len(data)]) + data
+
+    data = field(1, variable) + field(2, initializer) + field(3, snapshot)
+    if resource:
+        data += bytes([5 << 3, 1])
+    if initial_value:
+        data += field(6, initial_value)
+    return "".join("\\%03o" % byte for byte in data)
+
+
+def bytes_list(*values):
+    return "bytes_list { %s }" % " ".join('value: "%s"' % value for value in values)
+
+
+F32_SCALAR = [attr_type("dtype", "DT_FLOAT"), attr_shape("shape", [])]
+REF_VARIABLE = [
+    node("v", "VariableV2", (), F32_SCALAR),
+    const("c", "DT_FLOAT", [], [1.0]),
+    node("v/Assign", "Assign", ("v", "c"), [attr_type("T", "DT_FLOAT")]),
+    node("v/read", "Identity", ("v",), [attr_type("T", "DT_FLOAT")]),
+]
+RESOURCE_VARIABLE = [
+    node("v", "VarHandleOp", (), F32_SCALAR),
+    const("c", "DT_FLOAT", [], [1.0]),
+    node("v/Assign", "AssignVariableOp", ("v", "c"), [attr_type("dtype", "DT_FLOAT")]),
+    node("v/Read/ReadVariableOp", "ReadVariableOp", ("v",), [attr_type("dtype", "DT_FLOAT")]),
+]
+RESOURCE_DEF = dict(snapshot="v/Read/ReadVariableOp:0", resource=True)
+for cid, desc, nodes, collections in [
+    ("ok", "a VariableV2 with its VariableDef", REF_VARIABLE, [("variables", bytes_list(variable_def()))]),
+    (
+        "missing_initializer",
+        "the VariableDef's initializer is gone",
+        REF_VARIABLE[:2] + REF_VARIABLE[3:],
+        [("variables", bytes_list(variable_def()))],
+    ),
+    (
+        "missing_snapshot",
+        "the VariableDef's snapshot is gone",
+        REF_VARIABLE[:3],
+        [("variables", bytes_list(variable_def()))],
+    ),
+    (
+        "missing_variable",
+        "the VariableDef names a missing variable",
+        REF_VARIABLE,
+        [("variables", bytes_list(variable_def(variable="w:0")))],
+    ),
+    (
+        "missing_initial_value",
+        "the VariableDef's initial value is gone",
+        REF_VARIABLE,
+        [("variables", bytes_list(variable_def(initial_value="nope:0")))],
+    ),
+    (
+        "frozen",
+        "frozen: the variable is a Const, its Assign is gone",
+        [const("v", "DT_FLOAT", [], [1.0]), REF_VARIABLE[3]],
+        [("variables", bytes_list(variable_def()))],
+    ),
+    (
+        "trainable_missing_initializer",
+        "trainable_variables: the initializer is gone",
+        REF_VARIABLE[:2] + REF_VARIABLE[3:],
+        [("trainable_variables", bytes_list(variable_def()))],
+    ),
+    (
+        "resource_ok",
+        "a resource variable with its VariableDef",
+        RESOURCE_VARIABLE,
+        [("variables", bytes_list(variable_def(**RESOURCE_DEF)))],
+    ),
+    (
+        "resource_missing_snapshot",
+        "a resource variable's snapshot is gone",
+        RESOURCE_VARIABLE[:3],
+        [("variables", bytes_list(variable_def(**RESOURCE_DEF)))],
+    ),
+    (
+        "empty_snapshot",
+        "a VariableDef without a snapshot name",
+        REF_VARIABLE,
+        [("variables", bytes_list(variable_def(snapshot="")))],
+    ),
+    (
+        "resource_empty_snapshot",
+        "a resource variable's VariableDef without a snapshot name",
+        RESOURCE_VARIABLE,
+        [("variables", bytes_list(variable_def(snapshot="", resource=True)))],
+    ),
+    (
+        "global_step_missing_initializer",
+        "global_step: the initializer is gone",
+        REF_VARIABLE[:2] + REF_VARIABLE[3:],
+        [("global_step", bytes_list(variable_def()))],
+    ),
+    ("garbage", "a variables entry that is no VariableDef", REF_VARIABLE, [("variables", bytes_list("\\377\\377"))]),
+    (
+        "unregistered_garbage",
+        "bytes in a collection no proto is registered for",
+        REF_VARIABLE,
+        [("variables", bytes_list(variable_def())), ("mine", bytes_list("\\377\\377"))],
+    ),
+]:
+    case(
+        "meta_variables_" + cid,
+        "collections",
+        "import_meta_graph: " + desc,
+        meta_collections(*collections, graph=" ".join(nodes)),
+        api="import_meta_graph",
+    )
 case(
     "meta_graph_def_to_import_graph_def",
     "empty",

@@ -25,7 +25,7 @@ class Locator:
     map entry), `("dtype", ...)` / `("shape", ...)` its dtype and tensor_shape
     (same keys as "tensor"), `("asset", index)` an AssetFileDef's `filename`,
     `("saver", field)` a SaverDef field, `("collection", key)` a CollectionDef's key and
-    `("collection", key, number)` its node_list entry `number`. Built lazily, once per artifact,
+    `("collection", key, number)` its node_list or bytes_list entry `number`. Built lazily, once per artifact,
     only when a finding needs a position.
     """
 
@@ -59,7 +59,7 @@ class Locator:
                 frame = frames[-1]
                 if "skip" not in frame:
                     frame["scalars"].setdefault(pending, (_unquote(match.group()), where(pending_offset)))
-                    if pending == "value" and frame["path"] == _NODE_LIST:
+                    if pending == "value" and frame["path"] in _LISTS:
                         frame.setdefault("values", []).append(where(match.start()))
                 pending = lists[-1][0] if lists and lists[-1][1] == len(frames) else None
             elif kind == "list_open":
@@ -108,9 +108,9 @@ class Locator:
         elif path == ("saver_def",):
             for name, (_, position) in scalars.items():
                 self.positions.setdefault((ordinal, ("saver", name)), position)
-        elif path in (_NODE_LIST, _NODE_LIST[:2]):
+        elif path in _LISTS or path == _COLLECTION + ("value",):
             parent["values"] = frame.get("values", [])
-        elif path == _NODE_LIST[:1]:
+        elif path == _COLLECTION:
             key, position = scalars.get("key", ("", where(frame["offset"])))
             self.positions.setdefault((ordinal, ("collection", key)), position)
             for number, entry in enumerate(frame.get("values", [])):
@@ -144,7 +144,9 @@ class Locator:
                         self.positions.setdefault((ordinal, (name, key, direction, io_key)), fields[name])
 
 
-_NODE_LIST = ("collection_def", "value", "node_list")
+_COLLECTION = ("collection_def",)
+# The lists of a CollectionDef whose entries findings point at.
+_LISTS = (_COLLECTION + ("value", "node_list"), _COLLECTION + ("value", "bytes_list"))
 
 # TensorFlow's own text layout of a graph_def block: its opening line, its closing line, and
 # (to make sure the block really is laid out that way) a line indented too little to be inside it.

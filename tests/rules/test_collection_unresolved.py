@@ -69,6 +69,63 @@ CASES = [
 ]
 
 
+def variable_def(initializer: str = "v/Assign", snapshot: str = "v/read:0", resource: bool = False) -> str:
+    """A serialized VariableDef of variable `v:0`, escaped for a text-format bytes value."""
+
+    def field(number: int, text: str) -> bytes:
+        return bytes([number << 3 | 2, len(text)]) + text.encode()
+
+    data = field(1, "v:0") + field(2, initializer) + field(3, snapshot) + (bytes([5 << 3, 1]) if resource else b"")
+    return "".join(f"\\{byte:03o}" for byte in data)
+
+
+def variables(key: str, *entries: str) -> str:
+    values = "".join(f'\n      value: "{entry}"' for entry in entries)
+    return f'collection_def {{\n  key: "{key}"\n  value {{\n    bytes_list {{{values}\n    }}\n  }}\n}}'
+
+
+V = 'node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { } } } }'
+ASSIGN = 'node { name: "v/Assign" op: "Assign" input: "v" input: "v" attr { key: "T" value { type: DT_FLOAT } } }'
+READ = 'node { name: "v/read" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }'
+FROZEN_V = 'node { name: "v" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } }'
+HANDLE = 'node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { } } } }'
+VARIABLE = (V, ASSIGN, READ)
+CASES += [
+    ("variable", _case(variables("variables", variable_def()), nodes=VARIABLE)),
+    (
+        "frozen-variable-lost-its-initializer",
+        _case(variables("variables", variable_def()), nodes=(FROZEN_V, READ), expected=(("value: ", "v"),)),
+    ),
+    (
+        "snapshot-gone",
+        _case(variables("trainable_variables", variable_def()), nodes=(V, ASSIGN), expected=(("value: ", "v"),)),
+    ),
+    (
+        "resource-variable-without-snapshot",
+        _case(variables("variables", variable_def(snapshot="", resource=True)), nodes=(HANDLE, ASSIGN)),
+    ),
+    (
+        "ref-variable-without-snapshot",
+        _case(variables("variables", variable_def(snapshot="")), nodes=VARIABLE, expected=(("value: ", "v"),)),
+    ),
+    (
+        "not-a-variable-def",
+        _case(variables("global_step", "\\377\\377"), nodes=VARIABLE, expected=(("value: ", None),)),
+    ),
+    ("other-bytes-kept-as-is", _case(variables("mine", "\\377\\377"), nodes=VARIABLE)),
+    (
+        "one-variable-in-two-collections-is-rebuilt-once",
+        _case(
+            # TensorFlow restores collections in key order: the finding is on the first rebuilt.
+            variables("trainable_variables", variable_def()),
+            variables("variables", variable_def()),
+            nodes=(FROZEN_V, READ),
+            expected=(("value: ", "v"),),
+        ),
+    ),
+]
+
+
 @pytest.mark.parametrize("text, expected", [case for _, case in CASES], ids=[name for name, _ in CASES])
 def test_rule(text, expected):
     assert pinned(lint_text(text, input_type="metagraphdef-text"), rule=RULE) == expected
@@ -87,6 +144,17 @@ def test_messages_say_what_the_lookup_finds():
         "collections",
         "Collection 'unbound_inputs' lists 'i': import_meta_graph refuses the graph unless the caller's input_map "
         "supplies exactly these inputs",
+    ]
+
+
+def test_variable_messages_name_the_variable_and_what_is_missing():
+    text = meta(FROZEN_V, READ, extra=variables("variables", variable_def(), "\\377"))
+    messages = [f.message for f in lint_text(text, input_type="metagraphdef-text") if f.rule == RULE]
+    assert messages == [
+        "Collection 'variables' entry 0 (variable 'v:0'): its initializer 'v/Assign' names no op of the graph: "
+        "loading the meta graph fails restoring its collections",
+        "Collection 'variables' entry 1 is not a serialized VariableDef: loading the meta graph fails restoring its "
+        "collections",
     ]
 
 
