@@ -25,13 +25,13 @@ from tflint.errors import UsageError
 from tflint.read.load import Artifact, ParseFailure, load_path
 from tflint.read.sniff import looks_like_text
 from tflint.read.walk import SAVED_MODEL_FILES
-from tflint.read.wire import varint
+from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
+from tflint.wire import fields, read_varint, varint
 
 # Field numbers (tensorflow/core/protobuf/saved_model.proto, meta_graph.proto, framework/graph.proto).
 _SAVED_MODEL_META_GRAPHS = 2
 _META_GRAPH_DEF = 2
 _GRAPH_NODE, _GRAPH_VERSIONS = 1, 4
-_LENGTH_DELIMITED = 2
 _NAME_KEY = 1 << 3 | _LENGTH_DELIMITED  # NodeDef.name
 
 
@@ -253,52 +253,18 @@ def _node_name(node: memoryview) -> bytes | None:
     """
     if len(node) < 2 or node[0] != _NAME_KEY:
         return None
-    length, start = _varint(node, 1)
+    length, start = read_varint(node, 1, len(node))
     return bytes(node[start : start + length])
 
 
 def _fields(data: bytes | memoryview) -> Iterator[tuple[int, int, memoryview, memoryview]]:
     """(field number, wire type, value, the whole entry) for each top-level field of a serialized message.
 
-    Raises ValueError on bytes that are not wire format (a length past the end, a bad wire type).
+    Raises WireError (a ValueError) on bytes that are not wire format.
     """
     view = memoryview(data)
-    position, end = 0, len(view)
-    while position < end:
-        start = position
-        key, position = _varint(view, position)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            _, position = _varint(view, position)
-            value = view[start:position]
-        elif wire == 1:
-            position += 8
-            value = view[position - 8 : position]
-        elif wire == 5:
-            position += 4
-            value = view[position - 4 : position]
-        elif wire == _LENGTH_DELIMITED:
-            length, position = _varint(view, position)
-            value = view[position : position + length]
-            position += length
-        else:
-            raise ValueError(f"wire type {wire} at byte {start}")
-        if position > end or number == 0:
-            raise ValueError(f"truncated field at byte {start}")
-        yield number, wire, value, view[start:position]
-
-
-def _varint(view: memoryview, position: int) -> tuple[int, int]:
-    value = shift = 0
-    end = len(view)
-    while position < end and shift < 64:
-        byte = view[position]
-        position += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, position
-        shift += 7
-    raise ValueError(f"truncated varint at byte {position}")
+    for number, wire, key_start, value_start, end in fields(view):
+        yield number, wire, view[value_start:end], view[key_start:end]
 
 
 def _entry(number: int, value: bytes | memoryview) -> bytes:

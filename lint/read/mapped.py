@@ -29,8 +29,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tflint.read.wire import varint
 from tflint.tf import tensors
+from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
+from tflint.wire import VARINT as _VARINT
+from tflint.wire import WireError, fields, varint
 
 # Files from this size on are mapped (smaller ones cost less to read than to walk).
 MAP_MIN_BYTES = 16 << 20
@@ -63,7 +65,6 @@ _ATTR_TENSOR = 8
 _TENSOR_CONTENT = 4
 _META_GRAPH_DEF = 2
 _SAVED_MODEL_META_GRAPHS = 2
-_VARINT, _FIXED64, _LENGTH_DELIMITED, _FIXED32 = 0, 1, 2, 5
 
 
 class _NotWalkable(Exception):
@@ -141,7 +142,7 @@ def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped 
                 result = _strip_saved_model(walk, len(view))
             else:
                 return None
-        except _NotWalkable:
+        except (_NotWalkable, WireError):
             return None
         if result is None or not walk.spans:
             return None
@@ -371,49 +372,15 @@ def _strip_tensor(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces |
 def _fields(walk: _Walk, start: int, end: int) -> Iterator[tuple[int, int, int, int, int]]:
     """(number, wire type, key start, value start, value end) for each field of the message at [start, end).
 
-    Raises _NotWalkable on bytes that are not wire format (a length past the end, a bad
-    wire type, a group: protobuf reads them, from the whole file), and when the walk has
-    seen _GIVE_UP_FIELDS fields without stripping half of the bytes it passed.
+    Raises WireError on bytes that are not wire format (a length past the end, a bad wire
+    type, a group: protobuf reads them, from the whole file), and _NotWalkable when the walk
+    has seen _GIVE_UP_FIELDS fields without stripping half of the bytes it passed.
     """
-    view = walk.view
-    position = start
-    while position < end:
+    for item in fields(walk.view, start, end):
         walk.fields += 1
-        if walk.fields >= _GIVE_UP_FIELDS and walk.stripped * 2 < position:
+        if walk.fields >= _GIVE_UP_FIELDS and walk.stripped * 2 < item[2]:
             raise _NotWalkable("not weights-heavy")
-        key_start = position
-        key, position = _varint(view, position, end)
-        number, wire = key >> 3, key & 7
-        if wire == _LENGTH_DELIMITED:
-            length, position = _varint(view, position, end)
-            value_start = position
-            position += length
-        elif wire == _VARINT:
-            value_start = position
-            _, position = _varint(view, position, end)
-        elif wire == _FIXED64:
-            value_start = position
-            position += 8
-        elif wire == _FIXED32:
-            value_start = position
-            position += 4
-        else:
-            raise _NotWalkable(f"wire type {wire} at byte {key_start}")
-        if position > end or number == 0:
-            raise _NotWalkable(f"truncated field at byte {key_start}")
-        yield number, wire, key_start, value_start, position
-
-
-def _varint(view: memoryview, position: int, end: int) -> tuple[int, int]:
-    value = shift = 0
-    while position < end and shift < 64:
-        byte = view[position]
-        position += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, position
-        shift += 7
-    raise _NotWalkable(f"truncated varint at byte {position}")
+        yield item
 
 
 def _length_delimited(number: int, value: _Pieces) -> _Pieces:

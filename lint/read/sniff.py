@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from tflint.wire import Truncated, WireError, read_varint
+
 if TYPE_CHECKING:
     import mmap
 
@@ -137,21 +139,6 @@ class _Walk:
     where: int  # offset where the walk stopped
 
 
-def _varint(buf: bytes, i: int, end: int) -> tuple[int | None, int]:
-    """The varint at `buf[i:end]` and the offset after it: -1 when malformed, None when the bytes run out."""
-    result = shift = 0
-    while i < end:
-        byte = buf[i]
-        i += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, i
-        shift += 7
-        if shift >= 70:
-            return -1, i  # malformed: more than 10 bytes
-    return None, i  # ran out of bytes
-
-
 def _walk(
     src: _Source, start: int, stop: int, *, window: int, max_fields: int = MAX_FIELDS, min_fields: int = MIN_FIELDS
 ) -> _Walk:
@@ -185,18 +172,21 @@ def _walk(
         if tag < 0x80:
             i += 1
         else:
-            long_tag, i = _varint(chunk, i, buf_end)
-            if long_tag is None:
+            try:
+                tag, i = read_varint(chunk, i, buf_end)
+            except Truncated:
                 return _Walk(fields, "truncated", p)
-            tag = long_tag
+            except WireError:
+                return _Walk(fields, "invalid", p)
         num, wt = tag >> 3, tag & 7
-        if tag < 0 or num == 0 or wt not in (0, 1, 2, 5):
+        if num == 0 or wt not in (0, 1, 2, 5):
             return _Walk(fields, "invalid", p)
         if wt == VARINT or wt == LEN:
-            value, i = _varint(chunk, i, buf_end)
-            if value is None:
+            try:
+                value, i = read_varint(chunk, i, buf_end)
+            except Truncated:
                 return _Walk(fields, "truncated", p)
-            if value < 0:
+            except WireError:
                 return _Walk(fields, "invalid", p)
             if wt == LEN:
                 begin = base + i

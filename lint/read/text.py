@@ -31,8 +31,8 @@ from typing import Any, cast
 
 from tflint.read.positions import excess_nesting
 from tflint.read.textvalues import message_bytes, read_message
-from tflint.read.wire import varint
 from tflint.tf.node import AttrLines, Node
+from tflint.wire import varint
 
 # A double-quoted text-format string body: no raw newline, backslash escapes allowed.
 _STRING = r'[^"\\\n]*(?:\\.[^"\\\n]*)*'

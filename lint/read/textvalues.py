@@ -24,7 +24,7 @@ import struct
 from collections.abc import Callable
 from typing import Any, cast
 
-from tflint.read.wire import varint
+from tflint.wire import varint
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # A message holding one scalar, on three lines (`dim {` `size: 4` `}`).

@@ -36,6 +36,7 @@ from typing import Any, cast
 from tflint.tf.functions import func_references
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
 from tflint.tf.op_signatures import signatures
+from tflint.wire import LENGTH_DELIMITED, WireError, fields
 
 # SignatureDefs whose "output" is an op to run, not a tensor (signature_constants.py).
 INIT_OP_SIGNATURE_KEYS = frozenset({"__saved_model_init_op", "__saved_model_train_op"})
@@ -460,24 +461,11 @@ def _wire_strings(data: bytes) -> Iterator[str]:
     pending = [data]
     while pending:
         buffer = pending.pop()
-        position, end = 0, len(buffer)
-        while position < end:
-            key, position = _varint(buffer, position)
-            if position < 0:
-                break
-            wire = key & 7
-            if wire == 0:
-                _, position = _varint(buffer, position)
-            elif wire == 1:
-                position += 8
-            elif wire == 5:
-                position += 4
-            elif wire == 2:
-                length, position = _varint(buffer, position)
-                if position < 0 or position + length > end:
-                    break
-                chunk = buffer[position : position + length]
-                position += length
+        try:
+            for _, wire, _, start, end in fields(buffer):
+                if wire != LENGTH_DELIMITED:
+                    continue
+                chunk = buffer[start:end]
                 try:
                     text = chunk.decode("utf-8")
                 except UnicodeDecodeError:
@@ -485,25 +473,8 @@ def _wire_strings(data: bytes) -> Iterator[str]:
                 if text is not None and text.isprintable():
                     yield parse_input(text).node
                 pending.append(chunk)  # it may also be a nested message
-            else:
-                break
-            if position < 0 or position > end:
-                break
-
-
-def _varint(buffer: bytes, position: int) -> tuple[int, int]:
-    """(value, next position), or (0, -1) when the varint runs off the end."""
-    value = 0
-    shift = 0
-    end = len(buffer)
-    while position < end and shift < 64:
-        byte = buffer[position]
-        position += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, position
-        shift += 7
-    return 0, -1
+        except WireError:
+            continue  # the rest of this buffer is not a message (a string, or garbage)
 
 
 def asset_file_defs(meta: Any) -> list[Any]:
