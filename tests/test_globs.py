@@ -93,7 +93,18 @@ def test_a_parent_directory_excludes_what_is_inside():
     assert globs.matches_path_or_parent(f"{BASE}/third_party/m/g.pb", False)
     assert not globs.matches_path_or_parent(f"{BASE}/src/third_party/g.pb", False)
     assert not globs.matches_path_or_parent(f"{BASE}/src/g.pb", False)
-    assert not globs.matches_path_or_parent("/generated/g.pb", False)  # above the base: not ours to judge
+    # Outside the base, as a walk decides there: the unanchored patterns, on the names of the path and its parents.
+    assert globs.matches_path_or_parent("/generated/g.pb", False)
+    assert globs.matches_path_or_parent("/elsewhere/generated/deep/g.pb", False)
+    assert not globs.matches_path_or_parent("/elsewhere/third_party/g.pb", False)  # anchored at the base
+    assert not globs.matches_path_or_parent("/elsewhere/src/g.pb", False)
+
+
+def test_a_key_covers_what_it_excludes_inside_and_outside_the_base():
+    globs = GlobSet(["tests/", "*.tmp.pb"], BASE)
+    for path in (f"{BASE}/tests/a/g.pb", "/elsewhere/tests/a/g.pb", f"{BASE}/x.tmp.pb", "/elsewhere/x.tmp.pb"):
+        assert globs.covers(path, False) is globs.matches_path_or_parent(path, False) is True, path
+    assert not globs.covers("/elsewhere/src/g.pb", False)
 
 
 def test_patterns_keep_their_text():

@@ -187,6 +187,22 @@ def test_exclude_in_the_config_is_relative_to_it(capsys, repo):
     assert code == 1 and "models/legacy/broken.pbtxt:6:3:" in out
 
 
+def test_force_exclude_and_a_walk_agree_outside_the_configs_directory(capsys, repo, tmp_path):
+    # A config named with --config lives elsewhere: its unanchored excludes apply by name, to a walk's entries
+    # and to the directories above a file named explicitly alike.
+    config = _write(tmp_path / "ci" / "tflint.yaml", "extend-exclude: ['generated/']\n")
+    outside = tmp_path / "checkout"
+    _write(outside / "generated" / "deep" / "broken.pbtxt", BROKEN)
+    _write(outside / "good.pbtxt", GOOD)
+    code, out, _ = run(capsys, "--config", str(config), str(outside))
+    assert (code, out) == (0, "All checks passed (1 file).\n")
+    named = str(outside / "generated" / "deep" / "broken.pbtxt")
+    code, out, _ = run(capsys, "--config", str(config), "--force-exclude", named, str(outside / "good.pbtxt"))
+    assert (code, out) == (0, "All checks passed (1 file).\n")
+    code, out, _ = run(capsys, "--config", str(config), named)  # named without --force-exclude: linted
+    assert code == 1 and "broken.pbtxt:6:3:" in out
+
+
 def test_an_explicit_path_is_linted_even_when_excluded_unless_force_exclude(capsys, repo):
     code, out, _ = run(capsys, "build/lib/broken.pbtxt")
     assert code == 1 and "build/lib/broken.pbtxt:6:3:" in out

@@ -208,21 +208,27 @@ class GlobSet:
         return self.decision(path, is_dir) is True
 
     def covers(self, path: str, is_dir: bool) -> bool:
-        """Whether a glob naming files (a key of `per-file-ignores` or `interface`) covers the absolute `path`.
-
-        Below the base: the path or a directory above it matches. Outside it (a config named
-        with `--config` elsewhere), as `decision` has it: the unanchored patterns, on the name.
-        """
-        if self.relative(path) is None:
-            return self.decide(os.path.basename(path), is_dir, anchored=False) is True
+        """Whether a glob naming files (a key of `per-file-ignores` or `interface`) covers the absolute `path`."""
         return self.matches_path_or_parent(path, is_dir)
 
     def matches_path_or_parent(self, path: str, is_dir: bool) -> bool:
-        """Whether the absolute `path` or a directory above it (below the base) is excluded.
+        """Whether the absolute `path` or a directory above it is excluded.
 
-        What a walk would have decided on its way down: an excluded directory hides everything in it.
+        What a walk would have decided on its way down: an excluded directory hides everything in
+        it. Below the base, every directory between it and the path counts; outside it (a config
+        named with `--config` elsewhere), as `decision` has it there, the unanchored patterns on the
+        names of the path and of each directory above it (ruff's force-exclude does the same).
         """
         relative = self.relative(path)
+        if relative is None:
+            if self.decide(os.path.basename(path), is_dir, anchored=False) is True:
+                return True
+            directory, parent = os.path.dirname(path), os.path.dirname(os.path.dirname(path))
+            while directory != parent:
+                if self.decide(os.path.basename(directory), True, anchored=False) is True:
+                    return True
+                directory, parent = parent, os.path.dirname(parent)
+            return False
         if not relative:
             return False
         parts = relative.split("/")
