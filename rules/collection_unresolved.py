@@ -80,7 +80,7 @@ _MAX_INDEX_CHARS = 4300
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Yield an issue per node_list entry the loader cannot look up, and for unbound inputs."""
+    """Yield an issue per node_list entry or VariableDef the loader cannot look up, and for unbound inputs."""
     meta = graph.meta_graph
     if meta is None or not _collections_restored(graph):
         return
@@ -89,6 +89,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     for key in sorted(collections):
         collection = collections[key]
         kind = collection.WhichOneof("kind")
+        if key == UNBOUND_INPUTS:
+            issue = _unbound_inputs_issue(graph, collection, kind)
+            if issue is not None:
+                yield issue
+            continue
         if kind == "bytes_list" and key in VARIABLE_COLLECTIONS:
             for number, data in enumerate(collection.bytes_list.value):
                 if data not in rebuilt:
@@ -99,18 +104,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             continue
         if kind != "node_list":
             continue
-        entries = collection.node_list.value
-        if key == UNBOUND_INPUTS:
-            if len(entries):
-                listed = ", ".join(f"'{entry}'" for entry in entries[:5]) + (", ..." if len(entries) > 5 else "")
-                yield Issue(
-                    None,
-                    f"Collection '{UNBOUND_INPUTS}' lists {listed}: import_meta_graph refuses the graph "
-                    "unless the caller's input_map supplies exactly these inputs",
-                    position=position(graph, ("collection", key, 0), ("collection", key)),
-                )
-            continue
-        for number, entry in enumerate(entries):
+        for number, entry in enumerate(collection.node_list.value):
             node, problem = _look_up(graph, entry)
             if problem is not None:
                 yield Issue(
@@ -121,13 +115,30 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 )
 
 
+def _unbound_inputs_issue(graph: GraphIndex, collection: Any, kind: str | None) -> Issue | None:
+    """import_meta_graph's refusal of a non-empty `unbound_inputs` collection (of any kind) without an input_map."""
+    values = list(getattr(collection, kind).value) if kind is not None else []
+    if not values:
+        return None
+    if kind in ("node_list", "bytes_list"):
+        names = [value.decode("utf-8", "replace") if isinstance(value, bytes) else value for value in values]
+        listed = ", ".join(f"'{name}'" for name in names[:5]) + (", ..." if len(names) > 5 else "")
+    else:
+        listed = f"{len(values)} value{'s' if len(values) > 1 else ''}"
+    return Issue(
+        None,
+        f"Collection '{UNBOUND_INPUTS}' lists {listed}: import_meta_graph refuses the graph "
+        "unless the caller's input_map supplies exactly these inputs",
+        position=position(graph, ("collection", UNBOUND_INPUTS, 0), ("collection", UNBOUND_INPUTS)),
+    )
+
+
 def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Issue | None:
     """What rebuilding the variable of a VariableDef entry (Variable.from_proto) fails on, if anything."""
     from google.protobuf.message import DecodeError
 
     from tflint import protos
 
-    where = position(graph, ("collection", key, number), ("collection", key))
     variable = protos.message_class("tensorflow.VariableDef")()
     try:
         variable.ParseFromString(data)
@@ -136,7 +147,7 @@ def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Is
             None,
             f"Collection '{key}' entry {number} is not a serialized VariableDef: loading the meta graph fails "
             "restoring its collections",
-            position=where,
+            position=position(graph, ("collection", key, number), ("collection", key)),
         )
     names = [("variable", variable.variable_name), ("initializer", variable.initializer_name)]
     if variable.initial_value_name:
@@ -151,7 +162,7 @@ def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Is
                 node or owner,
                 f"Collection '{key}' entry {number} (variable '{variable.variable_name}'): its {role} '{name}' "
                 f"{problem}: loading the meta graph fails restoring its collections",
-                position=where,
+                position=position(graph, ("collection", key, number), ("collection", key)),
             )
     return None
 

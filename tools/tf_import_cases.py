@@ -362,6 +362,13 @@ for cid, desc, collections in [
     ("control_name", "node_list entry written as a control input", [("train_op", node_list("^x"))]),
     ("empty_entry", "node_list entry that is empty", [("train_op", node_list(""))]),
     ("unbound_inputs", "unbound_inputs naming a missing op (never restored)", [("unbound_inputs", node_list("nope"))]),
+    (
+        "unbound_inputs_bytes",
+        "unbound_inputs as a bytes_list (any kind with values is refused)",
+        [("unbound_inputs", 'bytes_list { value: "x" }')],
+    ),
+    ("unbound_inputs_ints", "unbound_inputs as an int64_list", [("unbound_inputs", "int64_list { value: 1 }")]),
+    ("unbound_inputs_empty", "unbound_inputs as an empty node_list", [("unbound_inputs", "node_list { }")]),
     ("local_variables", "local_variables as a node_list naming a missing op", [("local_variables", node_list("nope"))]),
     ("model_variables", "model_variables as a node_list naming a missing op", [("model_variables", node_list("nope"))]),
     ("variables", "variables as a node_list naming a missing op", [("variables", node_list("nope"))]),
@@ -1334,7 +1341,9 @@ def describe(obj):
         return {"kind": "Operation", "name": obj.name, "type": obj.type}
     if isinstance(obj, tf.Tensor):
         return {"kind": "Tensor", "name": obj.name, "dtype": obj.dtype.name, "shape": str(obj.shape)}
-    return repr(obj)
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return repr(obj)
+    return {"kind": type(obj).__name__}  # an object (import_meta_graph's Saver): its address changes every run
 
 
 def _anonymous(text):

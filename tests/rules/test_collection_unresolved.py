@@ -59,6 +59,13 @@ CASES = [
     ("python-int-index", _case(collection("outputs", "p: +0 "), nodes=(P,))),
     ("unbound-inputs", _case(collection("unbound_inputs", "nope"), expected=(('"nope"', None),))),
     ("empty-unbound-inputs", _case(collection("unbound_inputs"))),
+    (
+        "unbound-inputs-of-any-kind",
+        _case(
+            'collection_def { key: "unbound_inputs" value { int64_list { value: 1 } } }',
+            expected=(("int64_list", None),),
+        ),
+    ),
     ("variables-as-node-list", _case(collection("local_variables", "nope"), expected=(('"nope"', None),))),
     ("bytes-list-kept-as-is", _case('collection_def { key: "names" value { bytes_list { value: "nope" } } }')),
     ("no-kind", _case('collection_def { key: "empty" value { } }')),
