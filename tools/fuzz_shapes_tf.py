@@ -2126,6 +2126,76 @@ def gen_string_image():
     )
 
 
+# Optimizers beyond gen_apply/gen_rest's: the Sparse* forms (grad then indices), and the dense ones those
+# lack. Per op, one letter per input: r = the variable or a slot (a handle in Resource*), s = a float
+# scalar, t = an int64 scalar (global_step), g = the gradient, i = the indices (Sparse* only).
+SPARSE_APPLY_SPECS = {
+    "Adagrad": "rrsgi",
+    "AdagradV2": "rrssgi",
+    "ProximalAdagrad": "rrsssgi",
+    "ProximalGradientDescent": "rsssgi",
+    "Adadelta": "rrrsssgi",
+    "AdagradDA": "rrrgissst",
+    "Ftrl": "rrrgissss",
+    "FtrlV2": "rrrgisssss",
+    "Momentum": "rrsgis",
+    "KerasMomentum": "rrsgis",
+    "RMSProp": "rrrssssgi",
+    "CenteredRMSProp": "rrrrssssgi",
+}
+DENSE_APPLY_SPECS = {
+    "ProximalAdagrad": "rrsssg",
+    "AdagradDA": "rrrgssst",
+    "CenteredRMSProp": "rrrrssssg",
+    "AddSign": "rrssssg",
+    "PowerSign": "rrssssg",
+    "AdamWithAmsgrad": "rrrrssssssg",
+}
+RESOURCE_ONLY_APPLY = ("KerasMomentum", "AdamWithAmsgrad")
+
+
+def gen_optimizers():
+    g = G()
+    sparse = R.random() < 0.7
+    name = R.choice(sorted(SPARSE_APPLY_SPECS if sparse else DENSE_APPLY_SPECS))
+    spec = (SPARSE_APPLY_SPECS if sparse else DENSE_APPLY_SPECS)[name]
+    resource = name in RESOURCE_ONLY_APPLY or R.random() < 0.5
+    s = rand_shape(3)
+    rows = R.choice([-1, 2, 3, 5])
+    index_dtype = R.choice(["int32", "int64"])
+
+    def near(shape):  # mostly the variable's shape, sometimes another
+        return shape if R.random() < 0.8 else perturb(shape)
+
+    ins = []
+    for kind in spec:
+        if kind in "st":
+            dtype = "float" if kind == "s" else "int64"
+            ins.append(g.ph(dtype, R.choice([(), (), (), (), (), (), None, None, (1,), (2,)])))
+        elif kind == "r":
+            op = "VarHandleOp" if resource else "VariableV2"
+            ins.append(g.add(g.name("v"), op, [], {"dtype": "type: DT_FLOAT", "shape": shape_pb(near(s))}))
+        elif kind == "g" and sparse:
+            if R.random() < 0.15:
+                grad = R.choice([None, (), (rows,)])
+            else:
+                tail = near(s[1:]) if s else s
+                grad = None if tail is None else (rows, *tail)
+            ins.append(g.ph("float", grad))
+        elif kind == "g":
+            ins.append(g.ph("float", near(s)))
+        else:  # the indices of a sparse gradient
+            ins.append(g.ph(index_dtype, R.choice([(rows,), (rows,), (rows,), (-1,), (4,), (), (rows, 1), None])))
+    if sparse:
+        prefix = "ResourceSparseApply" if resource else "SparseApply"
+    else:
+        prefix = "ResourceApply" if resource else "Apply"
+    attrs = tattr()
+    if sparse:
+        attrs["Tindices"] = f"type: {DT[index_dtype]}"
+    return g, g.add("op", prefix + name, ins, attrs)
+
+
 GENS = {
     "unary": lambda: gen_unary(R.choice(UNARY)),
     "binary": lambda: gen_binary(R.choice(BINARY)),
@@ -2187,6 +2257,7 @@ GENS = {
     "tensor_array": gen_tensor_array,
     "misc_more": gen_misc_more,
     "string_image": gen_string_image,
+    "optimizers": gen_optimizers,
 }
 
 

@@ -215,6 +215,18 @@ def var(name: str, dims: str) -> str:
     )
 
 
+def ref(name: str, dims: str) -> str:
+    """A VariableV2 (a ref variable) of float `dims`."""
+    shape = " ".join(f"dim {{ size: {d} }}" for d in dims.split(",") if d)
+    return (
+        f'node {{ name: "{name}" op: "VariableV2" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} '
+        f'attr {{ key: "shape" value {{ shape {{ {shape} }} }} }} }}\n'
+    )
+
+
+# The attrs of a SparseApply* op: T and its indices' type.
+TINDICES = 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tindices" value { type: DT_INT32 } }'
+
 NEW_FAMILIES = [
     pytest.param(
         reserve([2, 2])
@@ -297,6 +309,73 @@ NEW_FAMILIES = [
         + VERSION,
         [],
         id="resource-adagrad-gradient-unchecked",
+    ),
+    # SparseApply*: one gradient row per index, the rows as wide as the variable (TF 2.21, tools/fuzz_shapes_tf.py).
+    pytest.param(
+        ref("v", "10,4")
+        + ref("accum", "10,4")
+        + ph("lr", "")
+        + ph("grad", "3,4")
+        + ph("indices", "3", "DT_INT32")
+        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
+        + VERSION,
+        [],
+        id="sparse-adagrad-rows",
+    ),
+    pytest.param(
+        ref("v", "10,4")
+        + ref("accum", "10,4")
+        + ph("lr", "")
+        + ph("grad", "3,5")
+        + ph("indices", "3", "DT_INT32")
+        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
+        + VERSION,
+        [(ID, "apply", 6)],
+        id="sparse-adagrad-row-width",
+    ),
+    pytest.param(
+        ref("v", "10,4")
+        + ref("accum", "10,4")
+        + ph("lr", "")
+        + ph("grad", "3,4")
+        + ph("indices", "2", "DT_INT32")
+        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
+        + VERSION,
+        [(ID, "apply", 6)],
+        id="sparse-adagrad-one-row-per-index",
+    ),
+    pytest.param(
+        ref("v", "10")
+        + ref("accum", "10")
+        + ph("lr", "")
+        + ph("grad", "")
+        + ph("indices", "1", "DT_INT32")
+        + op("apply", "SparseApplyMomentum", ["v", "accum", "lr", "grad", "indices", "lr"], TINDICES)
+        + VERSION,
+        [(ID, "apply", 6)],
+        id="sparse-momentum-scalar-gradient",
+    ),
+    pytest.param(
+        var("v", "10,4")
+        + var("accum", "10,4")
+        + ph("lr", "")
+        + ph("grad", "3,5")
+        + ph("indices", "2", "DT_INT32")
+        + op("apply", "ResourceSparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
+        + VERSION,
+        [],
+        id="resource-sparse-gradient-unchecked",
+    ),
+    pytest.param(
+        var("v", "10,4")
+        + var("accum", "10,4")
+        + ph("lr", "")
+        + ph("grad", "3,4")
+        + ph("indices", "3,1", "DT_INT32")
+        + op("apply", "ResourceSparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
+        + VERSION,
+        [(ID, "apply", 6)],
+        id="resource-sparse-indices-are-a-vector",
     ),
     pytest.param(
         ints("size", [3], "")
