@@ -583,7 +583,8 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             None if "error" in row else row["rss_mb"],
             450,
             unit=" MB",
-            note=failed(rows[memory_size], "tflint_text"),
+            note=failed(rows[memory_size], "tflint_text")
+            or ("" if memory_size == MEMORY_SIZE else f"the limit is for {_short(MEMORY_SIZE)}: run that size"),
         )
     jobs = results.get("jobs")
     if jobs is not None:
