@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -35,12 +33,13 @@ from tflint.read.load import (
 )
 from tflint.read.walk import Excludes, WalkOptions, iter_graph_files
 from tflint.runtime import process
+from tflint.runtime.records import record, replace
 from tflint.tf.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Report:
     """The findings of one lint run, and whether they pass the failing level.
 
@@ -54,13 +53,35 @@ class Report:
     """
 
     findings: tuple[Finding, ...]
-    fail_on: Severity = Severity.ERROR
-    files: tuple[str, ...] = field(default=())
-    file_fail_on: Mapping[str, Severity] = field(default_factory=dict)
-    baselined: int = 0
-    rules: Mapping[str, Any] | None = None
-    pruned: int = 0
-    skipped: tuple[tuple[str, str], ...] = ()
+    fail_on: Severity
+    files: tuple[str, ...]
+    file_fail_on: Mapping[str, Severity]
+    baselined: int
+    rules: Mapping[str, Any] | None
+    pruned: int
+    skipped: tuple[tuple[str, str], ...]
+
+    def __init__(
+        self,
+        findings: tuple[Finding, ...],
+        fail_on: Severity = Severity.ERROR,
+        files: tuple[str, ...] = (),
+        file_fail_on: Mapping[str, Severity] | None = None,
+        baselined: int = 0,
+        rules: Mapping[str, Any] | None = None,
+        pruned: int = 0,
+        skipped: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        vars(self).update(
+            findings=findings,
+            fail_on=fail_on,
+            files=files,
+            file_fail_on={} if file_fail_on is None else file_fail_on,
+            baselined=baselined,
+            rules=rules,
+            pruned=pruned,
+            skipped=skipped,
+        )
 
     def failing(self) -> tuple[Finding, ...]:
         """The findings at or above their file's failing level."""
@@ -267,7 +288,7 @@ def lint_paths(
         base = configs.for_path(path)
         if contract is not None:
             if id(base) not in with_contract:
-                with_contract[id(base)] = dataclasses.replace(base, import_args=contract)
+                with_contract[id(base)] = replace(base, import_args=contract)
             base = with_contract[id(base)]
         registry = registries.get(id(base))
         if registry is None:
@@ -564,7 +585,7 @@ def lint_graph(
     resolved = resolve_config(config)
     contract = _import_args(import_args)
     if contract is not None:
-        resolved = dataclasses.replace(resolved, import_args=contract)
+        resolved = replace(resolved, import_args=contract)
     registry = registry_for(resolved, op_defs, target_tf)
     with process.collector_paused():
         if isinstance(graph, (bytes, bytearray, memoryview)):
@@ -750,13 +771,13 @@ def _validation_config(config: Config, trust_model_config: bool) -> Config:
     for rule_id in (_EMPTY_GRAPH, _NOT_A_GRAPH):
         setting = rules.get(rule_id)
         if setting is not None and not setting.level_set:
-            rules[rule_id] = dataclasses.replace(setting, severity=Severity.ERROR, level_set=True)
+            rules[rule_id] = replace(setting, severity=Severity.ERROR, level_set=True)
     if rules != dict(config.rules):
         changes["rules"] = MappingProxyType(rules)
-    return dataclasses.replace(config, **changes) if changes else config
+    return replace(config, **changes) if changes else config
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MinTf:
     """The oldest bundled TensorFlow release that imports a graph file, and why no older one does.
 
@@ -768,8 +789,17 @@ class MinTf:
 
     path: str
     release: str | None
-    needs: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    blockers: tuple[str, ...] = ()
+    needs: tuple[tuple[str, tuple[str, ...]], ...]
+    blockers: tuple[str, ...]
+
+    def __init__(
+        self,
+        path: str,
+        release: str | None,
+        needs: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        blockers: tuple[str, ...] = (),
+    ) -> None:
+        vars(self).update(path=path, release=release, needs=needs, blockers=blockers)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -844,14 +874,17 @@ def min_tf(
     return MinTf(shown, names[oldest], needs)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixResult:
     """What `--fix` did (or, with `--diff`, would do) to one file: the attrs removed, as `op.attr` labels."""
 
     path: str
     removed: tuple[str, ...]
-    diff: str = ""
-    written: bool = False
+    diff: str
+    written: bool
+
+    def __init__(self, path: str, removed: tuple[str, ...], diff: str = "", written: bool = False) -> None:
+        vars(self).update(path=path, removed=removed, diff=diff, written=written)
 
 
 def fix_paths(

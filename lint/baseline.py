@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tflint.engine.findings import RuleLevel, file_findings
@@ -31,12 +30,13 @@ from tflint.finding import Finding
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
 from tflint.report.summary import quiet_skip
+from tflint.runtime.records import record
 
 VERSION = 1
 Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Applied:
     """What applying a baseline gave: the findings let through (with stale entries as
     unused-suppression findings), how many it hid, and the count each entry matched."""
@@ -45,6 +45,15 @@ class Applied:
     hidden: int
     matched: dict[tuple[str, str, str], int]
     stale: int
+
+    def __init__(
+        self,
+        findings: list[Finding],
+        hidden: int,
+        matched: dict[tuple[str, str, str], int],
+        stale: int,
+    ) -> None:
+        vars(self).update(findings=findings, hidden=hidden, matched=matched, stale=stale)
 
 
 class Baseline:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -27,7 +26,6 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True)
 class Issue:
     """What a rule reports: the subject, a message, and optionally the field.
 
@@ -48,32 +46,156 @@ class Issue:
     the position. `lesser` marks a case one level below the rule's own, whatever
     that is set to (error -> warning -> info): an unsafe op no signature
     reaches, beside the reachable ones.
+
+    A frozen value with `__slots__`, written out rather than made by `@dataclass` (whose generated
+    code costs start-up time; see `tflint.runtime.records`, which this floor module cannot import).
     """
+
+    __slots__ = ("node", "message", "field", "function", "position", "severity", "library", "where", "lesser")
 
     node: Any
     message: str
-    field: str | None = None
-    function: str | None = None
-    position: tuple[int, int] | None = None
-    severity: Severity | None = None
-    library: bool = False
-    where: Any = None
-    lesser: bool = False
+    field: str | None
+    function: str | None
+    position: tuple[int, int] | None
+    severity: Severity | None
+    library: bool
+    where: Any
+    lesser: bool
+
+    def __init__(
+        self,
+        node: Any,
+        message: str,
+        field: str | None = None,
+        function: str | None = None,
+        position: tuple[int, int] | None = None,
+        severity: Severity | None = None,
+        library: bool = False,
+        where: Any = None,
+        lesser: bool = False,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "node", node)
+        _set(self, "message", message)
+        _set(self, "field", field)
+        _set(self, "function", function)
+        _set(self, "position", position)
+        _set(self, "severity", severity)
+        _set(self, "library", library)
+        _set(self, "where", where)
+        _set(self, "lesser", lesser)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.node,
+            self.message,
+            self.field,
+            self.function,
+            self.position,
+            self.severity,
+            self.library,
+            self.where,
+            self.lesser,
+        )
+
+    def __repr__(self) -> str:
+        return _repr(self, self.__slots__, self._values())
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _refuse(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        _refuse(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, self._values())
 
 
-@dataclass(frozen=True, slots=True)
 class Finding:
-    """One reported problem, with everything needed to show and key it."""
+    """One reported problem, with everything needed to show and key it (a frozen value, as Issue)."""
+
+    __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph")
 
     rule: str
     severity: Severity
     message: str
     file: str
-    line: int | None = None
-    column: int | None = None
-    node: str | None = None
-    function: str | None = None
-    graph: str | None = None
+    line: int | None
+    column: int | None
+    node: str | None
+    function: str | None
+    graph: str | None
+
+    def __init__(
+        self,
+        rule: str,
+        severity: Severity,
+        message: str,
+        file: str,
+        line: int | None = None,
+        column: int | None = None,
+        node: str | None = None,
+        function: str | None = None,
+        graph: str | None = None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "rule", rule)
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "node", node)
+        _set(self, "function", function)
+        _set(self, "graph", graph)
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.rule,
+            self.severity,
+            self.message,
+            self.file,
+            self.line,
+            self.column,
+            self.node,
+            self.function,
+            self.graph,
+        )
+
+    def __repr__(self) -> str:
+        return _repr(self, self.__slots__, self._values())
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _refuse(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        _refuse(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, self._values())
+
+    def replace(self, **changes: Any) -> Finding:
+        """A copy with some fields changed (as `dataclasses.replace`)."""
+        fields = dict(zip(self.__slots__, self._values()))
+        fields.update(changes)
+        return Finding(**fields)
 
     def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: file, position (binary files have none), rule, node."""
@@ -103,7 +225,7 @@ class Finding:
             value = getattr(self, name)
             if value is not None and (shown := escape(value)) is not value:
                 changes[name] = shown
-        return replace(self, **changes) if changes else self
+        return self.replace(**changes) if changes else self
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping with stable keys."""
@@ -118,3 +240,14 @@ class Finding:
             "function": self.function,
             "graph": self.graph,
         }
+
+
+def _repr(value: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    shown = ", ".join(f"{name}={field!r}" for name, field in zip(names, values))
+    return f"{value.__class__.__qualname__}({shown})"
+
+
+def _refuse(message: str) -> None:
+    from dataclasses import FrozenInstanceError  # only on this error path: the module costs start-up time
+
+    raise FrozenInstanceError(message)

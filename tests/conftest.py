@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import textwrap
@@ -14,6 +13,7 @@ from tflint.api import registry_for
 from tflint.config.settings import config_from_mapping, default_config
 from tflint.engine.run import lint_artifact
 from tflint.read.load import load_bytes
+from tflint.runtime.records import replace
 from tflint.tf import imports
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,7 +68,7 @@ def lint_text(
     """Lint inline text (dedented) and return the sorted findings (`import_args`: as tflint.lint_file's)."""
     resolved = config_from_mapping(config) if config is not None else default_config()
     if import_args is not None:
-        resolved = dataclasses.replace(resolved, import_args=imports.import_args(**import_args))
+        resolved = replace(resolved, import_args=imports.import_args(**import_args))
     artifact = load_bytes(textwrap.dedent(pbtxt).encode("utf-8"), name, input_type)
     return lint_artifact(artifact, resolved, registry_for(resolved))
 

@@ -22,13 +22,13 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from tflint.errors import ConfigError, did_you_mean
 from tflint.escape import quote
 from tflint.finding import Severity
+from tflint.runtime.records import record
 
 RULES_GROUP = "tflint.rules"
 OP_DEFS_GROUP = "tflint.op_defs"
@@ -36,12 +36,15 @@ GROUPS = (RULES_GROUP, OP_DEFS_GROUP)
 _RULE_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plugins:
     """What the enabled plugins contribute: rule modules by id, and (label, OpList source) pairs."""
 
     rules: Mapping[str, Any]
     op_defs: tuple[tuple[str, Any], ...]
+
+    def __init__(self, rules: Mapping[str, Any], op_defs: tuple[tuple[str, Any], ...]) -> None:
+        vars(self).update(rules=rules, op_defs=op_defs)
 
 
 def load_plugins(

@@ -6,11 +6,9 @@ Validated once, up front: an unknown rule, option or level is a ConfigError
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, cast
@@ -20,6 +18,7 @@ from tflint.escape import quote
 from tflint.finding import Severity
 from tflint.read.globs import GlobSet
 from tflint.read.walk import DEFAULT_EXCLUDES, Excludes
+from tflint.runtime.records import record, replace
 
 _PRESETS = Path(__file__).resolve().parent / "presets"
 
@@ -48,14 +47,28 @@ INLINE_SUPPRESSION_KEYS = ("allowed", "require-reason")
 REGEX_TIMEOUT = 0.5
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleConfig:
     """What one rule runs with: its level, its options, node-name patterns it skips."""
 
     severity: Severity
-    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    ignore_nodes: tuple[Any, ...] = ()
-    level_set: bool = False  # the user chose the level: it overrides a rule's per-issue severity
+    options: Mapping[str, Any]
+    ignore_nodes: tuple[Any, ...]
+    level_set: bool  # the user chose the level: it overrides a rule's per-issue severity
+
+    def __init__(
+        self,
+        severity: Severity,
+        options: Mapping[str, Any] | None = None,
+        ignore_nodes: tuple[Any, ...] = (),
+        level_set: bool = False,
+    ) -> None:
+        vars(self).update(
+            severity=severity,
+            options=MappingProxyType({}) if options is None else options,
+            ignore_nodes=ignore_nodes,
+            level_set=level_set,
+        )
 
     def ignores(self, node_name: str | None) -> bool:
         """Whether findings on `node_name` are switched off for this rule."""
@@ -80,12 +93,15 @@ class RuleConfig:
         return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InlineSuppressions:
     """Governance of `# tflint: ignore[...]` comments (`inline-suppressions:` in the config)."""
 
-    allowed: bool = True
-    require_reason: bool = False
+    allowed: bool
+    require_reason: bool
+
+    def __init__(self, allowed: bool = True, require_reason: bool = False) -> None:
+        vars(self).update(allowed=allowed, require_reason=require_reason)
 
 
 def _builtin_rules() -> Mapping[str, ModuleType]:
@@ -94,7 +110,7 @@ def _builtin_rules() -> Mapping[str, ModuleType]:
     return all_rules()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """A resolved configuration: every known rule's RuleConfig, fail-on, op-def files.
 
@@ -104,25 +120,25 @@ class Config:
     """
 
     rules: Mapping[str, RuleConfig]
-    fail_on: Severity = Severity.ERROR
-    op_defs: tuple[str, ...] = ()
-    source: str | None = None
-    baseline: str | None = None
-    inline_suppressions: InlineSuppressions = InlineSuppressions()
-    plugins: tuple[str, ...] = ()
-    modules: Mapping[str, ModuleType] = field(default_factory=_builtin_rules)
-    plugin_op_defs: tuple[tuple[str, Any], ...] = ()
+    fail_on: Severity
+    op_defs: tuple[str, ...]
+    source: str | None
+    baseline: str | None
+    inline_suppressions: InlineSuppressions
+    plugins: tuple[str, ...]
+    modules: Mapping[str, ModuleType]
+    plugin_op_defs: tuple[tuple[str, Any], ...]
     # The highest level of a finding inside a library function nothing calls (TensorFlow imports it).
-    uncalled_functions: Severity = Severity.WARNING
+    uncalled_functions: Severity
     # `interface:`: (file glob, tflint.tf.imports.Interface) in order; the first match applies.
-    interfaces: tuple[tuple[GlobSet, Any], ...] = ()
+    interfaces: tuple[tuple[GlobSet, Any], ...]
     # How the caller imports every graph it lints (tflint.tf.imports.ImportArgs; the Python API's import_args).
-    import_args: Any = None
+    import_args: Any
     # Globs (gitignore syntax, as every path pattern of the config) relative to the config file's directory:
     # `exclude` (None: the defaults), `extend-exclude`, and `per-file-ignores` (glob -> rule ids switched off there).
-    exclude: GlobSet | None = None
-    extend_exclude: tuple[GlobSet, ...] = ()
-    per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...] = ()
+    exclude: GlobSet | None
+    extend_exclude: tuple[GlobSet, ...]
+    per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...]
 
     def interface_for(self, path: str) -> Any:
         """The Interface the first `interface:` glob matching `path` gives, or None."""
@@ -143,7 +159,45 @@ class Config:
         return None
 
     # The older TensorFlow releases graphs are also judged against ("1.15", "2.4"), resolved, oldest first.
-    target_tf: tuple[str, ...] = ()
+    target_tf: tuple[str, ...]
+
+    def __init__(
+        self,
+        rules: Mapping[str, RuleConfig],
+        fail_on: Severity = Severity.ERROR,
+        op_defs: tuple[str, ...] = (),
+        source: str | None = None,
+        baseline: str | None = None,
+        inline_suppressions: InlineSuppressions = InlineSuppressions(),
+        plugins: tuple[str, ...] = (),
+        modules: Mapping[str, ModuleType] | None = None,
+        plugin_op_defs: tuple[tuple[str, Any], ...] = (),
+        uncalled_functions: Severity = Severity.WARNING,
+        interfaces: tuple[tuple[GlobSet, Any], ...] = (),
+        import_args: Any = None,
+        exclude: GlobSet | None = None,
+        extend_exclude: tuple[GlobSet, ...] = (),
+        per_file_ignores: tuple[tuple[GlobSet, frozenset[str]], ...] = (),
+        target_tf: tuple[str, ...] = (),
+    ) -> None:
+        vars(self).update(
+            rules=rules,
+            fail_on=fail_on,
+            op_defs=op_defs,
+            source=source,
+            baseline=baseline,
+            inline_suppressions=inline_suppressions,
+            plugins=plugins,
+            modules=_builtin_rules() if modules is None else modules,
+            plugin_op_defs=plugin_op_defs,
+            uncalled_functions=uncalled_functions,
+            interfaces=interfaces,
+            import_args=import_args,
+            exclude=exclude,
+            extend_exclude=extend_exclude,
+            per_file_ignores=per_file_ignores,
+            target_tf=target_tf,
+        )
 
     def enabled(self) -> list[tuple[str, RuleConfig]]:
         """(rule id, config) for every rule that is not off."""
@@ -181,8 +235,8 @@ class Config:
         if key not in variants:
             rules = dict(self.rules)
             for rule_id in key:
-                rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
-            variants[key] = dataclasses.replace(self, rules=MappingProxyType(rules))
+                rules[rule_id] = replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+            variants[key] = replace(self, rules=MappingProxyType(rules))
         return cast("Config", variants[key])
 
 
@@ -748,7 +802,7 @@ def _compile_patterns(value: Any, where: str) -> tuple[Any, ...]:
     return tuple(compile_user_regex(item, where) for item in value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overrides:
     """Command-line settings laid over every configuration of a run.
 
@@ -759,12 +813,30 @@ class Overrides:
     `extend_exclude` adds to it; both are relative to the working directory.
     """
 
-    preset: str | None = None
-    select: tuple[str, ...] | None = None
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    exclude: tuple[str, ...] | None = None
-    extend_exclude: tuple[str, ...] = ()
+    preset: str | None
+    select: tuple[str, ...] | None
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    exclude: tuple[str, ...] | None
+    extend_exclude: tuple[str, ...]
+
+    def __init__(
+        self,
+        preset: str | None = None,
+        select: tuple[str, ...] | None = None,
+        extend_select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        exclude: tuple[str, ...] | None = None,
+        extend_exclude: tuple[str, ...] = (),
+    ) -> None:
+        vars(self).update(
+            preset=preset,
+            select=select,
+            extend_select=extend_select,
+            ignore=ignore,
+            exclude=exclude,
+            extend_exclude=extend_exclude,
+        )
 
     def apply(self, config: Config) -> Config:
         """`config` with these settings laid over it; UsageError names an unknown rule or preset."""
@@ -778,20 +850,20 @@ class Overrides:
             chosen = set(self.select)
             for rule_id, module in config.modules.items():
                 if rule_id not in chosen and getattr(module, "SUPPRESSIBLE", True):
-                    rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+                    rules[rule_id] = replace(rules[rule_id], severity=Severity.OFF, level_set=True)
         for rule_id in (*(self.select or ()), *self.extend_select):
             rules[rule_id] = _switched_on(rules[rule_id], config.modules[rule_id])
         for rule_id in self.ignore:
             if not getattr(config.modules[rule_id], "SUPPRESSIBLE", True):
                 raise UsageError(f"--ignore: {rule_id} cannot be switched off")
-            rules[rule_id] = dataclasses.replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+            rules[rule_id] = replace(rules[rule_id], severity=Severity.OFF, level_set=True)
         changes: dict[str, Any] = {"rules": MappingProxyType(rules)}
         cwd = os.getcwd()
         if self.exclude is not None:
             changes["exclude"] = GlobSet(self.exclude, cwd)
         if self.extend_exclude:
             changes["extend_exclude"] = (*config.extend_exclude, GlobSet(self.extend_exclude, cwd))
-        return dataclasses.replace(config, **changes)
+        return replace(config, **changes)
 
 
 def _check_rule_names(option: str, names: Iterable[str], rules: Mapping[str, Any]) -> None:
@@ -805,7 +877,7 @@ def _switched_on(setting: RuleConfig, module: Any) -> RuleConfig:
     if setting.severity > Severity.OFF:
         return setting
     level = module.DEFAULT_SEVERITY if module.DEFAULT_SEVERITY > Severity.OFF else Severity.WARNING
-    return dataclasses.replace(setting, severity=level)
+    return replace(setting, severity=level)
 
 
 def with_preset(config: Config, name: str) -> Config:
@@ -821,7 +893,7 @@ def with_preset(config: Config, name: str) -> Config:
     for rule_id, setting in preset.rules.items():
         if rule_id in rules and rules[rule_id] == defaults.get(rule_id):
             rules[rule_id] = setting
-    return dataclasses.replace(config, rules=MappingProxyType(rules))
+    return replace(config, rules=MappingProxyType(rules))
 
 
 def compile_user_regex(pattern: str, where: str) -> Any:

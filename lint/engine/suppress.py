@@ -31,13 +31,13 @@ import bisect
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from tflint.config.settings import Config, InlineSuppressions
 from tflint.engine.findings import configured, file_findings
 from tflint.errors import Suggestions
 from tflint.finding import Finding, Severity
+from tflint.runtime.records import record
 
 # What the rules about suppressions check (their CHECKS): a Suppressions record.
 SUPPRESSIONS = "suppressions"
@@ -59,7 +59,7 @@ _TOKEN = re.compile(
 )
 
 
-@dataclass
+@record()
 class Directive:
     """One parsed suppression comment and what it covers.
 
@@ -73,10 +73,32 @@ class Directive:
     column: int
     rules: tuple[str, ...]
     reason: str | None
-    whole_file: bool = False
-    first: int | None = None
-    last: int | None = None
-    used: dict[str, int] = field(default_factory=dict)
+    whole_file: bool
+    first: int | None
+    last: int | None
+    used: dict[str, int]
+
+    def __init__(
+        self,
+        kind: str,
+        line: int,
+        column: int,
+        rules: tuple[str, ...],
+        reason: str | None,
+        whole_file: bool = False,
+        first: int | None = None,
+        last: int | None = None,
+        used: dict[str, int] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.rules = rules
+        self.reason = reason
+        self.whole_file = whole_file
+        self.first = first
+        self.last = last
+        self.used = {} if used is None else used
 
     def covers(self, line: int | None) -> bool:
         """Whether a finding on `line` is within this directive's reach."""
@@ -85,7 +107,7 @@ class Directive:
         return line is not None and self.first is not None and self.first <= line <= self.last  # type: ignore[operator]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """A directive that cannot be honoured, and why (an invalid-suppression finding)."""
 
@@ -93,8 +115,11 @@ class Problem:
     column: int
     message: str
 
+    def __init__(self, line: int, column: int, message: str) -> None:
+        vars(self).update(line=line, column=column, message=message)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class StaleEntry:
     """A baseline entry that matched no finding: `count` of the `recorded` findings of `rule` on
     the subject `key` in `file` (relative to the baseline's root) no longer occur, or the file
@@ -107,8 +132,11 @@ class StaleEntry:
     recorded: int
     exists: bool
 
+    def __init__(self, file: str, rule: str, key: str, count: int, recorded: int, exists: bool) -> None:
+        vars(self).update(file=file, rule=rule, key=key, count=count, recorded=recorded, exists=exists)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Suppressions:
     """What the rules about suppressions check (CHECKS = "suppressions"), for one file.
 
@@ -117,9 +145,17 @@ class Suppressions:
     baseline entries that matched nothing.
     """
 
-    problems: Sequence[Problem] = ()
-    unused: Sequence[tuple[Directive, str, bool]] = ()
-    stale: Sequence[StaleEntry] = ()
+    problems: Sequence[Problem]
+    unused: Sequence[tuple[Directive, str, bool]]
+    stale: Sequence[StaleEntry]
+
+    def __init__(
+        self,
+        problems: Sequence[Problem] = (),
+        unused: Sequence[tuple[Directive, str, bool]] = (),
+        stale: Sequence[StaleEntry] = (),
+    ) -> None:
+        vars(self).update(problems=problems, unused=unused, stale=stale)
 
 
 def apply_inline(

@@ -22,10 +22,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from tflint.runtime.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Glob:
     """One compiled pattern."""
 
@@ -34,6 +35,18 @@ class Glob:
     directory_only: bool
     negated: bool
     anchored: bool  # matches paths from the base, not a name at any depth
+
+    def __init__(
+        self,
+        pattern: str,
+        regex: re.Pattern[str],
+        directory_only: bool,
+        negated: bool,
+        anchored: bool,
+    ) -> None:
+        vars(self).update(
+            pattern=pattern, regex=regex, directory_only=directory_only, negated=negated, anchored=anchored
+        )
 
 
 def compile_glob(pattern: str) -> Glob | None:

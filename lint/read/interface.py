@@ -17,7 +17,6 @@ from __future__ import annotations
 import mmap
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from tflint.errors import UsageError
 from tflint.read.load import Artifact, ParseFailure, load_path
 from tflint.read.sniff import looks_like_text
 from tflint.read.walk import SAVED_MODEL_FILES
+from tflint.runtime.records import record
 from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
 from tflint.wire import fields, read_varint, varint
 
@@ -35,7 +35,7 @@ _GRAPH_NODE, _GRAPH_VERSIONS = 1, 4
 _NAME_KEY = 1 << 3 | _LENGTH_DELIMITED  # NodeDef.name
 
 
-@dataclass
+@record()
 class ModelVersion:
     """One version of a model, read for comparison.
 
@@ -48,6 +48,11 @@ class ModelVersion:
     path: str
     name: str
     artifact: Artifact
+
+    def __init__(self, path: str, name: str, artifact: Artifact) -> None:
+        self.path = path
+        self.name = name
+        self.artifact = artifact
 
 
 def version_name(path: str) -> str:

@@ -15,7 +15,6 @@ import re
 import sys
 import weakref
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -24,6 +23,7 @@ from tflint.escape import quote
 from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
+from tflint.runtime.records import record
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -43,16 +43,19 @@ INPUT_TYPES = tuple(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParseFailure:
     """Why a file could not be read as a graph, and where (text only)."""
 
     message: str
-    line: int | None = None
-    column: int | None = None
+    line: int | None
+    column: int | None
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        vars(self).update(message=message, line=line, column=column)
 
 
-@dataclass
+@record()
 class GraphSource:
     """One GraphDef to lint, with what surrounds it in its file.
 
@@ -65,38 +68,84 @@ class GraphSource:
     """
 
     graph: Any
-    nodes: list[Any] | None = None
-    graph_id: int = 0
-    label: str | None = None
-    op_list: Any = None
-    meta_graph: Any = None
-    positions: SourceMap | None = None
+    nodes: list[Any] | None
+    graph_id: int
+    label: str | None
+    op_list: Any
+    meta_graph: Any
+    positions: SourceMap | None
+
+    def __init__(
+        self,
+        graph: Any,
+        nodes: list[Any] | None = None,
+        graph_id: int = 0,
+        label: str | None = None,
+        op_list: Any = None,
+        meta_graph: Any = None,
+        positions: SourceMap | None = None,
+    ) -> None:
+        self.graph = graph
+        self.nodes = nodes
+        self.graph_id = graph_id
+        self.label = label
+        self.op_list = op_list
+        self.meta_graph = meta_graph
+        self.positions = positions
 
     def node_list(self) -> Any:
         """The graph's nodes, however they were read (NodeDefs or fast-reader nodes)."""
         return self.nodes if self.nodes is not None else self.graph.node
 
 
-@dataclass
+@record(hidden=("derived",))
 class Artifact:
     """A loaded file: its kind, its graphs, or why it could not be read."""
 
     path: str
-    message_type: str | None = None
-    form: str | None = None  # "text" or "binary"
-    graphs: list[GraphSource] = field(default_factory=list)
-    message: Any = None
-    text: str | None = None
-    failure: ParseFailure | None = None
-    saved_model_dir: str | None = None
+    message_type: str | None
+    form: str | None  # "text" or "binary"
+    graphs: list[GraphSource]
+    message: Any
+    text: str | None
+    failure: ParseFailure | None
+    saved_model_dir: str | None
     # What the file holds instead when it is not a TensorFlow graph (a label map, fingerprint.pb, ...): not linted.
-    skipped: str | None = None
-    skipped_because: str | None = None  # what in the content says so
+    skipped: str | None
+    skipped_because: str | None  # what in the content says so
     # Why a file that holds a graph cannot be read yet (a chunked SavedModel): not linted.
-    unsupported: str | None = None
+    unsupported: str | None
     # Analyses of the whole file computed on first use (a SavedModel's directory listing, text positions).
     # A big binary file's large tensor contents stay in the file while the artifact lives (tflint.read.mapped).
-    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    derived: dict[str, Any]
+
+    def __init__(
+        self,
+        path: str,
+        message_type: str | None = None,
+        form: str | None = None,
+        graphs: list[GraphSource] | None = None,
+        message: Any = None,
+        text: str | None = None,
+        failure: ParseFailure | None = None,
+        saved_model_dir: str | None = None,
+        skipped: str | None = None,
+        skipped_because: str | None = None,
+        unsupported: str | None = None,
+        derived: dict[str, Any] | None = None,
+    ) -> None:
+        self.path = path
+        self.message_type = message_type
+        self.form = form
+        self.graphs = [] if graphs is None else graphs
+        self.message = message
+        self.text = text
+        self.failure = failure
+        self.saved_model_dir = saved_model_dir
+        self.skipped = skipped
+        self.skipped_because = skipped_because
+        self.unsupported = unsupported
+        self.derived = {} if derived is None else derived
 
 
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:

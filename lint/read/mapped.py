@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from tflint.runtime.records import record
 from tflint.tf import tensors
 from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
 from tflint.wire import VARINT as _VARINT
@@ -71,7 +71,7 @@ class _NotWalkable(Exception):
     """The bytes are not the wire format expected, or not worth walking: read the file whole."""
 
 
-@dataclass
+@record()
 class Stripped:
     """A serialized message without its large tensor contents.
 
@@ -82,7 +82,11 @@ class Stripped:
     """
 
     data: bytes
-    spans: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    spans: list[tuple[int, int, int, int, int]]
+
+    def __init__(self, data: bytes, spans: list[tuple[int, int, int, int, int]] | None = None) -> None:
+        self.data = data
+        self.spans = [] if spans is None else spans
 
 
 class _Walk:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from tflint.runtime.records import record
 
 # One alternative per token kind; text is already known to be valid text format.
 TOKEN = re.compile(
@@ -55,7 +56,7 @@ def excess_nesting(text: str) -> tuple[str, int, int] | None:
     return None
 
 
-@dataclass
+@record()
 class SourceMap:
     """Positions (1-based line, column) of the parts of a text graph findings name.
 
@@ -65,14 +66,30 @@ class SourceMap:
     nodes), node `n` (index in its list).
     """
 
-    nodes: dict[tuple[int, int | None, int], tuple[int, int]] = field(default_factory=dict)
-    attrs: dict[tuple[int, int | None, int, str], tuple[int, int]] = field(default_factory=dict)
-    functions: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
-    graphs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    nodes: dict[tuple[int, int | None, int], tuple[int, int]]
+    attrs: dict[tuple[int, int | None, int, str], tuple[int, int]]
+    functions: dict[tuple[int, int], tuple[int, int]]
+    graphs: dict[int, tuple[int, int]]
     # (graph, field name) for GraphDef fields such as `versions`.
-    fields: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    fields: dict[tuple[int, str], tuple[int, int]]
     # (graph, op index) for each OpDef of a meta graph's stripped_op_list.
-    ops: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    ops: dict[tuple[int, int], tuple[int, int]]
+
+    def __init__(
+        self,
+        nodes: dict[tuple[int, int | None, int], tuple[int, int]] | None = None,
+        attrs: dict[tuple[int, int | None, int, str], tuple[int, int]] | None = None,
+        functions: dict[tuple[int, int], tuple[int, int]] | None = None,
+        graphs: dict[int, tuple[int, int]] | None = None,
+        fields: dict[tuple[int, str], tuple[int, int]] | None = None,
+        ops: dict[tuple[int, int], tuple[int, int]] | None = None,
+    ) -> None:
+        self.nodes = {} if nodes is None else nodes
+        self.attrs = {} if attrs is None else attrs
+        self.functions = {} if functions is None else functions
+        self.graphs = {} if graphs is None else graphs
+        self.fields = {} if fields is None else fields
+        self.ops = {} if ops is None else ops
 
     def remapped(self, line_of: Callable[[int], int]) -> SourceMap:
         """A copy with every line number passed through `line_of`."""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass
 
+from tflint.runtime.records import record
 from tflint.tf.index import GraphIndex
 
 # -- the SavedModel directory ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DirListing:
     """The files of a SavedModel directory that loaders read besides the graph."""
 
@@ -19,6 +19,9 @@ class DirListing:
     assets: frozenset[str]  # paths relative to assets/, with '/' separators
     variables: frozenset[str]  # file names directly under variables/
     has_variables_dir: bool
+
+    def __init__(self, root: str, assets: frozenset[str], variables: frozenset[str], has_variables_dir: bool) -> None:
+        vars(self).update(root=root, assets=assets, variables=variables, has_variables_dir=has_variables_dir)
 
     @property
     def has_checkpoint(self) -> bool:

@@ -30,9 +30,9 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from tflint.runtime.records import record
 from tflint.wire import Truncated, WireError, read_varint
 
 if TYPE_CHECKING:
@@ -66,14 +66,17 @@ META_FAR_FIELDS = 8  # ... in a MetaGraphDef, whose graph_def may follow a large
 FAR_PEEK = 64  # binary: bytes read for a tag beyond the window
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Verdict:
     """kind: one of KINDS; message: what the file holds; reason: why we think so."""
 
     kind: str
     message: str
     reason: str
-    form: str | None = None  # "text" | "binary" | None (empty / magic-number formats)
+    form: str | None  # "text" | "binary" | None (empty / magic-number formats)
+
+    def __init__(self, kind: str, message: str, reason: str, form: str | None = None) -> None:
+        vars(self).update(kind=kind, message=message, reason=reason, form=form)
 
 
 # ---------------------------------------------------------------------------
@@ -132,11 +135,21 @@ class _Field(NamedTuple):
     stop: int  # where the field ends (LEN: the payload's end, absolute, maybe beyond the data when it is truncated)
 
 
-@dataclass
+@record()
 class _Walk:
     fields: list[_Field]
     status: Literal["complete", "partial", "truncated", "invalid"]
     where: int  # offset where the walk stopped
+
+    def __init__(
+        self,
+        fields: list[_Field],
+        status: Literal["complete", "partial", "truncated", "invalid"],
+        where: int,
+    ) -> None:
+        self.fields = fields
+        self.status = status
+        self.where = where
 
 
 def _walk(
@@ -601,7 +614,7 @@ class _TextInfo:
         self.stopped = False  # stopped early on purpose (enough seen)
 
 
-@dataclass
+@record()
 class _Frame:
     """A block open in the scan: a message or a list, inside the top-level field `top`."""
 
@@ -609,6 +622,12 @@ class _Frame:
     closer: str  # "}", ">" or "]"
     top: str
     record: bool  # whether its field names are recorded (the first block of a top-level field)
+
+    def __init__(self, kind: Literal["msg", "list"], closer: str, top: str, record: bool) -> None:
+        self.kind = kind
+        self.closer = closer
+        self.top = top
+        self.record = record
 
 
 def _skip_block(text: str, pos: int, info: _TextInfo) -> int:
@@ -850,13 +869,22 @@ _COSTGRAPH_NODE = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Kind:
     message: str
     keys: frozenset[str]  # top-level names that point at this message on their own
-    fields: frozenset[str] = frozenset()  # other top-level names it has
+    fields: frozenset[str]  # other top-level names it has
     # (top-level name, names inside its first block that point here)
-    child_keys: tuple[tuple[str, frozenset[str]], ...] = ()
+    child_keys: tuple[tuple[str, frozenset[str]], ...]
+
+    def __init__(
+        self,
+        message: str,
+        keys: frozenset[str],
+        fields: frozenset[str] = frozenset(),
+        child_keys: tuple[tuple[str, frozenset[str]], ...] = (),
+    ) -> None:
+        vars(self).update(message=message, keys=keys, fields=fields, child_keys=child_keys)
 
 
 def _k(message: str, keys: str, fields: str = "", child_keys: Sequence[tuple[str, str]] = ()) -> _Kind:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from tflint.runtime.records import record
 
 _TOKEN = re.compile(
     r"""\s+|\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\[[^\]\n{]*\]|[{}<>:;,\[\]]|[^\s{}<>:;,\[\]"'#]+""",
@@ -23,7 +24,7 @@ _TOKEN = re.compile(
 MAX_DEPTH = 100
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaUse:
     """One use of a watched name: field `name` of message `owner`, or enum value `name` of enum `owner`.
 
@@ -36,6 +37,9 @@ class SchemaUse:
     line: int
     column: int
     lacking: int
+
+    def __init__(self, kind: str, owner: str, name: str, line: int, column: int, lacking: int) -> None:
+        vars(self).update(kind=kind, owner=owner, name=name, line=line, column=column, lacking=lacking)
 
 
 def schema_uses(text: str, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[SchemaUse]:

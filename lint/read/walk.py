@@ -19,11 +19,11 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import cast
 
 from tflint.errors import UsageError
 from tflint.read.globs import GlobSet
+from tflint.runtime.records import record
 
 # Extensions searched for when a directory is given (explicit files are read whatever their name).
 GRAPH_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".textproto", ".txtpb", ".pbtext")
@@ -75,16 +75,32 @@ class Excludes:
         return any(globs.matches_path_or_parent(path, is_dir) for globs in self.globs)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WalkOptions:
     """How a run finds its files."""
 
-    excludes: Excludes | None = None  # None: DEFAULT_EXCLUDES
-    respect_gitignore: bool = True
-    force_exclude: bool = False
-    follow_links: bool = False
+    excludes: Excludes | None  # None: DEFAULT_EXCLUDES
+    respect_gitignore: bool
+    force_exclude: bool
+    follow_links: bool
     # Whether a saved_model.pb / .pbtxt (path) really holds a SavedModel; None: by its name alone.
-    holds_saved_model: Callable[[str], bool] | None = None
+    holds_saved_model: Callable[[str], bool] | None
+
+    def __init__(
+        self,
+        excludes: Excludes | None = None,
+        respect_gitignore: bool = True,
+        force_exclude: bool = False,
+        follow_links: bool = False,
+        holds_saved_model: Callable[[str], bool] | None = None,
+    ) -> None:
+        vars(self).update(
+            excludes=excludes,
+            respect_gitignore=respect_gitignore,
+            force_exclude=force_exclude,
+            follow_links=follow_links,
+            holds_saved_model=holds_saved_model,
+        )
 
 
 def iter_graph_files(paths: Iterable[str], options: WalkOptions | None = None) -> Iterator[str]:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tflint.finding import Finding, Severity
+from tflint.runtime.records import record, replace
 
 NOT_A_GRAPH = "not-a-graph"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Summary:
     """The run behind a list of findings, as the formats need it.
 
@@ -25,18 +25,38 @@ class Summary:
     """
 
     files: int
-    color: bool = False
-    paths: tuple[str, ...] = ()
-    root: str | None = None
-    baselined: int = 0
-    rules: Mapping[str, Any] | None = None
-    statistics: bool = False
-    skipped: tuple[str, ...] = ()
+    color: bool
+    paths: tuple[str, ...]
+    root: str | None
+    baselined: int
+    rules: Mapping[str, Any] | None
+    statistics: bool
+    skipped: tuple[str, ...]
+
+    def __init__(
+        self,
+        files: int,
+        color: bool = False,
+        paths: tuple[str, ...] = (),
+        root: str | None = None,
+        baselined: int = 0,
+        rules: Mapping[str, Any] | None = None,
+        statistics: bool = False,
+        skipped: tuple[str, ...] = (),
+    ) -> None:
+        vars(self).update(
+            files=files,
+            color=color,
+            paths=paths,
+            root=root,
+            baselined=baselined,
+            rules=rules,
+            statistics=statistics,
+            skipped=skipped,
+        )
 
     def escaped(self) -> Summary:
         """This summary with the paths it names escaped for output (tflint.escape)."""
-        from dataclasses import replace
-
         from tflint.escape import escape
 
         return replace(self, paths=tuple(escape(path) for path in self.paths))

@@ -15,9 +15,9 @@ known dimension), for the `compat` rules. No I/O: the caller reads the files.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from tflint.runtime.records import record
 from tflint.tf.index import parse_input
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, asset_file_defs
 
@@ -34,7 +34,7 @@ OPTIONAL_INPUT_OPS = frozenset({"PlaceholderWithDefault"})
 _SHOWN_CHARS = 120
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TensorSpec:
     """One input or output of a signature, as a client sees it.
 
@@ -50,11 +50,23 @@ class TensorSpec:
     dtype: int
     shape: tuple[int, ...] | None
     name: str
-    optional: bool = False
-    node: Any = None
+    optional: bool
+    node: Any
+
+    def __init__(
+        self,
+        key: str,
+        encoding: str,
+        dtype: int,
+        shape: tuple[int, ...] | None,
+        name: str,
+        optional: bool = False,
+        node: Any = None,
+    ) -> None:
+        vars(self).update(key=key, encoding=encoding, dtype=dtype, shape=shape, name=name, optional=optional, node=node)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Signature:
     """A SignatureDef reduced to what clients use: its method name and its input and output specs."""
 
@@ -63,8 +75,17 @@ class Signature:
     inputs: Mapping[str, TensorSpec]
     outputs: Mapping[str, TensorSpec]
 
+    def __init__(
+        self,
+        key: str,
+        method_name: str,
+        inputs: Mapping[str, TensorSpec],
+        outputs: Mapping[str, TensorSpec],
+    ) -> None:
+        vars(self).update(key=key, method_name=method_name, inputs=inputs, outputs=outputs)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class MetaGraphInterface:
     """One meta graph: its tag set, its signatures, its asset file names, and what TensorFlow it needs.
 
@@ -86,16 +107,45 @@ class MetaGraphInterface:
     op_defs: Mapping[str, Any] | None
     ops: frozenset[str] | None
 
+    def __init__(
+        self,
+        tags: frozenset[str],
+        ordinal: int,
+        label: str | None,
+        signatures: Mapping[str, Signature],
+        assets: tuple[str, ...],
+        producer: int | None,
+        min_consumer: int | None,
+        tensorflow_version: str,
+        op_defs: Mapping[str, Any] | None,
+        ops: frozenset[str] | None,
+    ) -> None:
+        vars(self).update(
+            tags=tags,
+            ordinal=ordinal,
+            label=label,
+            signatures=signatures,
+            assets=assets,
+            producer=producer,
+            min_consumer=min_consumer,
+            tensorflow_version=tensorflow_version,
+            op_defs=op_defs,
+            ops=ops,
+        )
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Interface:
     """A model version's interface: its meta graphs by tag set, and how messages name the version."""
 
     name: str
     metas: Mapping[frozenset[str], MetaGraphInterface]
 
+    def __init__(self, name: str, metas: Mapping[frozenset[str], MetaGraphInterface]) -> None:
+        vars(self).update(name=name, metas=metas)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class VersionPair:
     """The two versions a `compat` rule compares: `old`, which clients were written against, and `new`.
 
@@ -104,7 +154,10 @@ class VersionPair:
 
     old: Interface
     new: Interface
-    registry: Any = None
+    registry: Any
+
+    def __init__(self, old: Interface, new: Interface, registry: Any = None) -> None:
+        vars(self).update(old=old, new=new, registry=registry)
 
     def common_metas(self) -> Iterator[tuple[MetaGraphInterface, MetaGraphInterface]]:
         """(old, new) for each tag set in both versions, in a stable order."""
@@ -122,7 +175,7 @@ class VersionPair:
                     yield new_meta, old_meta.signatures[key], new_meta.signatures[key]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Where:
     """The element of the new version an issue is about: a meta graph (None: none, the tag set is gone) and keys.
 
@@ -132,8 +185,16 @@ class Where:
     """
 
     meta: MetaGraphInterface | None
-    keys: tuple[tuple[str, ...], ...] = ()
-    label: str | None = None  # the meta graph's label when `meta` is None (a removed tag set: the old one's)
+    keys: tuple[tuple[str, ...], ...]
+    label: str | None  # the meta graph's label when `meta` is None (a removed tag set: the old one's)
+
+    def __init__(
+        self,
+        meta: MetaGraphInterface | None,
+        keys: tuple[tuple[str, ...], ...] = (),
+        label: str | None = None,
+    ) -> None:
+        vars(self).update(meta=meta, keys=keys, label=label)
 
 
 def at_signature(meta: MetaGraphInterface, signature: str) -> Where:
@@ -241,7 +302,7 @@ def api_keys(signature: Signature, direction: str) -> tuple[str, ...]:
 # -- shapes as TensorFlow Serving checks them ----------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Removal:
     """A signature key of the old version that the new one lacks (`renamed_to`: its one-for-one twin in
     the new version, whose tensor is `renamed_node`)."""
@@ -251,6 +312,16 @@ class Removal:
     key: str
     renamed_to: str | None
     renamed_node: Any
+
+    def __init__(
+        self,
+        meta: MetaGraphInterface,
+        signature: str,
+        key: str,
+        renamed_to: str | None,
+        renamed_node: Any,
+    ) -> None:
+        vars(self).update(meta=meta, signature=signature, key=key, renamed_to=renamed_to, renamed_node=renamed_node)
 
 
 def removed_keys(pair: VersionPair, direction: str) -> Iterator[Removal]:
@@ -270,12 +341,15 @@ def removed_keys(pair: VersionPair, direction: str) -> Iterator[Removal]:
                 yield Removal(meta, old.key, key, target, node)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShapeChange:
     """How a declared shape changed: `kind` is "breaking", "risky" or "relaxed", `reasons` say why."""
 
     kind: str
     reasons: tuple[str, ...]
+
+    def __init__(self, kind: str, reasons: tuple[str, ...]) -> None:
+        vars(self).update(kind=kind, reasons=reasons)
 
 
 def shape_text(shape: tuple[int, ...] | None) -> str:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+from tflint.runtime.records import record
 
 # A shape: None when even the rank is unknown, else one size per dimension (-1: unknown).
 Shape = tuple[int, ...] | None
@@ -36,7 +37,7 @@ NON_TENSOR_NEEDS_NAME = (
 _DTYPE_ALIASES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TensorSpec:
     """What tflint knows of a tensor: its DataType number and shape (None: unknown).
 
@@ -44,9 +45,12 @@ class TensorSpec:
     number): TensorFlow turns it into a constant, and needs a `name` to.
     """
 
-    dtype: int | None = None
-    shape: Shape = None
-    python_value: bool = False
+    dtype: int | None
+    shape: Shape
+    python_value: bool
+
+    def __init__(self, dtype: int | None = None, shape: Shape = None, python_value: bool = False) -> None:
+        vars(self).update(dtype=dtype, shape=shape, python_value=python_value)
 
 
 class TensorKey(NamedTuple):
@@ -90,7 +94,7 @@ def input_map_key(key: str) -> TensorKey:
     return parse_tensor_name(key)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ImportArgs:
     """The arguments of one `tf.graph_util.import_graph_def` call, as far as they decide its verdict.
 
@@ -100,8 +104,16 @@ class ImportArgs:
     """
 
     input_map: Mapping[str, TensorSpec]
-    return_elements: tuple[str, ...] | None = None
-    name: str | None = None
+    return_elements: tuple[str, ...] | None
+    name: str | None
+
+    def __init__(
+        self,
+        input_map: Mapping[str, TensorSpec],
+        return_elements: tuple[str, ...] | None = None,
+        name: str | None = None,
+    ) -> None:
+        vars(self).update(input_map=input_map, return_elements=return_elements, name=name)
 
     def prefix(self) -> str:
         """The prefix of every imported node name (`import/`, `a/`, or nothing for `name=''`)."""
@@ -142,7 +154,7 @@ class ImportArgs:
         return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Interface:
     """The tensors a graph file is expected to have: `inputs` (fed or mapped) and `outputs` (fetched).
 
@@ -150,8 +162,15 @@ class Interface:
     without `:` names an operation, with `:` a tensor.
     """
 
-    inputs: tuple[tuple[str, TensorSpec], ...] = ()
-    outputs: tuple[tuple[str, TensorSpec], ...] = ()
+    inputs: tuple[tuple[str, TensorSpec], ...]
+    outputs: tuple[tuple[str, TensorSpec], ...]
+
+    def __init__(
+        self,
+        inputs: tuple[tuple[str, TensorSpec], ...] = (),
+        outputs: tuple[tuple[str, TensorSpec], ...] = (),
+    ) -> None:
+        vars(self).update(inputs=inputs, outputs=outputs)
 
     def entries(self) -> Iterator[tuple[str, str, TensorSpec]]:
         """(`input` or `output`, name, spec) for every listed tensor."""

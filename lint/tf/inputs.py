@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from tflint.runtime.records import record
 
 UINT64_MAX = (1 << 64) - 1
 INT32_MAX = (1 << 31) - 1
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class TensorName:
     """An input string split the way TensorFlow's importer splits it.
 
@@ -36,10 +37,19 @@ class TensorName:
     when no `:digits` suffix was split off.
     """
 
+    __slots__ = ("node", "index", "digits", "is_control")
+
     node: str
     index: int
     digits: str | None
     is_control: bool
+
+    def __init__(self, node: str, index: int, digits: str | None, is_control: bool) -> None:
+        _set = object.__setattr__
+        _set(self, "node", node)
+        _set(self, "index", index)
+        _set(self, "digits", digits)
+        _set(self, "is_control", is_control)
 
 
 def parse_tensor_name(raw: str) -> TensorName:
@@ -226,14 +236,23 @@ def function_input_problem(raw: str, arg_names: Collection[str], node_names: Col
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class HygieneProblem:
     """An input TensorFlow accepts but that is suspect: which input and why."""
+
+    __slots__ = ("position", "raw", "message", "kind")
 
     position: int
     raw: str
     message: str
     kind: str
+
+    def __init__(self, position: int, raw: str, message: str, kind: str) -> None:
+        _set = object.__setattr__
+        _set(self, "position", position)
+        _set(self, "raw", raw)
+        _set(self, "message", message)
+        _set(self, "kind", kind)
 
 
 def hygiene_problems(

@@ -29,9 +29,9 @@ output-index-out-of-range, type-attr-consistency) share one computation.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, cast
 
+from tflint.runtime.records import record
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
 from tflint.tf.registry import OpSchema, snapshot_info
 
@@ -68,7 +68,7 @@ def types_compatible(expected: int, actual: int) -> bool:
     return expected == actual or (actual > REF_OFFSET and expected == actual - REF_OFFSET)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Arg:
     """One input or output arg of a resolved signature.
 
@@ -77,21 +77,53 @@ class Arg:
     unknown. `length_attr` / `type_attr` name the attrs that set them.
     """
 
+    __slots__ = ("name", "types", "length_attr", "type_attr", "is_ref")
+
     name: str
     types: tuple[int | None, ...] | None
     length_attr: str | None
     type_attr: str | None
     is_ref: bool
 
+    def __init__(
+        self,
+        name: str,
+        types: tuple[int | None, ...] | None,
+        length_attr: str | None,
+        type_attr: str | None,
+        is_ref: bool,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "types", types)
+        _set(self, "length_attr", length_attr)
+        _set(self, "type_attr", type_attr)
+        _set(self, "is_ref", is_ref)
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True)
 class Signature:
     """A node's resolved signature: its args, and the flattened types when every length is known."""
+
+    __slots__ = ("inputs", "outputs", "input_types", "output_types")
 
     inputs: tuple[Arg, ...]
     outputs: tuple[Arg, ...]
     input_types: tuple[int | None, ...] | None
     output_types: tuple[int | None, ...] | None
+
+    def __init__(
+        self,
+        inputs: tuple[Arg, ...],
+        outputs: tuple[Arg, ...],
+        input_types: tuple[int | None, ...] | None,
+        output_types: tuple[int | None, ...] | None,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "inputs", inputs)
+        _set(self, "outputs", outputs)
+        _set(self, "input_types", input_types)
+        _set(self, "output_types", output_types)
 
     def output_arg(self, name: str) -> Arg | None:
         """The output arg called `name` (function bodies address outputs by arg name)."""
@@ -112,7 +144,7 @@ class Signature:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class SignatureProblem:
     """Why a node's signature cannot be computed (TensorFlow's `InOutTypesForNode` fails).
 
@@ -122,10 +154,19 @@ class SignatureProblem:
     definition (a missing declared attr is `missing-attr`'s finding).
     """
 
+    __slots__ = ("kind", "attr", "message", "declared")
+
     kind: str
     attr: str | None
     message: str
-    declared: bool = True
+    declared: bool
+
+    def __init__(self, kind: str, attr: str | None, message: str, declared: bool = True) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "attr", attr)
+        _set(self, "message", message)
+        _set(self, "declared", declared)
 
 
 # -- per-graph cache ---------------------------------------------------------
@@ -489,7 +530,7 @@ def _element_type(
 # -- data inputs inside function bodies --------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class BodyInput:
     """What one data input of a function-body node refers to.
 
@@ -500,9 +541,17 @@ class BodyInput:
     `node:0` and `arg:out_arg`).
     """
 
+    __slots__ = ("producer", "types", "error")
+
     producer: Node | None
     types: tuple[int | None, ...] | None
-    error: str | None = None
+    error: str | None
+
+    def __init__(self, producer: Node | None, types: tuple[int | None, ...] | None, error: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "producer", producer)
+        _set(self, "types", types)
+        _set(self, "error", error)
 
 
 def body_input(cache: Signatures, scope: Scope, item: Input) -> BodyInput | None:

@@ -11,8 +11,9 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from tflint.runtime.records import record
 
 T = TypeVar("T")
 
@@ -20,7 +21,7 @@ T = TypeVar("T")
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SnapshotInfo:
     """Which TensorFlow the bundled registry was taken from."""
 
@@ -29,6 +30,22 @@ class SnapshotInfo:
     min_producer: int
     min_consumer: int
     data_types: dict[int, str]
+
+    def __init__(
+        self,
+        tensorflow_version: str,
+        graph_def_version: int,
+        min_producer: int,
+        min_consumer: int,
+        data_types: dict[int, str],
+    ) -> None:
+        vars(self).update(
+            tensorflow_version=tensorflow_version,
+            graph_def_version=graph_def_version,
+            min_producer=min_producer,
+            min_consumer=min_consumer,
+            data_types=data_types,
+        )
 
 
 @functools.cache

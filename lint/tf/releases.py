@@ -25,14 +25,14 @@ import functools
 import json
 import os
 import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 from tflint.errors import UsageError
+from tflint.runtime.records import record
 from tflint.tf.registry import DATA_DIR
 
 
-@dataclass(frozen=True)
+@record(frozen=True, hidden=("ops",))
 class Release:
     """One TensorFlow release as its graph importer sees graphs."""
 
@@ -42,7 +42,27 @@ class Release:
     graph_def_version: int  # TF_GRAPH_DEF_VERSION: what it writes and the newest min_consumer it accepts
     min_consumer: int
     min_producer: int  # the oldest producer it imports
-    ops: dict[str, Any] = field(repr=False, compare=False)
+    ops: dict[str, Any]
+
+    def __init__(
+        self,
+        name: str,
+        tensorflow_version: str,
+        bit: int,
+        graph_def_version: int,
+        min_consumer: int,
+        min_producer: int,
+        ops: dict[str, Any],
+    ) -> None:
+        vars(self).update(
+            name=name,
+            tensorflow_version=tensorflow_version,
+            bit=bit,
+            graph_def_version=graph_def_version,
+            min_consumer=min_consumer,
+            min_producer=min_producer,
+            ops=ops,
+        )
 
     @property
     def label(self) -> str:

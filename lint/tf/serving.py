@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, cast
 
+from tflint.runtime.records import record
 from tflint.tf.functions import func_references
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
 from tflint.tf.op_signatures import signatures
@@ -95,7 +95,7 @@ def tag_set_text(tags: Iterable[str]) -> str:
 # -- signature tensors ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SignatureTensor:
     """One tensor name in a SignatureDef.
 
@@ -111,6 +111,9 @@ class SignatureTensor:
     info: Any
     part: str
     name: str
+
+    def __init__(self, signature: str, direction: str, key: str, info: Any, part: str, name: str) -> None:
+        vars(self).update(signature=signature, direction=direction, key=key, info=info, part=part, name=name)
 
     @property
     def is_op(self) -> bool:
@@ -162,7 +165,7 @@ def _join(outer: str, inner: str) -> str:
 # -- resolving tensor names ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resolved:
     """Where a tensor name points: the node and output index, its output types, or why it points nowhere."""
 
@@ -170,6 +173,9 @@ class Resolved:
     index: int
     types: tuple[int, ...] | None
     problem: str | None
+
+    def __init__(self, node: Node | None, index: int, types: tuple[int, ...] | None, problem: str | None) -> None:
+        vars(self).update(node=node, index=index, types=types, problem=problem)
 
 
 def resolve_tensor(graph: GraphIndex, name: str, *, operation: bool = False) -> Resolved:
@@ -255,13 +261,23 @@ def base_type(dtype: int) -> int:
 # -- what runs -----------------------------------------------------------------------------------
 
 
-@dataclass
+@record()
 class Reach:
     """A set of top-level node names and library function names (or, `by_scope`, a name pattern)."""
 
-    nodes: set[str] = field(default_factory=set)
-    functions: set[str] = field(default_factory=set)
-    by_scope: bool = False
+    nodes: set[str]
+    functions: set[str]
+    by_scope: bool
+
+    def __init__(
+        self,
+        nodes: set[str] | None = None,
+        functions: set[str] | None = None,
+        by_scope: bool = False,
+    ) -> None:
+        self.nodes = set() if nodes is None else nodes
+        self.functions = set() if functions is None else functions
+        self.by_scope = by_scope
 
     def covers(self, node: Node) -> bool:
         """Whether `node` (top-level or in a function body) is in this set."""

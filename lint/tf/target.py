@@ -33,12 +33,11 @@ is judged by each target's OpDef, and unknown-op leaves it alone.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.runtime.records import record, replace
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME
@@ -71,7 +70,7 @@ NODE_NAME = "node-name"
 SAVER = "saver"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """One reason a release's importer refuses (or changes) a graph.
 
@@ -87,9 +86,31 @@ class Problem:
     field: str | None
     text: str
     requirement: str
-    fixable: bool = False
-    deferred: bool = False  # in a function body of a graph (not a SavedModel): the import succeeds, a run fails
-    built: bool = False  # in a function body tf.saved_model.load builds, called or not
+    fixable: bool
+    deferred: bool  # in a function body of a graph (not a SavedModel): the import succeeds, a run fails
+    built: bool  # in a function body tf.saved_model.load builds, called or not
+
+    def __init__(
+        self,
+        kind: str,
+        node: Node | None,
+        field: str | None,
+        text: str,
+        requirement: str,
+        fixable: bool = False,
+        deferred: bool = False,
+        built: bool = False,
+    ) -> None:
+        vars(self).update(
+            kind=kind,
+            node=node,
+            field=field,
+            text=text,
+            requirement=requirement,
+            fixable=fixable,
+            deferred=deferred,
+            built=built,
+        )
 
 
 def problems(graph: GraphIndex, release: Release) -> list[Problem]:
@@ -147,7 +168,7 @@ def _problems(graph: GraphIndex, release: Release) -> list[Problem]:
             if in_function and not builds_functions:
                 attr_problems = [_deferred(problem) for problem in attr_problems]
             elif in_function:
-                attr_problems = [dataclasses.replace(problem, built=True) for problem in attr_problems]
+                attr_problems = [replace(problem, built=True) for problem in attr_problems]
             found.extend(attr_problems)
     found.extend(_version_problems(graph, release))
     if release.key() < NAME_SEGMENTS:
