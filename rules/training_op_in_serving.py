@@ -37,11 +37,11 @@ Fail:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
+from tflint.runtime.patterns import lazy
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.serving import served
 
@@ -50,10 +50,10 @@ CATEGORY = "serving"
 DEFAULT_SEVERITY = Severity.OFF
 OPTIONS: dict[str, Any] = {}
 
-_OPTIMIZER = re.compile(
+_OPTIMIZER = lazy(
     r"^(?:Resource)?(?:Sparse)?Apply[A-Z]|(?:Accumulator|ResourceAccumulator|SparseAccumulator)(?:Apply|Take)Gradient$"
 )
-_GRADIENT = re.compile(
+_GRADIENT = lazy(
     r"Grad(?:Grad)?(?:V\d+)?$|Grad(?:Grad)?WithArgmax$|^CropAndResizeGrad|^IgammaGradA$|GradEx$"
     r"|BackpropFilter(?:V\d+)?$|^CudnnRNNBackprop|^BroadcastGradientArgs$|Gradient$"
 )

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +36,7 @@ from tflint.config.settings import Config, InlineSuppressions
 from tflint.engine.findings import configured, file_findings
 from tflint.errors import Suggestions
 from tflint.finding import Finding, Severity
+from tflint.runtime.patterns import lazy
 from tflint.runtime.records import record
 
 # What the rules about suppressions check (their CHECKS): a Suppressions record.
@@ -46,15 +46,15 @@ USAGE = "expected '# tflint: ignore[rule, ...]' or '# tflint: file-ignore[rule, 
 
 _MARKER = "tflint:"
 # Code up to the first `#` outside a string (text-format strings never span lines).
-_CODE = re.compile(r"""(?:[^"'#\n]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')*""")
-_DIRECTIVE = re.compile(r"#+\s*tflint:\s*(?P<body>.*)")
-_FORM = re.compile(r"(?P<kind>[A-Za-z][\w-]*)\s*\[(?P<rules>[^\]]*)\](?P<rest>.*)")
-_REASON = re.compile(r"\s*--\s*(?P<reason>\S.*)")
-_RULE_SEPARATOR = re.compile(r"[,\s]+")
+_CODE = lazy(r"""(?:[^"'#\n]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')*""")
+_DIRECTIVE = lazy(r"#+\s*tflint:\s*(?P<body>.*)")
+_FORM = lazy(r"(?P<kind>[A-Za-z][\w-]*)\s*\[(?P<rules>[^\]]*)\](?P<rest>.*)")
+_REASON = lazy(r"\s*--\s*(?P<reason>\S.*)")
+_RULE_SEPARATOR = lazy(r"[,\s]+")
 # Blank or comment-only lines.
-_SKIPPABLE_LINES = re.compile(r"(?:[ \t\r\f\v]*(?:#[^\n]*)?\n)*")
-_NOTHING_LEFT = re.compile(r"\s*(?:#[^\n]*)?\Z")
-_TOKEN = re.compile(
+_SKIPPABLE_LINES = lazy(r"(?:[ \t\r\f\v]*(?:#[^\n]*)?\n)*")
+_NOTHING_LEFT = lazy(r"\s*(?:#[^\n]*)?\Z")
+_TOKEN = lazy(
     r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)"""
 )
 

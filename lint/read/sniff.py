@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from tflint.runtime.patterns import lazy
 from tflint.runtime.records import record
 from tflint.wire import Truncated, WireError, read_varint
 
@@ -237,7 +238,7 @@ def _string(src: _Source, f: _Field, cap: int = 256) -> str | None:
     return text if text.isprintable() else None
 
 
-_OP = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_>.\-/]*\Z")
+_OP = lazy(r"[A-Za-z0-9_][A-Za-z0-9_>.\-/]*\Z")
 
 
 # Graph messages. Each check says how sure it is (and most say why).
@@ -501,7 +502,7 @@ _RIEGELI = bytes.fromhex(
     "0000000000000000e19f13c0e9b1c372"
     "73000000000000000000000000000000"
 )
-_LFS = re.compile(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
+_LFS = lazy(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
 
 _MAGIC = (
     (b"\x1f\x8b", "gzip data"),
@@ -596,8 +597,8 @@ _TOKEN = re.compile(
     re.X | re.S,
 )
 _SKIP = re.compile(r"""[^{}<>\[\]"'\#]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\#[^\n]*|.""", re.S)
-_PROTO_HEADER = re.compile(r"#\s*proto-message:\s*([A-Za-z_][\w.]*)")
-_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1f]")
+_PROTO_HEADER = lazy(r"#\s*proto-message:\s*([A-Za-z_][\w.]*)")
+_BINARY_BYTES = lazy(rb"[\x00-\x08\x0e-\x1f]")
 
 
 class _TextInfo:
@@ -1190,8 +1191,8 @@ def _nodedef_like_block(info: _TextInfo) -> bool:
     return any({"name", "op"} <= set(kids) for kids in info.children.values())
 
 
-_JSON_START = re.compile(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[{"\]]|-?\d|(?:true|false|null)\s*[,\]]))')
-_MARKUP = re.compile(r"\s*<(?:!doctype\s+html|html|\?xml|!--|[A-Za-z])", re.I)
+_JSON_START = lazy(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[{"\]]|-?\d|(?:true|false|null)\s*[,\]]))')
+_MARKUP = lazy(r"\s*<(?:!doctype\s+html|html|\?xml|!--|[A-Za-z])", re.I)
 
 
 def _classify_text(src: _Source, head: bytes, base: str, hint: _Hint) -> Verdict | None:
