@@ -271,15 +271,13 @@ def lint_paths(
     finding at that rule's level).
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
-    from tflint.baseline import Baseline
-
     contract = _import_args(import_args)
 
     configs = _ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
     explicit = (
-        Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
+        _load_baseline(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
     )  # fail before the work
     registries: dict[int, OpRegistry] = {}
     plan: list[tuple[str, Config, OpRegistry]] = []
@@ -303,12 +301,14 @@ def lint_paths(
     findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
     modules = _rule_registry(config_of.values())
     if write_baseline is not None:
+        from tflint.baseline import Baseline
+
         written = Baseline.from_findings(write_baseline, findings, modules)
         written.write()
         baselines = {os.fspath(write_baseline): (written, shown_files)}
     else:
         groups = _baseline_groups(linted, baseline)
-        baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
+        baselines = {path: (explicit or _load_baseline(path), members) for path, members in groups.items()}
         if prune_baseline and not baselines and linted:
             raise UsageError(
                 "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
@@ -425,9 +425,16 @@ def _apply_baseline(
     return sorted(outside + applied.findings, key=Finding.sort_key), applied
 
 
+def _load_baseline(path: str | os.PathLike[str]) -> Any:
+    """The baseline file at `path` (tflint.baseline is imported only by a run that has one)."""
+    from tflint.baseline import Baseline
+
+    return Baseline.load(path)
+
+
 def _not_compat(modules: Mapping[str, Any]) -> Any:
     """The rules a lint runs: all but the compat rules (those compare two versions: `compat`)."""
-    from tflint.engine.compat import is_compat_rule
+    from tflint.engine.findings import is_compat_rule
 
     return lambda rule_id: not is_compat_rule(rule_id, modules)
 
@@ -681,6 +688,8 @@ def compat_pairs(
     findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
     modules = _rule_registry(config_of.values())
     if write_baseline is not None:
+        from tflint.baseline import Baseline
+
         written = Baseline.from_findings(write_baseline, findings, modules)
         written.write()
         baselines = {os.fspath(write_baseline): (written, shown_files)}

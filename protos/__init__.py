@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
-from google.protobuf import descriptor_pool, message_factory
-from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
+from google.protobuf import descriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.internal import api_implementation
 from google.protobuf.message import Message
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor_pool import DescriptorPool
 
 __all__ = [
     "POOL",
@@ -67,10 +72,24 @@ def _serialized_files(data: bytes) -> list[bytes]:
     return files
 
 
-def _load_pool() -> descriptor_pool.DescriptorPool:
+# upb (protobuf's default implementation) builds pools and message classes in C: its DescriptorPool
+# and MessageMeta are used directly, which spares importing descriptor_pool and message_factory, and
+# with them the pure-Python message implementation and text_format (10-20 ms of every run). Any other
+# implementation (python, cpp), or a upb without these, goes through the public modules.
+_UPB: Any = getattr(descriptor, "_message", None) if api_implementation.Type() == "upb" else None
+if _UPB is not None and not (hasattr(_UPB, "DescriptorPool") and hasattr(_UPB, "MessageMeta")):
+    _UPB = None
+
+
+def _load_pool() -> DescriptorPool:
     # Never the default pool: TensorFlow registers the same full names (tensorflow.GraphDef, ...)
     # there, and tflint must coexist with it in one process whichever is imported first.
-    pool = descriptor_pool.DescriptorPool()
+    if _UPB is not None:
+        pool: DescriptorPool = _UPB.DescriptorPool()
+    else:
+        from google.protobuf import descriptor_pool
+
+        pool = descriptor_pool.DescriptorPool()
     with open(_SCHEMA, "rb") as f:
         data = f.read()
     # protoc --include_imports writes dependencies before their dependents.
@@ -79,13 +98,33 @@ def _load_pool() -> descriptor_pool.DescriptorPool:
     return pool
 
 
-POOL: descriptor_pool.DescriptorPool = _load_pool()
+POOL: DescriptorPool = _load_pool()
+_classes: dict[str, type[Message]] = {}
 
 
 def message_class(full_name: str) -> type[Message]:
     """The message class for a full name in POOL, e.g. "tensorflow.SavedObject"."""
-    message_class: type[Message] = message_factory.GetMessageClass(POOL.FindMessageTypeByName(full_name))
-    return message_class
+    found = _classes.get(full_name)
+    if found is None:
+        found = _classes[full_name] = _build_class(POOL.FindMessageTypeByName(full_name))
+    return found
+
+
+def _build_class(message_type: Descriptor) -> type[Message]:
+    """The class of `message_type`, and of every message its fields hold, as message_factory makes them."""
+    if _UPB is None:
+        from google.protobuf import message_factory
+
+        built: type[Message] = message_factory.GetMessageClass(message_type)
+        return built
+    # What message_factory.GetMessageClass does for upb: the class, then those of its message
+    # fields (POOL has no extensions), each made once.
+    built = _UPB.MessageMeta(message_type.name, (Message,), {"DESCRIPTOR": message_type, "__module__": None})
+    _classes[message_type.full_name] = built
+    for field in message_type.fields:
+        if field.message_type is not None and field.message_type.full_name not in _classes:
+            _build_class(field.message_type)
+    return built
 
 
 def is_repeated(field: FieldDescriptor) -> bool:

@@ -377,8 +377,6 @@ def _load_mapped(
 
 def _load_text(handed: list[bytes], name: str, kind: str | None, workers: int = 1) -> Artifact:
     """The Artifact of the text in `handed[0]`, which is taken out of the list (and freed) once decoded."""
-    from google.protobuf import text_format
-
     from tflint import protos
     from tflint.read.positions import excess_nesting, scan_positions
     from tflint.read.text import NotCanonical
@@ -407,6 +405,8 @@ def _load_text(handed: list[bytes], name: str, kind: str | None, workers: int = 
     if nesting is not None:
         artifact.failure = ParseFailure(*nesting)
         return artifact
+    from google.protobuf import text_format  # the general reader: most files never need it
+
     message = getattr(protos, kind)()
     try:
         text_format.Parse(text, message, descriptor_pool=protos.POOL)
@@ -434,8 +434,6 @@ _META_GRAPH = re.compile(r"^meta_graphs \{\n", re.MULTILINE)
 
 def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int = 1) -> None:
     """Read `text` with the fast reader, or raise NotCanonical (nothing is half-done)."""
-    from google.protobuf import text_format
-
     from tflint import protos
     from tflint.read.positions import excess_nesting, scan_positions
     from tflint.read.text import (
@@ -462,6 +460,8 @@ def _read_canonical_text(artifact: Artifact, text: str, kind: str, workers: int 
     if message is None:
         if excess_nesting(residual) is not None:
             raise NotCanonical("deep nesting")  # the general reader reports where
+        from google.protobuf import text_format
+
         message = getattr(protos, kind)()
         try:
             text_format.Parse(residual, message, descriptor_pool=protos.POOL)
