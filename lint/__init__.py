@@ -12,7 +12,8 @@ Attributes are imported lazily so that `tflint --version` stays fast.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `tflint --version` needs none
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from tflint.api import (
         GraphValidationError,
         Report,

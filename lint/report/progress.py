@@ -13,7 +13,6 @@ holds, and Python 3.12+ warns about it).
 
 from __future__ import annotations
 
-import shutil
 import time
 from typing import TextIO
 
@@ -69,6 +68,8 @@ class Progress:
             self._draw()
 
     def _draw(self) -> None:
+        import shutil  # imported on a terminal only: a plain run never draws
+
         width = max(20, shutil.get_terminal_size(fallback=(80, 24)).columns - 1)
         status = self._status
         if len(status) > width:

@@ -19,8 +19,11 @@ import contextlib
 import gc
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `tflint --version` needs none
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, NoReturn
 
 # The last graph linted, kept alive, in a process that exits without freeing anything (see
 # retain_last_graph); None: each graph is freed once linted.
