@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import CORPUS, require
+from google.protobuf.internal import api_implementation
 
 from tflint.cli import main
 from tflint.config.settings import TOP_LEVEL_KEYS
@@ -249,8 +250,25 @@ def test_command_flushes_everything_before_its_quick_exit(tmp_path):
     assert b"Traceback" not in stderr
 
 
-# Modules a plain lint never needs: each costs milliseconds of every pre-commit run.
-NOT_AT_START_UP = ("regex", "yaml", "multiprocessing", "hashlib", "importlib.resources", "difflib", "tempfile")
+_UPB = api_implementation.Type() == "upb"
+
+# Modules a plain lint never needs: each costs milliseconds of every pre-commit run. dataclasses brings
+# inspect (tflint's value classes are records: tflint.runtime.records); text_format, descriptor_pool and
+# message_factory are protobuf's pure-Python machinery, unused with upb (tflint.protos) and the fast text reader.
+NOT_AT_START_UP = (
+    "regex",
+    "yaml",
+    "multiprocessing",
+    "hashlib",
+    "importlib.resources",
+    "difflib",
+    "tempfile",
+    "dataclasses",
+    "inspect",
+    "tflint.baseline",
+    "tflint.engine.compat",
+    "google.protobuf.text_format",
+) + (("google.protobuf.descriptor_pool", "google.protobuf.message_factory") if _UPB else ())
 TEXT_READERS = ("tflint.read.text", "tflint.read.textvalues")
 
 
@@ -272,6 +290,21 @@ def test_a_plain_lint_imports_nothing_it_does_not_need(tmp_path, name, unneeded)
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.stdout.splitlines()[-1] == "0 []", result.stdout + result.stderr
+
+
+def test_version_imports_no_argument_parser_nor_typing():
+    # `tflint --version` is the cheapest command (editors and CI call it): answered before argparse.
+    unneeded = ("argparse", "typing", "difflib", "shutil", "google.protobuf", "tflint.api")
+    script = (
+        "import sys\n"
+        "from tflint.cli import main\n"
+        "code = main(['--version'])\n"
+        f"print(code, [name for name in {unneeded!r} if name in sys.modules])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("tflint ") and "op registry: TensorFlow" in lines[0], result.stderr
+    assert lines[-1] == "0 []", result.stdout + result.stderr
 
 
 # --- failing policy, statistics, progress -------------------------------------------------------
