@@ -267,8 +267,11 @@ NOT_AT_START_UP = (
     "inspect",
     "tflint.baseline",
     "tflint.engine.compat",
-    "google.protobuf.text_format",
-) + (("google.protobuf.descriptor_pool", "google.protobuf.message_factory") if _UPB else ())
+) + (
+    ("google.protobuf.text_format", "google.protobuf.descriptor_pool", "google.protobuf.message_factory")
+    if _UPB
+    else ()
+)
 TEXT_READERS = ("tflint.read.text", "tflint.read.textvalues")
 
 
