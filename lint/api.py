@@ -32,8 +32,8 @@ from tflint.read.load import (
     parse_op_list,
 )
 from tflint.read.walk import Excludes, WalkOptions, iter_graph_files
+from tflint.records import record, replace
 from tflint.runtime import process
-from tflint.runtime.records import record, replace
 from tflint.tf.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None

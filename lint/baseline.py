@@ -27,10 +27,10 @@ from tflint.engine.suppress import SUPPRESSIONS, StaleEntry, Suppressions, suppr
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.finding import Finding
+from tflint.records import record
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
 from tflint.report.summary import quiet_skip
-from tflint.runtime.records import record
 
 VERSION = 1
 Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from typing import Any
 
+from tflint.records import record, replace
+
 
 class Severity(enum.IntEnum):
     """How much a finding matters; ordered so that comparisons read naturally."""
@@ -26,6 +28,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
+@record(frozen=True)
 class Issue:
     """What a rule reports: the subject, a message, and optionally the field.
 
@@ -48,7 +51,7 @@ class Issue:
     reaches, beside the reachable ones.
 
     A frozen value with `__slots__`, written out rather than made by `@dataclass` (whose generated
-    code costs start-up time; see `tflint.runtime.records`, which this floor module cannot import).
+    code costs start-up time; see `tflint.records`, which this floor module cannot import).
     """
 
     __slots__ = ("node", "message", "field", "function", "position", "severity", "library", "where", "lesser")
@@ -86,42 +89,10 @@ class Issue:
         _set(self, "where", where)
         _set(self, "lesser", lesser)
 
-    def _values(self) -> tuple[Any, ...]:
-        return (
-            self.node,
-            self.message,
-            self.field,
-            self.function,
-            self.position,
-            self.severity,
-            self.library,
-            self.where,
-            self.lesser,
-        )
 
-    def __repr__(self) -> str:
-        return _repr(self, self.__slots__, self._values())
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _refuse(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        _refuse(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (self.__class__, self._values())
-
-
+@record(frozen=True)
 class Finding:
-    """One reported problem, with everything needed to show and key it (a frozen value, as Issue)."""
+    """One reported problem, with everything needed to show and key it (a frozen record, as Issue)."""
 
     __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph")
 
@@ -158,44 +129,9 @@ class Finding:
         _set(self, "function", function)
         _set(self, "graph", graph)
 
-    def _values(self) -> tuple[Any, ...]:
-        return (
-            self.rule,
-            self.severity,
-            self.message,
-            self.file,
-            self.line,
-            self.column,
-            self.node,
-            self.function,
-            self.graph,
-        )
-
-    def __repr__(self) -> str:
-        return _repr(self, self.__slots__, self._values())
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _refuse(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        _refuse(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (self.__class__, self._values())
-
     def replace(self, **changes: Any) -> Finding:
         """A copy with some fields changed (as `dataclasses.replace`)."""
-        fields = dict(zip(self.__slots__, self._values()))
-        fields.update(changes)
-        return Finding(**fields)
+        return replace(self, **changes)
 
     def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: file, position (binary files have none), rule, node."""
@@ -240,14 +176,3 @@ class Finding:
             "function": self.function,
             "graph": self.graph,
         }
-
-
-def _repr(value: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
-    shown = ", ".join(f"{name}={field!r}" for name, field in zip(names, values))
-    return f"{value.__class__.__qualname__}({shown})"
-
-
-def _refuse(message: str) -> None:
-    from dataclasses import FrozenInstanceError  # only on this error path: the module costs start-up time
-
-    raise FrozenInstanceError(message)

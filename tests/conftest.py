@@ -13,7 +13,7 @@ from tflint.api import registry_for
 from tflint.config.settings import config_from_mapping, default_config
 from tflint.engine.run import lint_artifact
 from tflint.read.load import load_bytes
-from tflint.runtime.records import replace
+from tflint.records import replace
 from tflint.tf import imports
 
 REPO = Path(__file__).resolve().parents[1]

@@ -253,7 +253,7 @@ def test_command_flushes_everything_before_its_quick_exit(tmp_path):
 _UPB = api_implementation.Type() == "upb"
 
 # Modules a plain lint never needs: each costs milliseconds of every pre-commit run. dataclasses brings
-# inspect (tflint's value classes are records: tflint.runtime.records); text_format, descriptor_pool and
+# inspect (tflint's value classes are records: tflint.records); text_format, descriptor_pool and
 # message_factory are protobuf's pure-Python machinery, unused with upb (tflint.protos) and the fast text reader.
 NOT_AT_START_UP = (
     "regex",

@@ -28,7 +28,7 @@ from typing import Any
 from tflint.errors import ConfigError, did_you_mean
 from tflint.escape import quote
 from tflint.finding import Severity
-from tflint.runtime.records import record
+from tflint.records import record
 
 RULES_GROUP = "tflint.rules"
 OP_DEFS_GROUP = "tflint.op_defs"

@@ -18,7 +18,7 @@ from tflint.escape import quote
 from tflint.finding import Severity
 from tflint.read.globs import GlobSet
 from tflint.read.walk import DEFAULT_EXCLUDES, Excludes
-from tflint.runtime.records import record, replace
+from tflint.records import record, replace
 
 _PRESETS = Path(__file__).resolve().parent / "presets"
 

@@ -36,8 +36,8 @@ from tflint.config.settings import Config, InlineSuppressions
 from tflint.engine.findings import configured, file_findings
 from tflint.errors import Suggestions
 from tflint.finding import Finding, Severity
+from tflint.records import record
 from tflint.runtime.patterns import lazy
-from tflint.runtime.records import record
 
 # What the rules about suppressions check (their CHECKS): a Suppressions record.
 SUPPRESSIONS = "suppressions"

@@ -23,7 +23,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 
 @record(frozen=True)

@@ -24,7 +24,7 @@ from tflint.errors import UsageError
 from tflint.read.load import Artifact, ParseFailure, load_path
 from tflint.read.sniff import looks_like_text
 from tflint.read.walk import SAVED_MODEL_FILES
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
 from tflint.wire import fields, read_varint, varint
 

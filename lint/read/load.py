@@ -23,7 +23,7 @@ from tflint.escape import quote
 from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
-from tflint.runtime.records import record
+from tflint.records import record
 
 if TYPE_CHECKING:
     from tflint.read.positions import (

@@ -28,7 +28,7 @@ import mmap
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf import tensors
 from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
 from tflint.wire import VARINT as _VARINT

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 # One alternative per token kind; text is already known to be valid text format.
 TOKEN = re.compile(

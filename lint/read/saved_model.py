@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf.index import GraphIndex
 
 # -- the SavedModel directory ---------------------------------------------------------------------

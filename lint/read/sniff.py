@@ -32,8 +32,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from tflint.records import record
 from tflint.runtime.patterns import lazy
-from tflint.runtime.records import record
 from tflint.wire import Truncated, WireError, read_varint
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 _TOKEN = re.compile(
     r"""\s+|\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\[[^\]\n{]*\]|[{}<>:;,\[\]]|[^\s{}<>:;,\[\]"'#]+""",

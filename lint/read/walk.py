@@ -23,7 +23,7 @@ from typing import cast
 
 from tflint.errors import UsageError
 from tflint.read.globs import GlobSet
-from tflint.runtime.records import record
+from tflint.records import record
 
 # Extensions searched for when a directory is given (explicit files are read whatever their name).
 GRAPH_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".textproto", ".txtpb", ".pbtext")

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tflint.finding import Finding, Severity
-from tflint.runtime.records import record, replace
+from tflint.records import record, replace
 
 NOT_A_GRAPH = "not-a-graph"
 

@@ -1,2 +1,2 @@
-"""Process-lifetime policies: forking helpers, garbage-collector and exit tricks, and what keeps start-up
-cheap (records instead of dataclasses, lazily compiled patterns), in one documented place."""
+"""Process-lifetime policies: forking helpers, garbage-collector and exit tricks, and lazily compiled
+patterns (what keeps start-up cheap, with `tflint.records`), in one documented place."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf.index import parse_input
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, asset_file_defs
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 # A shape: None when even the rank is unknown, else one size per dimension (-1: unknown).
 Shape = tuple[int, ...] | None

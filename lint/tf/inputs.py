@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 UINT64_MAX = (1 << 64) - 1
 INT32_MAX = (1 << 31) - 1

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
 from tflint.tf.registry import OpSchema, snapshot_info
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from tflint.runtime.records import record
+from tflint.records import record
 
 T = TypeVar("T")
 

@@ -28,7 +28,7 @@ import zlib
 from typing import Any
 
 from tflint.errors import UsageError
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf.registry import DATA_DIR
 
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
-from tflint.runtime.records import record
+from tflint.records import record
 from tflint.tf.functions import func_references
 from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
 from tflint.tf.op_signatures import signatures

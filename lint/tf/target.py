@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.runtime.records import record, replace
+from tflint.records import record, replace
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
 from tflint.tf.index import GraphIndex, Node
 from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME

@@ -95,7 +95,7 @@ def test_text(summary):
 
 
 def test_text_statistics_and_baselined(summary):
-    from tflint.runtime.records import replace
+    from tflint.records import replace
 
     output = renderer("text")(FINDINGS, replace(summary, statistics=True, baselined=4))
     assert output.splitlines()[3:] == [
@@ -112,7 +112,7 @@ def test_text_statistics_and_baselined(summary):
 
 
 def test_text_colour(summary):
-    from tflint.runtime.records import replace
+    from tflint.records import replace
 
     line = renderer("text")(FINDINGS[:1], replace(summary, color=True)).splitlines()[0]
     assert (

@@ -1,4 +1,4 @@
-"""tflint.runtime.records: plain classes behave as the dataclasses they replace (repr, equality, hashing,
+"""tflint.records: plain classes behave as the dataclasses they replace (repr, equality, hashing,
 immutability, pickling, replace), and every record's __init__ takes exactly its fields, in order."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 import tflint
 from tflint.finding import Finding, Issue, Severity
-from tflint.runtime.records import record, replace
+from tflint.records import record, replace
 
 
 @dataclasses.dataclass(frozen=True)
