@@ -27,43 +27,163 @@ LiteGraphDef = protos.message_class("tflint.lite.GraphDef")
 _AttrEntry = protos.message_class("tflint.lite.AttrEntry")
 
 
-def read_nodes(graph_bytes: bytes) -> list[Node]:
+# From this many nodes on, and with a core to spare, a forked child reads part of the nodes' fields
+# (nodes_of_split); fewer take less time than starting it costs.
+SPLIT_MIN_NODES = 20_000
+# The share of the nodes (percent, the later ones) whose fields the child reads: this process builds
+# every Node, so it reads fewer fields itself, and the child's part is ready when it needs it.
+_CHILD_SHARE = 60
+
+
+def read_nodes(graph_bytes: bytes, workers: int = 1) -> list[Node]:
     """The top-level nodes of a serialized GraphDef, attrs shared (DecodeError if invalid)."""
-    return nodes_of(LiteGraphDef.FromString(graph_bytes))
+    return nodes_of(LiteGraphDef.FromString(graph_bytes), workers)
 
 
-def nodes_of(graph: Any) -> list[Node]:
+def nodes_of(graph: Any, workers: int = 1) -> list[Node]:
     """The top-level nodes of a parsed `tflint.lite.GraphDef`, attrs shared.
 
-    Raises protobuf's DecodeError when an attr entry does not parse.
+    With `workers` > 1, a big graph's later nodes are read by a forked child
+    (nodes_of_split); the result is the same. Raises protobuf's DecodeError
+    when an attr entry does not parse.
     """
-    sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
-    entries: dict[bytes, tuple[str, Any]] = {}
-    # One string per distinct op and device, interned as the text reader does: a graph has a few
-    # dozen, and protobuf makes a new string per node (100k hashed again by every lookup by op).
-    intern = sys.intern
-    nodes: list[Any] = []
-    append = nodes.append
-    for ordinal, lite in enumerate(graph.node):
-        # A slice copies a repeated field in one call; iterating it costs a call per element (3x slower).
-        raw = tuple(lite.attr[:])
-        attrs = sets.get(raw)
-        if attrs is None:
-            attrs = sets[raw] = _decode(raw, entries)
-        op = lite.op
-        device = lite.device
-        append(
-            Node(
-                lite.name,
-                intern(op) if op else "",
-                intern(device) if device else "",
-                attrs,
-                tuple(lite.input[:]),
-                None,
-                ordinal,
+    if workers > 1 and len(graph.node) >= SPLIT_MIN_NODES:
+        return nodes_of_split(graph)
+    builder = _Builder()
+    builder.add_messages(graph.node)
+    return builder.nodes
+
+
+def nodes_of_split(graph: Any) -> list[Node]:
+    """nodes_of, the fields of the later nodes read by a forked child.
+
+    Reading a field of a parsed message makes a Python object of it, which
+    costs more than rebuilding that object from marshal's bytes: the child
+    sends each of its nodes' name, op, device and inputs, and each distinct
+    attr set once (as the entries' bytes); this process builds every Node
+    (decoding each distinct attr entry once, for both parts), so the Nodes
+    are those nodes_of builds. If the child cannot be started or fails, this
+    process reads those nodes too.
+    """
+    import marshal
+
+    from tflint.runtime import fork as forked
+
+    split = len(graph.node) * (100 - _CHILD_SHARE) // 100
+    try:
+        child: forked.Child | None = forked.start(lambda: _fields(graph, split), marshal)
+    except OSError:  # no process to spare (EAGAIN, ENOMEM): this process reads them all
+        child = None
+    builder = _Builder()
+    try:
+        builder.add_messages(graph.node[:split])
+    except BaseException:
+        if child is not None:
+            child.stop()
+        raise
+    try:
+        fields = child.result() if child is not None else None
+    except forked.ChildFailed:
+        fields = None
+    if fields is None:
+        builder.add_messages(graph.node[split:])
+    else:
+        builder.add_fields(*fields)
+    return builder.nodes
+
+
+def _fields(graph: Any, start: int) -> tuple[list[Any], ...]:
+    """The fields of the nodes of `graph` from `start` on, as data marshal can carry (see nodes_of_split).
+
+    Columns: names, ops, devices, input tuples, the number of each node's attr
+    set, and the distinct attr sets (tuples of entry bytes) in that numbering.
+    """
+    messages = graph.node[start:]
+    numbers: dict[tuple[bytes, ...], int] = {}
+    number = numbers.setdefault
+    attr_numbers = [number(tuple(message.attr[:]), len(numbers)) for message in messages]
+    return (
+        [message.name for message in messages],
+        [message.op for message in messages],
+        [message.device for message in messages],
+        [tuple(message.input[:]) for message in messages],
+        attr_numbers,
+        list(numbers),
+    )
+
+
+class _Builder:
+    """Nodes in file order, one attr dict per distinct attr set, each distinct entry decoded once."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self._sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
+        self._entries: dict[bytes, tuple[str, Any]] = {}
+
+    def add_messages(self, messages: Any) -> None:
+        """Append the Nodes of lite NodeDef messages."""
+        sets = self._sets
+        entries = self._entries
+        # One string per distinct op and device, interned as the text reader does: a graph has a few
+        # dozen, and protobuf makes a new string per node (100k hashed again by every lookup by op).
+        intern = sys.intern
+        nodes = self.nodes
+        append = nodes.append
+        for ordinal, lite in enumerate(messages, start=len(nodes)):
+            # A slice copies a repeated field in one call; iterating it costs a call per element (3x slower).
+            raw = tuple(lite.attr[:])
+            attrs = sets.get(raw)
+            if attrs is None:
+                attrs = sets[raw] = _decode(raw, entries)
+            op = lite.op
+            device = lite.device
+            append(
+                Node(
+                    lite.name,
+                    intern(op) if op else "",
+                    intern(device) if device else "",
+                    attrs,
+                    tuple(lite.input[:]),
+                    None,
+                    ordinal,
+                )
             )
-        )
-    return nodes
+
+    def add_fields(
+        self,
+        names: list[str],
+        ops: list[str],
+        devices: list[str],
+        inputs: list[tuple[str, ...]],
+        attr_numbers: list[int],
+        attr_sets: list[tuple[bytes, ...]],
+    ) -> None:
+        """Append the Nodes of _fields' columns."""
+        sets = self._sets
+        entries = self._entries
+        shared = []
+        for raw in attr_sets:
+            attrs = sets.get(raw)
+            if attrs is None:
+                attrs = sets[raw] = _decode(raw, entries)
+            shared.append(attrs)
+        intern = sys.intern
+        nodes = self.nodes
+        append = nodes.append
+        for ordinal, name, op, device, raw_inputs, number in zip(
+            range(len(nodes), len(nodes) + len(names)), names, ops, devices, inputs, attr_numbers
+        ):
+            append(
+                Node(
+                    name,
+                    intern(op) if op else "",
+                    intern(device) if device else "",
+                    shared[number],
+                    raw_inputs,
+                    None,
+                    ordinal,
+                )
+            )
 
 
 def _decode(raw: tuple[bytes, ...], entries: dict[bytes, tuple[str, Any]]) -> dict[str, Any]:

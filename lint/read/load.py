@@ -173,7 +173,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
                     return Artifact(path=found, message_type="SavedModel", form="binary", unsupported=CHUNKED_MESSAGE)
                 if input_type is None:
                     input_type = "savedmodel"
-        mapped = _load_mapped(target, str(target) if saved_model_dir else path, input_type)
+        mapped = _load_mapped(target, str(target) if saved_model_dir else path, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
             return mapped
@@ -216,7 +216,7 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
         if form == "text":
             del data
             return _load_text(handed, name, kind, workers)
-        return _load_binary(data, name, kind)
+        return _load_binary(data, name, kind, workers=workers)
     hint = kind
     if kind is None:
         # What the file is, from a bounded look at its content (sniff): a graph is parsed, anything else skipped.
@@ -230,17 +230,19 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
             return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
         hint = verdict.message if verdict.message in MESSAGE_TYPES else None
         if verdict.form == "binary":
-            return _load_binary(data, name, kind, hint)  # no control byte in its first KiB, but binary all the same
+            return _load_binary(
+                data, name, kind, hint, workers
+            )  # no control byte in its first KiB, but binary all the same
     if looks_like_text(data):
         del data
         artifact = _load_text(handed, name, kind or hint, workers)
         if artifact.failure is not None and artifact.text is None:
             # Not UTF-8: binary whose first KiB had no control byte (a long name or constant).
-            binary = _load_binary(handed[0], name, kind, hint)
+            binary = _load_binary(handed[0], name, kind, hint, workers)
             if binary.failure is None:
                 return binary
         return artifact
-    return _load_binary(data, name, kind, hint)
+    return _load_binary(data, name, kind, hint, workers)
 
 
 def sniff_path(path: str) -> Verdict | None:
@@ -318,7 +320,12 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
 
 
 def _load_mapped(
-    target: Path, name: str, input_type: str | None, map_min: int | None = None, strip_min: int | None = None
+    target: Path,
+    name: str,
+    input_type: str | None,
+    map_min: int | None = None,
+    strip_min: int | None = None,
+    workers: int = 1,
 ) -> Artifact | None:
     """A big binary file read in place, its large tensor contents left in the map (tflint.read.mapped).
 
@@ -363,7 +370,7 @@ def _load_mapped(
     stripped = mapped.strip(buffer, expected, strip_min if strip_min is not None else mapped.STRIP_MIN_BYTES)
     if stripped is None:
         return None
-    artifact = _load_binary(stripped.data, name, kind, hint)
+    artifact = _load_binary(stripped.data, name, kind, hint, workers)
     if artifact.failure is not None or artifact.message_type != expected:
         return None  # the whole file says why, or what else it is
     keys = mapped.register(artifact.graphs, stripped, buffer)
@@ -524,8 +531,11 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None) -> Artifact:
-    """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others."""
+def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1) -> Artifact:
+    """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others.
+
+    `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
+    """
     from tflint import protos
     from tflint.read import binary as binfast
 
@@ -545,24 +555,24 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
             errors.append((candidate, error))
             continue
         if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
-            return _binary_artifact(artifact, message, candidate, data)
+            return _binary_artifact(artifact, message, candidate, data, workers)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
     if fallback is not None:
         candidate, message = fallback
-        return _binary_artifact(artifact, message, candidate, data)
+        return _binary_artifact(artifact, message, candidate, data, workers)
     detail = _decode_error_text(errors[0][1]) if errors else "the bytes hold some other message"
     shown_kind = kind or "GraphDef, MetaGraphDef or SavedModel"
     artifact.failure = ParseFailure(f"not a valid binary {shown_kind}: {detail}")
     return artifact
 
 
-def _binary_artifact(artifact: Artifact, message: Any, kind: str, data: bytes) -> Artifact:
+def _binary_artifact(artifact: Artifact, message: Any, kind: str, data: bytes, workers: int = 1) -> Artifact:
     """Fill `artifact` with a parsed binary message and its graphs (or the failure of an attr value)."""
     from google.protobuf.message import DecodeError
 
     try:
-        graphs = _binary_sources(message, kind)
+        graphs = _binary_sources(message, kind, workers)
     except DecodeError:
         # An attr value the lite reading left undecoded is malformed: protobuf's own parse says how.
         from tflint import protos
@@ -579,7 +589,7 @@ def _binary_artifact(artifact: Artifact, message: Any, kind: str, data: bytes) -
     return artifact
 
 
-def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
+def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSource]:
     """The graphs of a parsed binary message, their nodes read by the fast binary reader.
 
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
@@ -590,9 +600,9 @@ def _binary_sources(message: Any, kind: str) -> list[GraphSource]:
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
         if isinstance(source.graph, binfast.LiteGraphDef):
-            source.nodes = binfast.nodes_of(source.graph)
+            source.nodes = binfast.nodes_of(source.graph, workers)
         else:
-            source.nodes = binfast.read_nodes(source.graph.SerializeToString())
+            source.nodes = binfast.read_nodes(source.graph.SerializeToString(), workers)
     return sources
 
 

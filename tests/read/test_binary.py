@@ -82,3 +82,118 @@ def test_invalid_utf8_in_an_attr_key_is_rejected_like_the_full_parse():
     with pytest.raises(DecodeError):
         protos.GraphDef.FromString(data)
     assert load_bytes(data, "g.pb").failure is not None
+
+
+# -- reading a big graph's nodes in two processes (binfast.nodes_of_split) ------------------------
+
+
+def _fields(nodes) -> list[tuple]:
+    return [(n.name, n.op, n.device, n.raw_inputs, n.ordinal, n.function, n.attr) for n in nodes]
+
+
+def _sharing(nodes) -> list[int]:
+    """Each node's attr dict numbered in order of first use: which nodes share one."""
+    numbers: dict[int, int] = {}
+    return [numbers.setdefault(id(n.attr), len(numbers)) for n in nodes]
+
+
+def _split_everything(monkeypatch):
+    monkeypatch.setattr(binfast, "SPLIT_MIN_NODES", 0)
+
+
+def _many_nodes(count: int) -> bytes:
+    ops = [b"Identity", b"Cast", b"Relu"]
+    nodes = []
+    for number in range(count):
+        name = b"n%d" % number
+        entries = [_entry(b"T", DT_FLOAT if number % 3 else DT_INT32)]
+        if number % 5 == 0:
+            entries.append(_entry(b"s", b"\x12\x02" + b"x%d" % (number % 7)))  # AttrValue.s, 7 distinct values
+        node = _node(name, ops[number % 3], *entries)
+        if number:
+            node += b"\x1a" + bytes([len(b"n%d" % (number - 1))]) + b"n%d" % (number - 1)  # input: the node before
+        nodes.append(node)
+    return _graph(*nodes)
+
+
+def test_split_read_matches_one_reader_and_shares_attrs_across_parts(monkeypatch):
+    data = _many_nodes(500)
+    whole = binfast.read_nodes(data)
+    _split_everything(monkeypatch)
+    split = binfast.read_nodes(data, workers=2)
+    assert _fields(split) == _fields(whole)
+    assert [n.ordinal for n in split] == list(range(500))
+    # An attr set of both parts is one dict, as with one reader (analyses memoize on it).
+    assert _sharing(split) == _sharing(whole)
+    assert len({id(n.attr["T"]) for n in split}) == 2  # one decoded AttrValue per distinct entry
+    assert len({id(n.op) for n in split}) == 3  # ops interned in both parts
+
+
+def test_split_read_matches_one_reader_on_real_graphs(monkeypatch):
+    _split_everything(monkeypatch)
+    for path in sorted(require(CORPUS).glob("*.pb"))[:6]:
+        data = path.read_bytes()
+        whole = binfast.read_nodes(data)
+        split = binfast.read_nodes(data, workers=2)
+        assert _fields(split) == _fields(whole), path.name
+        assert _sharing(split) == _sharing(whole), path.name
+
+
+def test_split_read_below_the_threshold_forks_nothing(monkeypatch):
+    import os
+
+    def no_fork():
+        raise AssertionError("forked")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert len(binfast.read_nodes(_many_nodes(50), workers=2)) == 50
+
+
+def test_split_read_rejects_a_malformed_attr_of_the_childs_part(monkeypatch):
+    bad_value = b"\x0a\x05ab"  # AttrValue.s claims 5 bytes, holds 2
+    data = _graph(*[_node(b"n%d" % n, b"Identity", _entry(b"T", DT_FLOAT)) for n in range(9)]) + _graph(
+        _node(b"last", b"Const", _entry(b"value", bad_value))
+    )
+    _split_everything(monkeypatch)
+    with pytest.raises(DecodeError):
+        binfast.read_nodes(data, workers=2)
+    artifact = load_bytes(data, "g.pb", workers=2)
+    assert artifact.failure is not None and "not a valid binary GraphDef" in artifact.failure.message
+
+
+def test_split_read_survives_a_failing_child(monkeypatch):
+    data = _many_nodes(60)
+    whole = binfast.read_nodes(data)
+
+    def fail(*args):
+        raise RuntimeError("the child breaks")
+
+    _split_everything(monkeypatch)
+    monkeypatch.setattr(binfast, "_fields", fail)
+    split = binfast.read_nodes(data, workers=2)
+    assert _fields(split) == _fields(whole)
+    assert _sharing(split) == _sharing(whole)
+
+
+def test_split_read_when_no_process_can_be_forked(monkeypatch):
+    import os
+
+    data = _many_nodes(60)
+    whole = binfast.read_nodes(data)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    _split_everything(monkeypatch)
+    monkeypatch.setattr(os, "fork", no_fork)
+    split = binfast.read_nodes(data, workers=2)
+    assert _fields(split) == _fields(whole)
+    assert [n.ordinal for n in split] == list(range(60))
+
+
+def test_a_big_binary_graph_loads_the_same_with_two_workers(monkeypatch):
+    data = _many_nodes(300)
+    whole = load_bytes(data, "g.pb")
+    _split_everything(monkeypatch)
+    split = load_bytes(data, "g.pb", workers=2)
+    assert _fields(split.graphs[0].node_list()) == _fields(whole.graphs[0].node_list())
