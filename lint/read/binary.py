@@ -32,7 +32,7 @@ _AttrEntry = protos.message_class("tflint.lite.AttrEntry")
 SPLIT_MIN_NODES = 20_000
 # The share of the nodes (percent, the later ones) whose fields the child reads: this process builds
 # every Node, so it reads fewer fields itself, and the child's part is ready when it needs it.
-_CHILD_SHARE = 60
+_CHILD_SHARE = 55
 
 
 def read_nodes(graph_bytes: bytes, workers: int = 1) -> list[Node]:
