@@ -99,13 +99,16 @@ def _fields(graph: Any, start: int) -> tuple[list[Any], ...]:
     set, and the distinct attr sets (tuples of entry bytes) in that numbering.
     """
     messages = graph.node[start:]
+    intern = sys.intern
     numbers: dict[tuple[bytes, ...], int] = {}
     number = numbers.setdefault
     attr_numbers = [number(tuple(message.attr[:]), len(numbers)) for message in messages]
     return (
         [message.name for message in messages],
-        [message.op for message in messages],
-        [message.device for message in messages],
+        # Interned here, so marshal carries each op and device once and this process's marshal.loads
+        # interns it again: the Nodes share the strings add_messages interns.
+        [intern(message.op) for message in messages],
+        [intern(message.device) for message in messages],
         [tuple(message.input[:]) for message in messages],
         attr_numbers,
         list(numbers),
@@ -158,7 +161,7 @@ class _Builder:
         attr_numbers: list[int],
         attr_sets: list[tuple[bytes, ...]],
     ) -> None:
-        """Append the Nodes of _fields' columns."""
+        """Append the Nodes of _fields' columns (as marshal.loads returns them: ops and devices interned)."""
         sets = self._sets
         entries = self._entries
         shared = []
@@ -167,23 +170,12 @@ class _Builder:
             if attrs is None:
                 attrs = sets[raw] = _decode(raw, entries)
             shared.append(attrs)
-        intern = sys.intern
         nodes = self.nodes
         append = nodes.append
         for ordinal, name, op, device, raw_inputs, number in zip(
             range(len(nodes), len(nodes) + len(names)), names, ops, devices, inputs, attr_numbers
         ):
-            append(
-                Node(
-                    name,
-                    intern(op) if op else "",
-                    intern(device) if device else "",
-                    shared[number],
-                    raw_inputs,
-                    None,
-                    ordinal,
-                )
-            )
+            append(Node(name, op, device, shared[number], raw_inputs, None, ordinal))  # op, device: interned
 
 
 def _decode(raw: tuple[bytes, ...], entries: dict[bytes, tuple[str, Any]]) -> dict[str, Any]:
