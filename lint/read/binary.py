@@ -18,6 +18,8 @@ protobuf's full GraphDef parse rejects are rejected here too (DecodeError).
 from __future__ import annotations
 
 import sys
+from array import array
+from itertools import islice
 from typing import Any
 
 from tflint import protos
@@ -76,7 +78,7 @@ def nodes_of_split(graph: Any) -> list[Node]:
         child = None
     builder = _Builder()
     try:
-        builder.add_messages(graph.node[:split])
+        builder.add_messages(islice(graph.node, split))  # one message object at a time, not a list of them
     except BaseException:
         if child is not None:
             child.stop()
@@ -86,23 +88,27 @@ def nodes_of_split(graph: Any) -> list[Node]:
     except forked.ChildFailed:
         fields = None
     if fields is None:
-        builder.add_messages(graph.node[split:])
+        messages = graph.node
+        builder.add_messages(messages[number] for number in range(split, len(messages)))
     else:
         builder.add_fields(*fields)
     return builder.nodes
 
 
-def _fields(graph: Any, start: int) -> tuple[list[Any], ...]:
+def _fields(graph: Any, start: int) -> tuple[Any, ...]:
     """The fields of the nodes of `graph` from `start` on, as data marshal can carry (see nodes_of_split).
 
     Columns: names, ops, devices, input tuples, the number of each node's attr
-    set, and the distinct attr sets (tuples of entry bytes) in that numbering.
+    set (an array("q")'s bytes), and the distinct attr sets (tuples of entry
+    bytes) in that numbering.
     """
     messages = graph.node[start:]
     intern = sys.intern
     numbers: dict[tuple[bytes, ...], int] = {}
     number = numbers.setdefault
-    attr_numbers = [number(tuple(message.attr[:]), len(numbers)) for message in messages]
+    # As an array's bytes: a list would cost the receiver an int object per node, freed only after
+    # the nodes are built, and left as holes in the memory the graph is built in.
+    attr_numbers = array("q", [number(tuple(message.attr[:]), len(numbers)) for message in messages]).tobytes()
     return (
         [message.name for message in messages],
         # Interned here, so marshal carries each op and device once and this process's marshal.loads
@@ -158,7 +164,7 @@ class _Builder:
         ops: list[str],
         devices: list[str],
         inputs: list[tuple[str, ...]],
-        attr_numbers: list[int],
+        attr_numbers: bytes,
         attr_sets: list[tuple[bytes, ...]],
     ) -> None:
         """Append the Nodes of _fields' columns (as marshal.loads returns them: ops and devices interned)."""
@@ -173,7 +179,7 @@ class _Builder:
         nodes = self.nodes
         append = nodes.append
         for ordinal, name, op, device, raw_inputs, number in zip(
-            range(len(nodes), len(nodes) + len(names)), names, ops, devices, inputs, attr_numbers
+            range(len(nodes), len(nodes) + len(names)), names, ops, devices, inputs, array("q", attr_numbers)
         ):
             append(Node(name, op, device, shared[number], raw_inputs, None, ordinal))  # op, device: interned
 

@@ -9,6 +9,8 @@ crosses back. Imports nothing from the project; callers import it lazily
 
 from __future__ import annotations
 
+import io
+import mmap
 import os
 import signal
 from collections.abc import Callable
@@ -36,18 +38,22 @@ class Child:
         """
         try:
             with self._pipe:
-                data = self._pipe.read()
+                data = _read_sized(self._pipe)
             _, status = os.waitpid(self._pid, 0)
             self._reaped = True
         except BaseException:
             self.stop()
             raise
-        if status != 0 or not data:
-            raise ChildFailed(f"a forked worker process failed (wait status {status})")
         try:
-            return self._codec.loads(data)
-        except (EOFError, ValueError, TypeError) as error:  # cut short: not a whole result
-            raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
+            if status != 0 or data is None:
+                raise ChildFailed(f"a forked worker process failed (wait status {status})")
+            try:
+                return self._codec.loads(data)
+            except (EOFError, ValueError, TypeError) as error:  # cut short: not a whole result
+                raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
+        finally:
+            if isinstance(data, mmap.mmap):
+                data.close()
 
     def stop(self) -> None:
         """End a child whose result is no longer wanted, and reap it (once: calling it again does nothing)."""
@@ -63,6 +69,36 @@ class Child:
             os.waitpid(self._pid, 0)
         except ChildProcessError:
             pass
+
+
+# A result is sent as its size (this many bytes) and then its encoding.
+_SIZE_BYTES = 8
+# Results from this size on are received in memory mapped for them alone, not in a bytes object
+# from the allocator: once freed, a big block of the C allocator's raises the size from which it
+# maps blocks, and the graph built after it (millions of objects) then holds a few more MB.
+_MAPPED_MIN_BYTES = 1 << 20
+
+
+def _read_sized(pipe: BinaryIO) -> bytes | bytearray | mmap.mmap | None:
+    """A result as start()'s child writes it: None when not even its size came; shorter when cut short."""
+    header = pipe.read(_SIZE_BYTES)
+    if len(header) < _SIZE_BYTES:
+        return None
+    size = int.from_bytes(header, "little")
+    if size < _MAPPED_MIN_BYTES:
+        return pipe.read(size)
+    buffer = mmap.mmap(-1, size)
+    with memoryview(buffer) as view:
+        filled = 0
+        while filled < size:
+            count = pipe.readinto(view[filled:])
+            if not count:
+                break
+            filled += count
+    if filled < size:
+        buffer.close()
+        return b""  # cut short: not a whole result
+    return buffer
 
 
 def start(work: Callable[[], Any], codec: ModuleType) -> Child:
@@ -88,8 +124,11 @@ def start(work: Callable[[], Any], codec: ModuleType) -> Child:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.close(read_fd)
             result = work()
+            encoded = io.BytesIO()
+            codec.dump(result, encoded)
             with os.fdopen(write_fd, "wb") as out:
-                codec.dump(result, out)
+                out.write(len(encoded.getbuffer()).to_bytes(_SIZE_BYTES, "little"))
+                out.write(encoded.getbuffer())
         except BaseException:
             status = 1
         finally:
