@@ -15,7 +15,7 @@ import os
 import signal
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, BinaryIO
+from typing import Any
 
 
 class ChildFailed(RuntimeError):
@@ -25,7 +25,7 @@ class ChildFailed(RuntimeError):
 class Child:
     """A forked child computing one result: collect it with result(), or stop() the child."""
 
-    def __init__(self, pid: int, pipe: BinaryIO, codec: ModuleType) -> None:
+    def __init__(self, pid: int, pipe: io.BufferedIOBase, codec: ModuleType) -> None:
         self._pid = pid
         self._pipe = pipe
         self._codec = codec
@@ -79,7 +79,7 @@ _SIZE_BYTES = 8
 _MAPPED_MIN_BYTES = 1 << 20
 
 
-def _read_sized(pipe: BinaryIO) -> bytes | bytearray | mmap.mmap | None:
+def _read_sized(pipe: io.BufferedIOBase) -> bytes | mmap.mmap | None:
     """A result as start()'s child writes it: None when not even its size came; shorter when cut short."""
     header = pipe.read(_SIZE_BYTES)
     if len(header) < _SIZE_BYTES:
