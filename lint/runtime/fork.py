@@ -31,14 +31,15 @@ class Child:
         self._codec = codec
         self._reaped = False
 
-    def result(self) -> Any:
+    def result(self, mapped: bool = False) -> Any:
         """Wait for the child to finish and return what its work returned (ChildFailed if it did not).
 
+        `mapped`: a big result is received in memory mapped for it alone (see _read_sized).
         Interrupted while waiting (Ctrl-C), it ends the child first: none outlives the parent.
         """
         try:
             with self._pipe:
-                data = _read_sized(self._pipe)
+                data = _read_sized(self._pipe, mapped)
             _, status = os.waitpid(self._pid, 0)
             self._reaped = True
         except BaseException:
@@ -73,19 +74,20 @@ class Child:
 
 # A result is sent as its size (this many bytes) and then its encoding.
 _SIZE_BYTES = 8
-# Results from this size on are received in memory mapped for them alone, not in a bytes object
-# from the allocator: once freed, a big block of the C allocator's raises the size from which it
-# maps blocks, and the graph built after it (millions of objects) then holds a few more MB.
+# With `mapped`, results from this size on are received in memory mapped for them alone, not in a
+# bytes object from the C allocator (glibc's): freed, such a block raises the size from which the
+# allocator maps blocks, which changes how much memory what is built next holds, by a few MB either
+# way (less for the binary reader's nodes with a mapping, more for the text reader's without).
 _MAPPED_MIN_BYTES = 1 << 20
 
 
-def _read_sized(pipe: io.BufferedIOBase) -> bytes | mmap.mmap | None:
+def _read_sized(pipe: io.BufferedIOBase, mapped: bool = False) -> bytes | mmap.mmap | None:
     """A result as start()'s child writes it: None when not even its size came; shorter when cut short."""
     header = pipe.read(_SIZE_BYTES)
     if len(header) < _SIZE_BYTES:
         return None
     size = int.from_bytes(header, "little")
-    if size < _MAPPED_MIN_BYTES:
+    if not mapped or size < _MAPPED_MIN_BYTES:
         return pipe.read(size)
     buffer = mmap.mmap(-1, size)
     with memoryview(buffer) as view:
@@ -104,8 +106,8 @@ def _read_sized(pipe: io.BufferedIOBase) -> bytes | mmap.mmap | None:
 def start(work: Callable[[], Any], codec: ModuleType) -> Child:
     """Fork a child that runs `work()` and sends back its return value, serialized by `codec`.
 
-    `codec` is `pickle` or `marshal` (anything with `dump(value, file)` and
-    `loads(bytes)`); marshal is faster, for plain data. If `work` raises,
+    `codec` is `pickle` or `marshal` (anything with `dumps(value)` or
+    `dump(value, file)`, and `loads(bytes)`); marshal is faster, for plain data. If `work` raises,
     the child exits with status 1 and result() raises ChildFailed: a caller
     that wants an exception to cross back returns it instead. OSError if the
     fork itself fails.
@@ -124,11 +126,15 @@ def start(work: Callable[[], Any], codec: ModuleType) -> Child:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.close(read_fd)
             result = work()
-            encoded = io.BytesIO()
-            codec.dump(result, encoded)
+            if hasattr(codec, "dumps"):
+                encoded: bytes | memoryview = codec.dumps(result)
+            else:
+                stream = io.BytesIO()
+                codec.dump(result, stream)
+                encoded = stream.getbuffer()
             with os.fdopen(write_fd, "wb") as out:
-                out.write(len(encoded.getbuffer()).to_bytes(_SIZE_BYTES, "little"))
-                out.write(encoded.getbuffer())
+                out.write(len(encoded).to_bytes(_SIZE_BYTES, "little"))
+                out.write(encoded)
         except BaseException:
             status = 1
         finally:

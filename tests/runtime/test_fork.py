@@ -74,8 +74,9 @@ def test_a_big_result_comes_back_whole():
     # From _MAPPED_MIN_BYTES on a result is received in its own mapping (see _read_sized).
     value = [bytes([number % 256]) * 1000 for number in range(3000)] + ["name%d" % number for number in range(50_000)]
     assert len(marshal.dumps(value)) >= forked._MAPPED_MIN_BYTES
-    assert forked.start(lambda: value, marshal).result() == value
-    assert forked.start(lambda: value, pickle).result() == value
+    for mapped in (False, True):
+        assert forked.start(lambda: value, marshal).result(mapped) == value
+        assert forked.start(lambda: value, pickle).result(mapped) == value
 
 
 def test_a_truncated_big_result_is_child_failed_not_a_crash():
@@ -88,12 +89,12 @@ def test_a_truncated_big_result_is_child_failed_not_a_crash():
 
     value = [bytes([number % 256]) * 1000 for number in range(3000)]
     with pytest.raises(forked.ChildFailed, match="unreadable result"):
-        forked.start(lambda: value, HalfWritten).result()
+        forked.start(lambda: value, HalfWritten).result(mapped=True)
 
 
 def test_a_result_cut_short_on_the_pipe_is_child_failed(monkeypatch):
     import io
 
     pipe = io.BytesIO((forked._MAPPED_MIN_BYTES * 2).to_bytes(forked._SIZE_BYTES, "little") + b"\0" * 100)
-    assert forked._read_sized(pipe) == b""
+    assert forked._read_sized(pipe, mapped=True) == b""
     assert forked._read_sized(io.BytesIO(b"\1\0")) is None  # not even a whole size
