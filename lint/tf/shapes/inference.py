@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
@@ -227,12 +228,7 @@ class ShapeInference:
     # -- evaluation ----------------------------------------------------------
 
     def _run(self) -> None:
-        functions = self._functions
-        results = self._results
-        for node in self._nodes:
-            fn = functions.get(node.op)
-            if fn is not None and results[node.ordinal] is _PENDING and not self._evaluate(node, fn):
-                self._evaluate_from(node)
+        self._evaluate(self._nodes)
 
     def _evaluate_from(self, start: Node) -> None:
         """Evaluate `start` after its not-yet-evaluated producers (an explicit depth-first stack)."""
@@ -267,53 +263,86 @@ class ShapeInference:
                     continue
             # Every producer is done, or on the stack below us (a cycle: its shape is unknown).
             stack.pop()
-            self._evaluate(node, functions[node.op])
+            self._evaluate((node,))
 
-    def _evaluate(self, node: Node, fn: ShapeFn) -> bool:
-        """Run `node`'s shape function; False (and nothing done) when a producer still has to be evaluated."""
+    def _evaluate(self, nodes: Iterable[Node]) -> None:
+        """Run the shape function of each of `nodes` not evaluated yet: the hot loop of the inference.
+
+        A node a producer of which still has to be evaluated is evaluated after it (_evaluate_from;
+        its own node is then _VISITING, and a producer still pending is in a cycle). Nodes with the
+        same op, the same (shared) attr dict and the same input shapes get the same result, found
+        in the memo by a key built as the shapes are read: (op, id(attrs), shape of input 0, ...).
+        """
+        functions = self._functions
         results = self._results
         by_name = self._by_name
-        inputs = node.inputs
-        if inputs and inputs[-1].is_control:
-            inputs = tuple(item for item in inputs if not item.is_control)
-        shapes: list[Shape] = []
-        append = shapes.append
-        loop_head = node.op in MERGE_OPS
-        for _, name, index, _, _ in inputs:  # Input tuples, unpacked: the hottest loop of the inference
-            producer = by_name.get(name)
-            if producer is None:
-                append(None)
+        memo = self._memo
+        for node in nodes:
+            op = node.op
+            fn = functions.get(op)
+            if fn is None:
                 continue
-            if loop_head and producer.op in NEXT_ITERATION_OPS:
-                append(None)  # a back edge: TensorFlow has not built its source yet
+            current = results[node.ordinal]
+            if current is not _PENDING and current is not _VISITING:
                 continue
-            outputs = results[producer.ordinal]
-            if outputs is _PENDING:
-                if producer.op in self._functions:
-                    if results[node.ordinal] is _PENDING:
-                        return False
-                    outputs = None  # cannot happen: _evaluate_from evaluated it first
+            inputs = node.inputs
+            if inputs and inputs[-1].is_control:
+                inputs = node.data_inputs
+            key: list[Any] = [op, id(node.attr)]
+            append = key.append
+            loop_head = op in MERGE_OPS
+            for _, name, index, _, _ in inputs:  # Input tuples, unpacked
+                producer = by_name.get(name)
+                if producer is None or (loop_head and producer.op in NEXT_ITERATION_OPS):
+                    append(None)  # a back edge: TensorFlow has not built its source yet
+                    continue
+                outputs = results[producer.ordinal]
+                if type(outputs) is not tuple:
+                    if outputs is _PENDING:
+                        if producer.op in functions:
+                            if current is _PENDING:
+                                break  # evaluated after its producers, below
+                            outputs = None  # cannot happen: _evaluate_from evaluated it first
+                        else:
+                            outputs = self._outputs_of(producer)
+                        if outputs is None:
+                            append(None)
+                            continue
+                    else:  # None (unknown), or _VISITING (a cycle)
+                        append(None)
+                        continue
+                append(outputs[index] if 0 <= index < len(outputs) else None)
+            else:
+                if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
+                    for position, item in enumerate(inputs, start=2):
+                        if (item.node, item.index) in self._mapped:
+                            key[position] = self._mapped[item.node, item.index]
+                kind_key = tuple(key)
+                result = memo.get(kind_key, _PENDING)
+                if result is _PENDING or type(result) is _ConstsRead:
+                    self._infer(node, fn, inputs, kind_key, result)
                 else:
-                    outputs = self._outputs_of(producer)
-            elif outputs is _VISITING:
-                outputs = None  # a cycle
-            append(outputs[index] if outputs is not None and 0 <= index < len(outputs) else None)
-        if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
-            for position, item in enumerate(inputs):
-                if (item.node, item.index) in self._mapped:
-                    shapes[position] = self._mapped[item.node, item.index]
-        # Nodes with the same op, the same (shared) attr dict and the same input shapes get the
-        # same result; when the shape function read Const inputs, the same Consts too.
-        kind_key = (node.op, id(node.attr), tuple(shapes))
+                    results[node.ordinal] = result
+                continue
+            self._evaluate_from(node)
+
+    def _infer(
+        self, node: Node, fn: ShapeFn, inputs: tuple[Input, ...], kind_key: tuple[Any, ...], first_read: Any
+    ) -> None:
+        """Evaluate `node` whose input shapes are known (in `kind_key`), unless the memo has its result.
+
+        `first_read` is what the memo holds for `kind_key`: nothing yet (_PENDING), or the Const
+        inputs that the first node of its kind read (then the result is memoized by their values).
+        """
         memo = self._memo
         memo_key: Any = kind_key
-        result = first_read = memo.get(kind_key, _PENDING)
         if type(first_read) is _ConstsRead:
             memo_key = (kind_key, self._const_identities(inputs, first_read))
             result = memo.get(memo_key, _PENDING)
-        if result is not _PENDING:
-            results[node.ordinal] = result
-            return True
+            if result is not _PENDING:
+                self._results[node.ordinal] = result
+                return
+        shapes: list[Shape] = list(kind_key[2:])
         context = self._context
         context.node = node
         context.inputs = inputs
@@ -353,7 +382,7 @@ class ShapeInference:
         if result is not None:
             # Graphs repeat a few shapes many times: keep one copy (less memory, less GC work).
             result = self._interned.setdefault(result, result)
-        results[node.ordinal] = result
+        self._results[node.ordinal] = result
         if not context.read_handles and len(self.issues) == issues:
             if not consts_read:
                 memo[kind_key] = result
@@ -364,7 +393,6 @@ class ShapeInference:
                 memo[memo_key] = result
             # else: it read other inputs than the first of its kind (its values chose another
             # path), and nothing would look it up by those.
-        return True
 
     def _const_identities(self, inputs: Any, read: _ConstsRead) -> tuple[Any, ...]:
         """What the Const inputs at `read` are, as far as const_value can tell them apart.
