@@ -192,7 +192,8 @@ def _output_shapes(
     if not in_function:
         outputs = plan.outputs
         if outputs is None and plan.known:
-            signature = signatures(graph).resolved(node)
+            # One node's signature (a function of its op and attrs), not every node's: few nodes get here.
+            signature = signatures(graph).resolved_alone(node)
             if signature is not None and signature.output_types is not None:
                 outputs = len(signature.output_types)
     for index, facts in summary.bad:

@@ -85,10 +85,17 @@ GUARDED_ERRORS: tuple[type[Exception], ...] = (ArithmeticError, IndexError, Valu
 _PENDING = "pending"
 
 
-class _ConstsRead(tuple[int, ...]):
-    """Memo entry: the first node of its kind read these data inputs' Const values (positions in order)."""
+class _ConstsRead:
+    """Memo entry: the first node of its kind read these data inputs' Const values (positions in order).
 
-    __slots__ = ()
+    The results of the nodes of that kind are memoized here, by what those inputs are (_const_identities).
+    """
+
+    __slots__ = ("positions", "results")
+
+    def __init__(self, positions: tuple[int, ...]) -> None:
+        self.positions = positions
+        self.results: dict[Any, Any] = {}
 
 
 _VISITING = "visiting"
@@ -141,6 +148,7 @@ class ShapeInference:
     _functions: dict[str, ShapeFn]
     _interned: dict[tuple[Shape, ...], tuple[Shape, ...]]
     _memo: dict[Any, Any]
+    tensor_dims: dict[bytes, tuple[int, ...] | None]
     _results: list[Any]
 
     def __init__(
@@ -163,6 +171,7 @@ class ShapeInference:
         self.values: dict[tuple[int, int], ConstValue | None] = {}
         self.partials: dict[tuple[int, int], Any] = {}
         self._declared_memo: dict[Any, Any] = {}
+        self._output_counts: dict[tuple[str, int], Any] = {}
         # Tensors the caller's input_map replaces: their consumers see the replacement's shape.
         self._mapped: dict[tuple[str, int], Shape] | None = None
         self._context = Context(self)
@@ -173,6 +182,7 @@ class ShapeInference:
             self._functions = root._functions
             self._interned = root._interned
             self._memo = root._memo
+            self.tensor_dims = root.tensor_dims
             self._results = [_PENDING] * len(body.nodes) + [(shape,) for shape in arguments.shapes]
             self._run()
             return
@@ -191,6 +201,8 @@ class ShapeInference:
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
         self._memo = {}
+        # Const tensors' shapes (array_ops._const) by serialized TensorShapeProto: dims, or None (unknown).
+        self.tensor_dims = {}
         # The called bodies (by function name), each call's outputs by what it passes, the functions
         # being inferred (innermost last), the body nodes still to spend, the body nodes reported.
         self._bodies: dict[str, FunctionBody | None] = {}
@@ -319,29 +331,23 @@ class ShapeInference:
                             key[position] = self._mapped[item.node, item.index]
                 kind_key = tuple(key)
                 result = memo.get(kind_key, _PENDING)
-                if result is _PENDING or type(result) is _ConstsRead:
-                    self._infer(node, fn, inputs, kind_key, result)
+                if type(result) is _ConstsRead:
+                    result = result.results.get(self._const_identities(inputs, result.positions), _PENDING)
+                if result is _PENDING:
+                    self._infer(node, fn, inputs, kind_key)
                 else:
                     results[node.ordinal] = result
                 continue
             self._evaluate_from(node)
 
-    def _infer(
-        self, node: Node, fn: ShapeFn, inputs: tuple[Input, ...], kind_key: tuple[Any, ...], first_read: Any
-    ) -> None:
-        """Evaluate `node` whose input shapes are known (in `kind_key`), unless the memo has its result.
+    def _infer(self, node: Node, fn: ShapeFn, inputs: tuple[Input, ...], kind_key: tuple[Any, ...]) -> None:
+        """Run the shape function of `node`, whose input shapes are known (in `kind_key`), and memoize its result.
 
-        `first_read` is what the memo holds for `kind_key`: nothing yet (_PENDING), or the Const
-        inputs that the first node of its kind read (then the result is memoized by their values).
+        The memo has no result for the node: it holds nothing for `kind_key` yet, or the Const
+        inputs the first node of its kind read (then results are memoized by what those are).
         """
         memo = self._memo
-        memo_key: Any = kind_key
-        if type(first_read) is _ConstsRead:
-            memo_key = (kind_key, self._const_identities(inputs, first_read))
-            result = memo.get(memo_key, _PENDING)
-            if result is not _PENDING:
-                self._results[node.ordinal] = result
-                return
+        first_read = memo.get(kind_key, _PENDING)
         shapes: list[Shape] = list(kind_key[2:])
         context = self._context
         context.node = node
@@ -387,40 +393,40 @@ class ShapeInference:
             if not consts_read:
                 memo[kind_key] = result
             elif first_read is _PENDING:  # the first of its kind: later ones look up the same inputs
-                read = memo[kind_key] = _ConstsRead(consts_read)
-                memo[(kind_key, self._const_identities(inputs, read))] = result
-            elif first_read == tuple(consts_read):
-                memo[memo_key] = result
+                read = memo[kind_key] = _ConstsRead(tuple(consts_read))
+                read.results[self._const_identities(inputs, read.positions)] = result
+            elif type(first_read) is _ConstsRead and first_read.positions == tuple(consts_read):
+                first_read.results[self._const_identities(inputs, first_read.positions)] = result
             # else: it read other inputs than the first of its kind (its values chose another
             # path), and nothing would look it up by those.
 
-    def _const_identities(self, inputs: Any, read: _ConstsRead) -> tuple[Any, ...]:
-        """What the Const inputs at `read` are, as far as const_value can tell them apart.
+    def _const_identities(self, inputs: Any, positions: tuple[int, ...]) -> Any:
+        """What the Const inputs at `positions` are, as far as const_value can tell them apart.
 
         A shape function is a function of the node's attrs, its input shapes and
         the values it reads, so nodes that agree on all of them (their first
         read the same input, with the same value, so their second read is the
         same input too, and so on) get the same result. A Const's value is its
-        producer's op, attr dict (shared by identical nodes) and output index; a
+        producer's attr dict (shared by identical nodes) and output index; a
         value computed from a subgraph (constants.evaluate) is the value itself.
+        One identity when there is one position (most shape functions read one), else a tuple.
         """
-        by_name = self._by_name
-        identities: list[Any] = []
-        for position in read:
-            if position >= len(inputs):
-                identities.append(None)
-                continue
-            item: Input = inputs[position]
-            producer = by_name.get(item.node)
-            if producer is None:
-                identities.append(None)
-            elif producer.op == "Const":
-                identities.append((producer.op, id(producer.attr), item.index))
-            else:  # a computed value: the value itself
-                value = self.const_value(item)
-                known = None if value is None else (value.dims, value.values, value.dtype)
-                identities.append((producer.op, known, self.partial_value(item)))
-        return tuple(identities)
+        if len(positions) == 1:
+            return self._const_identity(inputs, positions[0])
+        return tuple([self._const_identity(inputs, position) for position in positions])
+
+    def _const_identity(self, inputs: Any, position: int) -> Any:
+        if position >= len(inputs):
+            return None
+        item: Input = inputs[position]
+        producer = self._by_name.get(item.node)
+        if producer is None:
+            return None
+        if producer.op == "Const":
+            return id(producer.attr) if item.index == 0 else ("Const", id(producer.attr), item.index)
+        value = self.const_value(item)  # a computed value: the value itself
+        known = None if value is None else (value.dims, value.values, value.dtype)
+        return (producer.op, known, self.partial_value(item))
 
     def _outputs_of(self, node: Node) -> tuple[Shape, ...] | None:
         """A node's output shapes; for a node without a shape function, from its own `_output_shapes`."""
@@ -449,7 +455,7 @@ class ShapeInference:
         if declared is _UNREADABLE:
             return outputs
         if outputs is None:
-            count = _output_count(self.graph, node)
+            count = self._output_count(node)
             if count is None or len(declared) < count:
                 return None
             refined: tuple[Shape, ...] = declared[:count]
@@ -478,6 +484,20 @@ class ShapeInference:
                 )
                 merged.append(None)
         return tuple(merged)
+
+    def _output_count(self, node: Node) -> int | None:
+        """How many outputs `node` has, when its signature can be computed (memoized per op and attr dict).
+
+        The signature of this node alone: building every node's (op_signatures.table) costs more.
+        """
+        key = (node.op, id(node.attr))
+        count = self._output_counts.get(key, _PENDING)
+        if count is _PENDING:
+            signature = signatures(self.graph).resolved_alone(node)
+            count = None if signature is None or signature.output_types is None else len(signature.output_types)
+            self._output_counts[key] = count
+        found: int | None = count
+        return found
 
     def _declared(self, value: Any) -> Any:
         """An `_output_shapes` value as a tuple of shapes, or _UNREADABLE (memoized per distinct value)."""
@@ -724,14 +744,6 @@ def _mismatch(inferred: Shape, declared: Shape) -> str:
     except ShapeError as error:
         return error.message
     return f"{shape_text(inferred)} and {shape_text(declared)} are incompatible"
-
-
-def _output_count(graph: GraphIndex, node: Node) -> int | None:
-    """How many outputs `node` has, when its signature can be computed."""
-    signature = signatures(graph).resolved(node)
-    if signature is None or signature.output_types is None:
-        return None
-    return len(signature.output_types)
 
 
 def input_arg_name(graph: GraphIndex, node: Node, index: int) -> str | None:
