@@ -289,56 +289,61 @@ class ShapeInference:
         results = self._results
         by_name = self._by_name
         memo = self._memo
+        pending = _PENDING
         for node in nodes:
             op = node.op
             fn = functions.get(op)
             if fn is None:
                 continue
-            current = results[node.ordinal]
-            if current is not _PENDING and current is not _VISITING:
+            ordinal = node.ordinal
+            current = results[ordinal]
+            if current is not pending and current is not _VISITING:
                 continue
             inputs = node.inputs
-            if inputs and inputs[-1].is_control:
-                inputs = node.data_inputs
-            key: list[Any] = [op, id(node.attr)]
-            append = key.append
-            loop_head = op in MERGE_OPS
-            for _, name, index, _, _ in inputs:  # Input tuples, unpacked
-                producer = by_name.get(name)
-                if producer is None or (loop_head and producer.op in NEXT_ITERATION_OPS):
-                    append(None)  # a back edge: TensorFlow has not built its source yet
-                    continue
-                outputs = results[producer.ordinal]
-                if type(outputs) is not tuple:
-                    if outputs is _PENDING:
-                        if producer.op in functions:
-                            if current is _PENDING:
-                                break  # evaluated after its producers, below
-                            outputs = None  # cannot happen: _evaluate_from evaluated it first
-                        else:
-                            outputs = self._outputs_of(producer)
-                        if outputs is None:
+            if not inputs:  # a Const, a Placeholder, a variable...: nearly half the nodes of a graph
+                kind_key: tuple[Any, ...] = (op, id(node.attr))
+            else:
+                if inputs[-1].is_control:
+                    inputs = node.data_inputs
+                key: list[Any] = [op, id(node.attr)]
+                append = key.append
+                loop_head = op in MERGE_OPS
+                for _, name, index, _, _ in inputs:  # Input tuples, unpacked
+                    producer = by_name.get(name)
+                    if producer is None or (loop_head and producer.op in NEXT_ITERATION_OPS):
+                        append(None)  # no such node, or a back edge: TensorFlow has not built its source yet
+                        continue
+                    outputs = results[producer.ordinal]
+                    if type(outputs) is not tuple:
+                        if outputs is pending:
+                            if producer.op in functions:
+                                if current is pending:
+                                    break  # evaluated after its producers, below
+                                outputs = None  # cannot happen: _evaluate_from evaluated it first
+                            else:
+                                outputs = self._outputs_of(producer)
+                            if outputs is None:
+                                append(None)
+                                continue
+                        else:  # None (unknown), or _VISITING (a cycle)
                             append(None)
                             continue
-                    else:  # None (unknown), or _VISITING (a cycle)
-                        append(None)
-                        continue
-                append(outputs[index] if 0 <= index < len(outputs) else None)
-            else:
+                    append(outputs[index] if 0 <= index < len(outputs) else None)
+                if len(key) - 2 < len(inputs):  # stopped at a producer to evaluate first
+                    self._evaluate_from(node)
+                    continue
                 if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
                     for position, item in enumerate(inputs, start=2):
                         if (item.node, item.index) in self._mapped:
                             key[position] = self._mapped[item.node, item.index]
                 kind_key = tuple(key)
-                result = memo.get(kind_key, _PENDING)
-                if type(result) is _ConstsRead:
-                    result = result.results.get(self._const_identities(inputs, result.positions), _PENDING)
-                if result is _PENDING:
-                    self._infer(node, fn, inputs, kind_key)
-                else:
-                    results[node.ordinal] = result
-                continue
-            self._evaluate_from(node)
+            result = memo.get(kind_key, pending)
+            if type(result) is _ConstsRead:
+                result = result.results.get(self._const_identities(inputs, result.positions), pending)
+            if result is pending:
+                self._infer(node, fn, inputs, kind_key)
+            else:
+                results[ordinal] = result
 
     def _infer(self, node: Node, fn: ShapeFn, inputs: tuple[Input, ...], kind_key: tuple[Any, ...]) -> None:
         """Run the shape function of `node`, whose input shapes are known (in `kind_key`), and memoize its result.
