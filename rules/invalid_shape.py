@@ -78,36 +78,49 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     summaries = _OutputShapesMemo(shapes)
     for scope in graph.scopes():
         in_function = scope.function is not None
-        yield from scope.attr_group_issues(
-            lambda node: _node_issues(graph, node, table.get(node.op) or plans(node.op), shapes, summaries, in_function)
-        )
+        # Scope.attr_group_issues, without a call and a generator per group: a node's issues are a
+        # function of its op and attrs, so each group's first node is checked, the others when it has some.
+        for group in scope.attr_groups():
+            node = group[0]
+            plan = table.get(node.op) or plans(node.op)
+            issues = _node_issues(graph, node, plan, shapes, summaries, in_function)
+            if issues:
+                yield from issues
+                for other in group[1:]:
+                    yield from _node_issues(graph, other, plan, shapes, summaries, in_function)
 
 
 def _node_issues(
     graph: GraphIndex, node: Node, plan: OpPlan, shapes: ShapeMemo, summaries: _OutputShapesMemo, in_function: bool
-) -> Iterator[Issue]:
+) -> list[Issue]:
     """The issues of one node: a function of its op and attrs alone (and of the scope it is in)."""
+    issues: list[Issue] = []
     if plan.shapes:
-        yield from _shape_attrs(node, plan, shapes)
+        issues.extend(_shape_attrs(node, plan, shapes))
     if plan.tensors:
         for key, index, tensor in tensor_values(node, plan):
             facts = shapes.facts(tensor.tensor_shape)
             if facts.tensor_problem is not None:
                 item = f" tensor #{index}" if index is not None else ""
-                yield Issue(
-                    node,
-                    f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
-                    f"{facts.text}, which is invalid: {facts.tensor_problem}",
-                    field=key,
+                issues.append(
+                    Issue(
+                        node,
+                        f"Node '{node.name}' (op {node.op}): attr '{key}'{item} holds a tensor of shape "
+                        f"{facts.text}, which is invalid: {facts.tensor_problem}",
+                        field=key,
+                    )
                 )
     value = node.attr.get(OUTPUT_SHAPES)
     if value is None:
-        return
+        return issues
     summary = summaries.summary(value)
-    if summary.bad or summary.unreadable is not None:
-        yield from _output_shapes(graph, node, plan, summary, in_function)
-    elif not in_function and summary is not _SKIP and summary.count != plan.outputs:
-        yield from _output_shapes(graph, node, plan, summary, in_function)
+    if (
+        summary.bad
+        or summary.unreadable is not None
+        or (not in_function and summary is not _SKIP and summary.count != plan.outputs)
+    ):
+        issues.extend(_output_shapes(graph, node, plan, summary, in_function))
+    return issues
 
 
 def _shape_attrs(node: Node, plan: OpPlan, shapes: ShapeMemo) -> Iterator[Issue]:

@@ -91,10 +91,11 @@ class _ConstsRead:
     The results of the nodes of that kind are memoized here, by what those inputs are (_const_identities).
     """
 
-    __slots__ = ("positions", "results")
+    __slots__ = ("positions", "position", "results")
 
     def __init__(self, positions: tuple[int, ...]) -> None:
         self.positions = positions
+        self.position = positions[0] if len(positions) == 1 else -1  # the one position (most read one), or -1
         self.results: dict[Any, Any] = {}
 
 
@@ -339,7 +340,13 @@ class ShapeInference:
                 kind_key = tuple(key)
             result = memo.get(kind_key, pending)
             if type(result) is _ConstsRead:
-                result = result.results.get(self._const_identities(inputs, result.positions), pending)
+                position = result.position
+                identity = (
+                    self._const_identity(inputs, position)
+                    if position >= 0
+                    else self._const_identities(inputs, result.positions)
+                )
+                result = result.results.get(identity, pending)
             if result is pending:
                 self._infer(node, fn, inputs, kind_key)
             else:
