@@ -45,7 +45,7 @@ def shapes(*entries: str | None) -> str:
     return 'attr { key: "_output_shapes" value { list { ' + " ".join(body) + " } } }"
 
 
-def ints(name: str, values: list[int], dims: str | None = None, dtype: str = "DT_INT32") -> str:
+def ints(name: str, values: list[int], dims: str | None = None, dtype: str = "DT_INT32", extra: str = "") -> str:
     """An int Const; dims defaults to a vector of len(values)."""
     dims = str(len(values)) if dims is None else dims
     field = "int_val" if dtype == "DT_INT32" else "int64_val"
@@ -53,7 +53,8 @@ def ints(name: str, values: list[int], dims: str | None = None, dtype: str = "DT
     vals = " ".join(f"{field}: {v}" for v in values)
     return (
         f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }} }} '
-        f'attr {{ key: "value" value {{ tensor {{ dtype: {dtype} tensor_shape {{ {shape} }} {vals} }} }} }} }}\n'
+        f'attr {{ key: "value" value {{ tensor {{ dtype: {dtype} tensor_shape {{ {shape} }} {vals} }} }} }} '
+        f"{extra} }}\n"
     )
 
 
@@ -190,6 +191,30 @@ CONSTS_READ = (
     + op("m2", "MatMul", ["r2", "w"])
     + op("m3", "MatMul", ["r3", "v"])
     + op("m1", "Relu", ["r1"], extra=shapes("6,1"))
+    + VERSION
+)
+
+# Slices of one kind (op, attrs, input shapes) read two Consts each (begin, size): results are
+# memoized by both, so the second slice, whose begin differs, gets its own shape ([1], not [3]).
+SLICE_ATTRS = 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Index" value { type: DT_INT32 } } ' + shapes("3")
+SLICES_READ = (
+    ph("x", "4")
+    + ints("b1", [1])
+    + ints("b3", [3])
+    + ints("size", [-1])
+    + op("ok", "Slice", ["x", "b1", "size"], SLICE_ATTRS)
+    + op("bad", "Slice", ["x", "b3", "size"], SLICE_ATTRS)
+    + VERSION
+)
+
+# Consts of one shape with different values (the shape is read once per distinct shape): each one
+# is checked against its own `_output_shapes`.
+CONSTS_OF_ONE_SHAPE = (
+    ints("c1", [1, 2], extra=shapes("2"))
+    + ints("c2", [3, 4], extra=shapes("3"))
+    + ints("c3", [5, 6], extra=shapes("2"))
+    + ints("c4", [7, 8], extra=shapes("1"))
+    + ints("c5", [1, 2, 3], extra=shapes("3"))
     + VERSION
 )
 
@@ -643,6 +668,8 @@ CASES = [
         id="scalar-placeholder-since-22",
     ),
     pytest.param(CONSTS_READ, [(ID, "m3", 11)], id="same-kind-different-consts"),
+    pytest.param(SLICES_READ, [(ID, "bad", 6)], id="same-kind-two-consts-read"),
+    pytest.param(CONSTS_OF_ONE_SHAPE, [(ID, "c2", 2), (ID, "c4", 4)], id="consts-of-one-shape"),
     *NEW_FAMILIES,
 ]
 
@@ -655,7 +682,14 @@ def test_rule(pbtxt, expected):
 def test_binary_graph_same_findings():
     from google.protobuf import text_format
 
-    for text in (PARSE_EXAMPLE, SCALAR_ADD % shapes("4"), loop("2,3", "4,4"), CONSTS_READ):
+    for text in (
+        PARSE_EXAMPLE,
+        SCALAR_ADD % shapes("4"),
+        loop("2,3", "4,4"),
+        CONSTS_READ,
+        SLICES_READ,
+        CONSTS_OF_ONE_SHAPE,
+    ):
         graph = protos.GraphDef()
         text_format.Parse(text, graph, descriptor_pool=protos.POOL)
         binary = [(f.node, f.message) for f in lint_bytes(graph.SerializeToString()) if f.rule == ID]
