@@ -54,15 +54,13 @@ def _const(c: Context) -> list[Shape]:
     # Graphs hold many Consts of a few shapes: each distinct shape is read once per graph.
     known = c.inference.tensor_dims
     key = shape.SerializeToString()
-    dims = known.get(key, _UNREAD)
-    if dims is _UNREAD:
+    if key in known:
+        dims = known[key]
+    else:
         dims = known[key] = _tensor_dims(shape)
     if dims is None:
         raise Unknown
     return [dims]
-
-
-_UNREAD = object()
 
 
 def _tensor_dims(shape: Any) -> tuple[int, ...] | None:

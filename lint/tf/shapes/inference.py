@@ -305,7 +305,7 @@ class ShapeInference:
                 kind_key: tuple[Any, ...] = (op, id(node.attr))
             else:
                 if inputs[-1].is_control:
-                    inputs = node.data_inputs
+                    inputs = tuple([item for item in inputs if not item.is_control])
                 key: list[Any] = [op, id(node.attr)]
                 append = key.append
                 loop_head = op in MERGE_OPS
@@ -370,8 +370,9 @@ class ShapeInference:
         context.consts_read = consts_read
         context.read_handles = False
         issues = len(self.issues)
+        result: tuple[Shape, ...] | None
         try:
-            result = fn(context)
+            outputs = fn(context)
         except ShapeError as error:
             read = tuple(dict.fromkeys(consts_read))
             values = tuple(self.const_value(inputs[position]) if position < len(inputs) else None for position in read)
@@ -394,7 +395,7 @@ class ShapeInference:
             # unknown rather than crash the whole run.
             result = self._refine(node, None)
         else:
-            result = tuple(result)
+            result = tuple(outputs)
             if OUTPUT_SHAPES in node.attr:
                 result = self._refine(node, result)
         if result is not None:
@@ -405,8 +406,8 @@ class ShapeInference:
             if not consts_read:
                 memo[kind_key] = result
             elif first_read is _PENDING:  # the first of its kind: later ones look up the same inputs
-                read = memo[kind_key] = _ConstsRead(tuple(consts_read))
-                read.results[self._const_identities(inputs, read.positions)] = result
+                entry = memo[kind_key] = _ConstsRead(tuple(consts_read))
+                entry.results[self._const_identities(inputs, entry.positions)] = result
             elif type(first_read) is _ConstsRead and first_read.positions == tuple(consts_read):
                 first_read.results[self._const_identities(inputs, first_read.positions)] = result
             # else: it read other inputs than the first of its kind (its values chose another
