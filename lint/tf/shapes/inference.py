@@ -91,11 +91,14 @@ class _ConstsRead:
     The results of the nodes of that kind are memoized here, by what those inputs are (_const_identities).
     """
 
-    __slots__ = ("positions", "position", "results")
+    __slots__ = ("positions", "distinct", "position", "results")
 
     def __init__(self, positions: tuple[int, ...]) -> None:
         self.positions = positions
-        self.position = positions[0] if len(positions) == 1 else -1  # the one position (most read one), or -1
+        # What tells the Consts apart: each position once (Reshape reads its shape twice), and the
+        # one position when there is one (most shape functions read one), else -1.
+        self.distinct = tuple(dict.fromkeys(positions))
+        self.position = self.distinct[0] if len(self.distinct) == 1 else -1
         self.results: dict[Any, Any] = {}
 
 
@@ -309,6 +312,7 @@ class ShapeInference:
                 key: list[Any] = [op, id(node.attr)]
                 append = key.append
                 loop_head = op in MERGE_OPS
+                blocked = False
                 for _, name, index, _, _ in inputs:  # Input tuples, unpacked
                     producer = by_name.get(name)
                     if producer is None or (loop_head and producer.op in NEXT_ITERATION_OPS):
@@ -319,7 +323,8 @@ class ShapeInference:
                         if outputs is pending:
                             if producer.op in functions:
                                 if current is pending:
-                                    break  # evaluated after its producers, below
+                                    blocked = True  # evaluated after its producers, below
+                                    break
                                 outputs = None  # cannot happen: _evaluate_from evaluated it first
                             else:
                                 outputs = self._outputs_of(producer)
@@ -330,7 +335,7 @@ class ShapeInference:
                             append(None)
                             continue
                     append(outputs[index] if 0 <= index < len(outputs) else None)
-                if len(key) - 2 < len(inputs):  # stopped at a producer to evaluate first
+                if blocked:
                     self._evaluate_from(node)
                     continue
                 if self._mapped is not None:  # the caller's input_map: once per node, not in the loop above
@@ -344,7 +349,7 @@ class ShapeInference:
                 identity = (
                     self._const_identity(inputs, position)
                     if position >= 0
-                    else self._const_identities(inputs, result.positions)
+                    else self._const_identities(inputs, result.distinct)
                 )
                 result = result.results.get(identity, pending)
             if result is pending:
@@ -407,9 +412,9 @@ class ShapeInference:
                 memo[kind_key] = result
             elif first_read is _PENDING:  # the first of its kind: later ones look up the same inputs
                 entry = memo[kind_key] = _ConstsRead(tuple(consts_read))
-                entry.results[self._const_identities(inputs, entry.positions)] = result
+                entry.results[self._const_identities(inputs, entry.distinct)] = result
             elif type(first_read) is _ConstsRead and first_read.positions == tuple(consts_read):
-                first_read.results[self._const_identities(inputs, first_read.positions)] = result
+                first_read.results[self._const_identities(inputs, first_read.distinct)] = result
             # else: it read other inputs than the first of its kind (its values chose another
             # path), and nothing would look it up by those.
 
