@@ -284,8 +284,8 @@ class ShapeInference:
     def _evaluate(self, nodes: Iterable[Node]) -> None:
         """Run the shape function of each of `nodes` not evaluated yet: the hot loop of the inference.
 
-        A node a producer of which still has to be evaluated is evaluated after it (_evaluate_from;
-        its own node is then _VISITING, and a producer still pending is in a cycle). Nodes with the
+        A node whose producer still has to be evaluated is evaluated after it (_evaluate_from,
+        which calls this with the node _VISITING: a producer still pending is in a cycle). Nodes with the
         same op, the same (shared) attr dict and the same input shapes get the same result, found
         in the memo by a key built as the shapes are read: (op, id(attrs), shape of input 0, ...).
         """
