@@ -207,7 +207,7 @@ SLICES_READ = (
     + VERSION
 )
 
-# Consts of one shape with different values (the shape is read once per distinct shape): each one
+# Consts of one shape with different values (different attr dicts, one result each): each one
 # is checked against its own `_output_shapes`.
 CONSTS_OF_ONE_SHAPE = (
     ints("c1", [1, 2], extra=shapes("2"))

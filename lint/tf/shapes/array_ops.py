@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tflint.tf.op_signatures import MAX_ARG_LENGTH
 from tflint.tf.shapes.algebra import (
     MAX_RANK,
@@ -51,26 +49,12 @@ def _const(c: Context) -> list[Shape]:
     if value is None or value.WhichOneof("value") != "tensor":
         raise Unknown
     shape = value.tensor.tensor_shape
-    # Graphs hold many Consts of a few shapes: each distinct shape is read once per graph.
-    known = c.inference.tensor_dims
-    key = shape.SerializeToString()
-    if key in known:
-        dims = known[key]
-    else:
-        dims = known[key] = _tensor_dims(shape)
-    if dims is None:
-        raise Unknown
-    return [dims]
-
-
-def _tensor_dims(shape: Any) -> tuple[int, ...] | None:
-    """A tensor's TensorShapeProto as dims; None when unknown or invalid (tensor-content / invalid-shape's)."""
     if shape.unknown_rank:
-        return None
+        raise Unknown
     dims = tuple([dim.size for dim in shape.dim])
     if dims and (min(dims) < 0 or len(dims) > MAX_RANK):
-        return None
-    return dims
+        raise Unknown  # tensor-content / invalid-shape report these
+    return [dims]
 
 
 def _placeholder(c: Context) -> list[Shape]:

@@ -152,7 +152,6 @@ class ShapeInference:
     _functions: dict[str, ShapeFn]
     _interned: dict[tuple[Shape, ...], tuple[Shape, ...]]
     _memo: dict[Any, Any]
-    tensor_dims: dict[bytes, tuple[int, ...] | None]
     _results: list[Any]
 
     def __init__(
@@ -186,7 +185,6 @@ class ShapeInference:
             self._functions = root._functions
             self._interned = root._interned
             self._memo = root._memo
-            self.tensor_dims = root.tensor_dims
             self._results = [_PENDING] * len(body.nodes) + [(shape,) for shape in arguments.shapes]
             self._run()
             return
@@ -205,8 +203,6 @@ class ShapeInference:
         # Results by (op, id(attrs), input shapes), and by the Consts read (see _const_identities);
         # the nodes keep their attr dicts (and ids) alive.
         self._memo = {}
-        # Const tensors' shapes (array_ops._const) by serialized TensorShapeProto: dims, or None (unknown).
-        self.tensor_dims = {}
         # The called bodies (by function name), each call's outputs by what it passes, the functions
         # being inferred (innermost last), the body nodes still to spend, the body nodes reported.
         self._bodies: dict[str, FunctionBody | None] = {}
