@@ -588,8 +588,8 @@ def _node(
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:
-    """The offset of the first line at or after `position` (a line start) that begins with `prefix`, or -1."""
-    if text.startswith(prefix, position):
+    """The offset of the first line starting at or after `position` that begins with `prefix`, or -1."""
+    if (position == 0 or text[position - 1 : position] == "\n") and text.startswith(prefix, position):
         return position
     found = text.find("\n" + prefix, position)
     return found + 1 if found >= 0 else -1

@@ -41,7 +41,8 @@ _TOKEN = re.compile(
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
 # TensorFlow's and Python's float spellings; text_format also takes `1.5f`, `01.5` (an error), `1_0`...
 _FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|-?inf|nan")
-_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# Runs of plain characters between escapes: a third of the time of one alternation per character.
+_QUOTED = re.compile(r'"([^"\\\n]*(?:\\.[^"\\\n]*)*)"')
 # After escaped backslashes are removed, an escape whose meaning escape_decode and protobuf's
 # CUnescape (unicode_escape underneath) might not share: \u \U \N, unknown letters, and octal
 # escapes above \377 (CUnescape fails on them, escape_decode wraps them round).

@@ -468,3 +468,13 @@ def test_values_upb_refuses_together_are_read_one_by_one(monkeypatch):
     assert took_fast_path(data, "g.pbtxt")
     assert snapshot(load_bytes(data, "g.pbtxt")) == expected
     assert calls and calls[0] > 0
+
+
+def test_the_split_point_is_a_node_line_never_the_end_of_another_line():
+    from tflint.read.text import _line_starting
+
+    text = 'node {\n  name: "a"\n}\n# a subnode {\nnode {\n  name: "b"\n}\n'
+    middle = text.index("node {\n", 10)  # inside the comment line
+    assert _line_starting(text, "node {\n", middle) == text.index("\nnode {\n", middle) + 1
+    assert _line_starting(text, "node {\n", 0) == 0
+    assert _line_starting(text, "node {\n", len(text) - 3) == -1
