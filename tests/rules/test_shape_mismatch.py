@@ -252,6 +252,23 @@ def ref(name: str, dims: str) -> str:
 # The attrs of a SparseApply* op: T and its indices' type.
 TINDICES = 'attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tindices" value { type: DT_INT32 } }'
 
+
+def sparse_adagrad(variable: str, grad: str, indices: str, op_type: str = "SparseApplyAdagrad", resource: bool = False):
+    """A SparseApplyAdagrad (or Momentum, which takes the momentum after the indices) of a `variable` and its
+    accumulator, fed `grad` rows at `indices`; `resource`: their ResourceSparseApply* form, on VarHandleOps."""
+    make = var if resource else ref
+    inputs = ["v", "accum", "lr", "grad", "indices"] + (["lr"] if op_type.endswith("Momentum") else [])
+    return (
+        make("v", variable)
+        + make("accum", variable)
+        + ph("lr", "")
+        + ph("grad", grad)
+        + ph("indices", indices, "DT_INT32")
+        + op("apply", ("Resource" if resource else "") + op_type, inputs, TINDICES)
+        + VERSION
+    )
+
+
 NEW_FAMILIES = [
     pytest.param(
         reserve([2, 2])
@@ -336,69 +353,16 @@ NEW_FAMILIES = [
         id="resource-adagrad-gradient-unchecked",
     ),
     # SparseApply*: one gradient row per index, the rows as wide as the variable (TF 2.21, tools/fuzz_shapes_tf.py).
+    pytest.param(sparse_adagrad("10,4", "3,4", "3"), [], id="sparse-adagrad-rows"),
+    pytest.param(sparse_adagrad("10,4", "3,5", "3"), [(ID, "apply", 6)], id="sparse-adagrad-row-width"),
+    pytest.param(sparse_adagrad("10,4", "3,4", "2"), [(ID, "apply", 6)], id="sparse-adagrad-one-row-per-index"),
     pytest.param(
-        ref("v", "10,4")
-        + ref("accum", "10,4")
-        + ph("lr", "")
-        + ph("grad", "3,4")
-        + ph("indices", "3", "DT_INT32")
-        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
-        + VERSION,
-        [],
-        id="sparse-adagrad-rows",
+        sparse_adagrad("10", "", "1", "SparseApplyMomentum"), [(ID, "apply", 6)], id="sparse-momentum-scalar-gradient"
     ),
+    # A ResourceSparseApply* reads its gradient through a handle it does not have: only the indices are checked.
+    pytest.param(sparse_adagrad("10,4", "3,5", "2", resource=True), [], id="resource-sparse-gradient-unchecked"),
     pytest.param(
-        ref("v", "10,4")
-        + ref("accum", "10,4")
-        + ph("lr", "")
-        + ph("grad", "3,5")
-        + ph("indices", "3", "DT_INT32")
-        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
-        + VERSION,
-        [(ID, "apply", 6)],
-        id="sparse-adagrad-row-width",
-    ),
-    pytest.param(
-        ref("v", "10,4")
-        + ref("accum", "10,4")
-        + ph("lr", "")
-        + ph("grad", "3,4")
-        + ph("indices", "2", "DT_INT32")
-        + op("apply", "SparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
-        + VERSION,
-        [(ID, "apply", 6)],
-        id="sparse-adagrad-one-row-per-index",
-    ),
-    pytest.param(
-        ref("v", "10")
-        + ref("accum", "10")
-        + ph("lr", "")
-        + ph("grad", "")
-        + ph("indices", "1", "DT_INT32")
-        + op("apply", "SparseApplyMomentum", ["v", "accum", "lr", "grad", "indices", "lr"], TINDICES)
-        + VERSION,
-        [(ID, "apply", 6)],
-        id="sparse-momentum-scalar-gradient",
-    ),
-    pytest.param(
-        var("v", "10,4")
-        + var("accum", "10,4")
-        + ph("lr", "")
-        + ph("grad", "3,5")
-        + ph("indices", "2", "DT_INT32")
-        + op("apply", "ResourceSparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
-        + VERSION,
-        [],
-        id="resource-sparse-gradient-unchecked",
-    ),
-    pytest.param(
-        var("v", "10,4")
-        + var("accum", "10,4")
-        + ph("lr", "")
-        + ph("grad", "3,4")
-        + ph("indices", "3,1", "DT_INT32")
-        + op("apply", "ResourceSparseApplyAdagrad", ["v", "accum", "lr", "grad", "indices"], TINDICES)
-        + VERSION,
+        sparse_adagrad("10,4", "3,4", "3,1", resource=True),
         [(ID, "apply", 6)],
         id="resource-sparse-indices-are-a-vector",
     ),
