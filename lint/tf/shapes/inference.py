@@ -525,22 +525,10 @@ class ShapeInference:
 
     def var_handle(self, item: Input) -> tuple[int, Shape] | None:
         """(dtype, shape) of the variable a directly connected VarHandleOp declares (or a call passes), or None."""
-        producer = self._by_name.get(item.node)
-        seen = 0
-        # Identity forwards the handle data (`UnchangedShape`); a chain of them is followed.
-        while (
-            producer is not None
-            and producer.op == "Identity"
-            and item.index == 0
-            and "Identity" in self._functions
-            and seen < 64
-        ):
-            inputs = producer.inputs
-            if not inputs or inputs[0].is_control:
-                return None
-            item = inputs[0]
+        if "Identity" in self._functions:  # a function named Identity shadows the op: it forwards nothing
+            producer, item = self._past_identities(item)
+        else:
             producer = self._by_name.get(item.node)
-            seen += 1
         if producer is not None and producer.op == "_Arg" and item.index == 0:
             position = self._argument_position(producer)
             if position is not None and self._arguments is not None:
@@ -570,19 +558,27 @@ class ShapeInference:
         """The handle data a shape function recorded for the tensor `item` reads, through Identity chains."""
         if not self.handles:
             return None
-        producer = self._by_name.get(item.node)
-        seen = 0
-        # Identity forwards handle data (`UnchangedShape`); a chain of them is followed.
-        while producer is not None and producer.op == "Identity" and item.index == 0 and seen < 64:
-            inputs = producer.inputs
-            if not inputs or inputs[0].is_control:
-                return None
-            item = inputs[0]
-            producer = self._by_name.get(item.node)
-            seen += 1
+        producer, item = self._past_identities(item)
         if producer is None:
             return None
         return self.handles.get((producer.ordinal, item.index))
+
+    def _past_identities(self, item: Input) -> tuple[Node | None, Input]:
+        """The producer of the tensor `item` reads, and the input it is read by, past a chain of Identity nodes.
+
+        Identity forwards handle data (`UnchangedShape`), so handle data is looked up where the chain
+        starts (at most 64 deep). (None, item) when the chain breaks on a control or missing input.
+        """
+        producer = self._by_name.get(item.node)
+        seen = 0
+        while producer is not None and producer.op == "Identity" and item.index == 0 and seen < 64:
+            inputs = producer.inputs
+            if not inputs or inputs[0].is_control:
+                return None, item
+            item = inputs[0]
+            producer = self._by_name.get(item.node)
+            seen += 1
+        return producer, item
 
     def const_value(self, item: Input) -> ConstValue | None:
         """The int32/int64 value of a data input, when a small constant subgraph computes it (see constants)."""
