@@ -915,21 +915,23 @@ def _matrix_set_diag(c: Context) -> list[Shape]:
 
 
 def _diag_index(c: Context, index: int) -> tuple[int, int] | None:
-    """`ReadDiagIndex`: (lower, upper) of the constant `k` input, or None when it is not a constant."""
+    """`ReadDiagIndex`: (lower, upper) of the constant `k` input, or None when it is not a constant.
+
+    Every caller then checks that lower <= upper, as TensorFlow's shape functions do right after it.
+    """
     value = c.const(index)
     if value is None:
         return None
-    if not value.dims:
-        return value.values[0], value.values[0]
-    if len(value.dims) != 1:
+    if len(value.dims) > 1:
         raise Unknown
-    if len(value.values) == 1:
-        return value.values[0], value.values[0]
-    if len(value.values) == 2:
-        return value.values[0], value.values[1]
-    raise ShapeError(
-        f"diag_index must be a vector with one or two elements. It has {len(value.values)} elements.", index
-    )
+    if len(value.values) not in (1, 2) and value.dims:
+        raise ShapeError(
+            f"diag_index must be a vector with one or two elements. It has {len(value.values)} elements.", index
+        )
+    lower, upper = value.values[0], value.values[-1]
+    if lower > upper:
+        raise ShapeError("lower_diag_index is greater than upper_diag_index", index)
+    return lower, upper
 
 
 def _check_diag_bounds(shape: tuple[int, ...], lower: int, upper: int) -> int:
@@ -956,8 +958,6 @@ def _matrix_diag_part_v2(c: Context) -> list[Shape]:
     if diagonals is None:
         return [None]
     lower, upper = diagonals
-    if lower > upper:
-        raise ShapeError("lower_diag_index is greater than upper_diag_index", 1)
     longest = _check_diag_bounds(shape, lower, upper)
     out = shape[:-2]
     if lower < upper:
@@ -988,8 +988,6 @@ def _matrix_diag_v2(c: Context) -> list[Shape]:
     if diagonals is None:
         return [None]
     lower, upper = diagonals
-    if lower > upper:
-        raise ShapeError("lower_diag_index is greater than upper_diag_index", 1)
     rank = len(shape)
     if lower < upper:
         count = shape[-2] if rank >= 2 else shape[-1]
@@ -1034,8 +1032,6 @@ def _matrix_set_diag_v2(c: Context) -> list[Shape]:
         if diagonals is not None:
             known = True
             lower, upper = diagonals
-            if lower > upper:
-                raise ShapeError("lower_diag_index is greater than upper_diag_index", 2)
     if given is not None:
         rank = len(given)
         if known:

@@ -9,6 +9,8 @@ forwards it through control flow and function calls, so it may know more, never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tflint.tf.attrs import type_name
 from tflint.tf.shapes.algebra import Shape, ShapeError, Unknown, merge, subshape, with_rank, with_rank_at_least
 from tflint.tf.shapes.common import shape_or_unknown_from_const
@@ -19,33 +21,35 @@ _DTYPE = "element_dtype"
 
 def _list_data(c: Context, verb: str, wanted: str = "but trying to push element with type") -> Shape:
     """The list's element shape from input 0's handle data (unknown without), its dtype checked against the attr."""
-    data = c.handle_data(0)
-    if data is None:
-        return None
-    dtype, shape = data
-    element_dtype = c.attr(_DTYPE, "type")
-    if dtype != element_dtype:
-        raise ShapeError(
+    return _checked_element_shape(
+        c,
+        lambda dtype, element: (
             f"Trying to {verb} list with wrong element dtype. List has type {type_name(dtype)} "
-            f"{wanted} {type_name(element_dtype)}",
-            0,
-        )
-    return shape
+            f"{wanted} {type_name(element)}"
+        ),
+    )
 
 
 def _expected_dtype(c: Context) -> Shape:
     """`GetItem`/`Gather`'s check: "Expected list with element dtype ..." (the list's shape, unknown without data)."""
+    return _checked_element_shape(
+        c,
+        lambda dtype, element: (
+            f"Expected list with element dtype {type_name(element)} but got list with element dtype {type_name(dtype)}"
+        ),
+    )
+
+
+def _checked_element_shape(c: Context, mismatch: Callable[[int, int], str]) -> Shape:
+    """Input 0's handle data: its element shape (None without), ShapeError(mismatch(list dtype, attr dtype)) if
+    the list's dtype is not the `element_dtype` attr's."""
     data = c.handle_data(0)
     if data is None:
         return None
     dtype, shape = data
     element_dtype = c.attr(_DTYPE, "type")
     if dtype != element_dtype:
-        raise ShapeError(
-            f"Expected list with element dtype {type_name(element_dtype)} but got list with element dtype "
-            f"{type_name(dtype)}",
-            0,
-        )
+        raise ShapeError(mismatch(dtype, element_dtype), 0)
     return shape
 
 
