@@ -205,6 +205,76 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What _build_parser() gives every option not on the command line (tests/test_cli.py holds the
+# two equal), and the flags _parse_args reads itself: they only set a value.
+_DEFAULTS: dict[str, Any] = {
+    "paths": [],
+    "format": "text",
+    "output": None,
+    "statistics": False,
+    "color": "auto",
+    "fail_on": None,
+    "max_warnings": None,
+    "exit_zero": False,
+    "baseline": None,
+    "write_baseline": None,
+    "prune_baseline": False,
+    "select": None,
+    "extend_select": None,
+    "ignore": None,
+    "preset": None,
+    "exclude": None,
+    "extend_exclude": None,
+    "force_exclude": False,
+    "respect_gitignore": True,
+    "show_files": False,
+    "show_settings": None,
+    "config": None,
+    "op_defs": [],
+    "target_tf": None,
+    "fix": False,
+    "diff": False,
+    "min_tf": False,
+    "input_type": None,
+    "stdin_filename": "<stdin>",
+    "jobs": None,
+    "debug": False,
+    "version": False,
+}
+_PLAIN_FLAGS = {
+    "--force-exclude": ("force_exclude", True),
+    "--statistics": ("statistics", True),
+    "--exit-zero": ("exit_zero", True),
+    "--no-respect-gitignore": ("respect_gitignore", False),
+    "--debug": ("debug", True),
+}
+
+
+def _parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line as _build_parser() parses it.
+
+    `tflint PATH...`, bare or with the flags in _PLAIN_FLAGS (the pre-commit hook's
+    --force-exclude), is read here: importing argparse and building its parser is
+    about a tenth of a run on a small graph. Anything else goes to argparse.
+    """
+    values = dict(_DEFAULTS, paths=[], op_defs=[])
+    paths_ended = False
+    for arg in argv:
+        if not arg.startswith("-") and not paths_ended:
+            values["paths"].append(arg)
+        elif arg in _PLAIN_FLAGS:
+            dest, value = _PLAIN_FLAGS[arg]
+            values[dest] = value
+            paths_ended = bool(values["paths"])
+        else:
+            # An option with a value, `-`, `--`, a typo, or paths on both sides of a flag
+            # (argparse reads one run of them): argparse's own rules and messages.
+            return _build_parser().parse_args(argv)
+    from types import SimpleNamespace
+
+    return SimpleNamespace(**values)  # type: ignore[return-value]  # read by attribute, as a Namespace
+
+
 def _names(text: str) -> list[str]:
     """A comma-separated option value as a list (empty items dropped)."""
     return [item.strip() for item in text.split(",") if item.strip()]
@@ -293,7 +363,7 @@ def _main(argv: list[str]) -> int:
             from tflint.errors import UsageError
 
             raise UsageError(f"{argv[0]}: no such file or directory (did you mean 'tflint {close[0]}'?)")
-    args = _build_parser().parse_args(argv)
+    args = _parse_args(argv)
     if args.version:
         print(version_text())
         return EXIT_OK

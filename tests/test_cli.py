@@ -295,6 +295,60 @@ def test_a_plain_lint_imports_nothing_it_does_not_need(tmp_path, name, unneeded)
     assert result.stdout.splitlines()[-1] == "0 []", result.stdout + result.stderr
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["g.pbtxt"],
+        ["a.pb", "b.pbtxt", "models/"],
+        ["--force-exclude", "a.pb", "b.pb"],
+        ["a.pb", "--statistics", "--exit-zero", "--debug"],
+        ["--no-respect-gitignore", "--force-exclude", "--force-exclude", "a.pb"],
+        ["--debug"],
+    ],
+)
+def test_a_plain_command_line_is_read_as_argparse_reads_it(argv):
+    # cli._parse_args reads these without argparse; its table of defaults must stay argparse's.
+    from tflint.cli import _build_parser, _parse_args
+
+    assert vars(_parse_args(argv)) == vars(_build_parser().parse_args(argv))
+
+
+def test_every_option_has_its_default_in_the_plain_reading():
+    from tflint.cli import _DEFAULTS, _PLAIN_FLAGS, _build_parser
+
+    parser = _build_parser()
+    assert _DEFAULTS == vars(parser.parse_args([]))
+    flags = {option: action for action in parser._actions for option in action.option_strings}
+    for flag, (dest, value) in _PLAIN_FLAGS.items():
+        assert flags[flag].dest == dest and flags[flag].nargs == 0 and flags[flag].const == value
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        pytest.param(["a.pb", "--force-exclude", "b.pb"], "unrecognized arguments: b.pb", id="paths-around-a-flag"),
+        pytest.param(["--force-excluded", "a.pb"], "unrecognized arguments: --force-excluded", id="unknown-flag"),
+        pytest.param(["--jobs", "x", "a.pb"], "argument -j/--jobs", id="bad-value"),
+    ],
+)
+def test_what_the_plain_reading_does_not_take_argparse_refuses(capsys, argv, message):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_plain_lint_builds_no_argument_parser(tmp_path):
+    graph = tmp_path / "g.pbtxt"
+    graph.write_bytes(require(CORPUS / "b_keras_cnn_frozen.pbtxt").read_bytes())
+    script = (
+        "import sys\n"
+        "from tflint.cli import main\n"
+        f"code = main(['--force-exclude', {str(graph)!r}])\n"
+        "print(code, [name for name in ('argparse', 'shutil') if name in sys.modules])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.stdout.splitlines()[-1] == "0 []", result.stdout + result.stderr
+
+
 def test_version_imports_no_argument_parser_nor_typing():
     # `tflint --version` is the cheapest command (editors and CI call it): answered before argparse.
     unneeded = ("argparse", "typing", "difflib", "shutil", "google.protobuf", "tflint.api")
