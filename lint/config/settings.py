@@ -6,12 +6,12 @@ Validated once, up front: an unknown rule, option or level is a ConfigError
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tflint.errors import LISTS_RULES, ConfigError, UsageError, did_you_mean
 from tflint.escape import quote
@@ -20,7 +20,10 @@ from tflint.read.globs import GlobSet
 from tflint.read.walk import DEFAULT_EXCLUDES, Excludes
 from tflint.records import record, replace
 
-_PRESETS = Path(__file__).resolve().parent / "presets"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PRESETS = os.path.join(os.path.dirname(os.path.realpath(__file__)), "presets")
 
 CONFIG_NAMES = (".tflint.yaml", ".tflint.yml")
 # Consulted in a directory without a .tflint.yaml: its [tool.tflint] table, when it has one.
@@ -215,7 +218,7 @@ class Config:
     def root(self) -> str:
         """The directory the config's globs are relative to: its file's, or the working directory."""
         if self.source and os.path.isfile(self.source):
-            return str(Path(self.source).parent.resolve())
+            return str(_path(self.source).parent.resolve())
         return os.getcwd()
 
     def for_file(self, path: str) -> Config:
@@ -251,7 +254,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     """Read, merge (`extends:`) and validate the config file at `path`."""
     from tflint.rules import all_rules
 
-    raw = _read_with_extends(Path(path), seen=())
+    raw = _read_with_extends(_path(path), seen=())
     return _build(raw, all_rules(), source=str(path))
 
 
@@ -263,7 +266,7 @@ def config_from_mapping(raw: Mapping[str, Any], source: str = "<config>") -> Con
         raise ConfigError(f"{source}: the configuration must be a mapping, not {type(raw).__name__}")
     merged = dict(raw)
     if "extends" in merged:
-        base = _read_extends(merged.pop("extends"), Path.cwd(), source, seen=())
+        base = _read_extends(merged.pop("extends"), _path(os.getcwd()), source, seen=())
         merged = _merge(base, merged)
     return _build(merged, all_rules(), source=source)
 
@@ -275,18 +278,31 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
     that has a `[tool.tflint]` table.
     """
     try:
-        directory = Path(start).resolve()
-        if not directory.is_dir():
-            directory = directory.parent
-        for candidate_dir in (directory, *directory.parents):
-            found = config_in(candidate_dir)
-            if found is not None:
+        directory = os.path.realpath(start)
+        try:
+            os.stat(directory)
+        except OSError as error:
+            if error.errno == errno.ELOOP:  # what Path.resolve() raises, and realpath does not
+                raise
+        if not os.path.isdir(directory):
+            directory = os.path.dirname(directory)
+        while True:
+            found = config_in(directory)
+            if found is not None or os.path.exists(os.path.join(directory, ".git")):
                 return found
-            if (candidate_dir / ".git").exists():
+            parent = os.path.dirname(directory)
+            if parent == directory:
                 return None
-    except (OSError, RuntimeError) as error:  # a directory without permission, a symlink loop
-        raise ConfigError(f"{start}: cannot search for a config: {getattr(error, 'strerror', None) or error}") from None
-    return None
+            directory = parent
+    except OSError as error:  # a directory without permission, a symlink loop
+        raise ConfigError(f"{start}: cannot search for a config: {error.strerror or error}") from None
+
+
+def _path(*parts: str | os.PathLike[str]) -> Path:
+    """A pathlib.Path, imported on first use: only a run with a config file needs one (5 ms of start-up)."""
+    from pathlib import Path
+
+    return Path(*parts)
 
 
 def config_in(directory: str | os.PathLike[str]) -> Path | None:
@@ -295,7 +311,7 @@ def config_in(directory: str | os.PathLike[str]) -> Path | None:
     for name in (*CONFIG_NAMES, PYPROJECT):
         candidate = os.path.join(base, name)
         if os.path.isfile(candidate) and (name != PYPROJECT or _has_tflint_table(candidate)):
-            return Path(candidate)
+            return _path(candidate)
     return None
 
 
@@ -412,8 +428,8 @@ def _read_extends(target: Any, base_dir: Path, shown: str, seen: tuple[str, ...]
     if target in presets:
         if target == "default":
             return {}
-        return _read_with_extends(_PRESETS / f"{target}.yaml", seen)
-    path = (base_dir / target) if not os.path.isabs(target) else Path(target)
+        return _read_with_extends(_path(_PRESETS, f"{target}.yaml"), seen)
+    path = (base_dir / target) if not os.path.isabs(target) else _path(target)
     if not _is_file(path):
         hint = did_you_mean(target, presets)
         raise ConfigError(
@@ -433,7 +449,7 @@ def _is_file(path: Path) -> bool:
 def preset_names() -> list[str]:
     """Presets shipped with tflint, usable as `extends: NAME`."""
     names = ["default"]
-    names.extend(sorted(entry.stem for entry in _PRESETS.iterdir() if entry.suffix == ".yaml"))
+    names.extend(sorted(name[: -len(".yaml")] for name in os.listdir(_PRESETS) if name.endswith(".yaml")))
     return names
 
 
@@ -483,7 +499,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     if baseline is not None and (not isinstance(baseline, str) or not baseline):
         raise ConfigError(f"{shown}: baseline: expected the path of a baseline file")
     if source:
-        base_dir = Path(source).parent
+        base_dir = _path(source).parent
         op_defs = [str(base_dir / item) if not os.path.isabs(item) else item for item in op_defs]
         if baseline and not os.path.isabs(baseline):
             baseline = str(base_dir / baseline)
@@ -492,7 +508,7 @@ def _build(raw: Mapping[str, Any], rules: Mapping[str, Any], source: str | None)
     if "uncalled-functions" in raw:
         uncalled = _parse_level(raw["uncalled-functions"], f"{shown}: uncalled-functions")
     target_tf = target_tf_setting(raw.get("target-tf"), f"{shown}: target-tf")
-    root = str(Path(source).parent.resolve()) if source and os.path.isfile(source) else os.getcwd()
+    root = str(_path(source).parent.resolve()) if source and os.path.isfile(source) else os.getcwd()
     interfaces = _interfaces(raw.get("interface"), root, f"{shown}: interface")
     exclude = None
     if raw.get("exclude") is not None:
@@ -545,7 +561,7 @@ def _repository_of(source: str | None) -> tuple[str, ...]:
     """The directory of a config file and the repository holding it: never a source of plugin code."""
     if not source:
         return ()
-    directory = Path(source).resolve().parent
+    directory = _path(source).resolve().parent
     for candidate in (directory, *directory.parents):
         if (candidate / ".git").exists():
             return (str(directory), str(candidate))
