@@ -16,6 +16,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, text_format
 from google.protobuf.message import Message
 
 import tflint.protos as tp
+from tflint.tf.registry import OPS_INDEX, BundledOps, ops_index
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -23,9 +24,9 @@ PROTO_DIR = REPO / "protos"
 DATA_DIR = REPO / "lint" / "tf" / "data"
 
 
-def load_gen_protos() -> ModuleType:
-    # tools/ is not a package; load the generator so the test runs protoc exactly as it does.
-    spec = importlib.util.spec_from_file_location("gen_protos", REPO / "tools" / "gen_protos.py")
+def load_tool(name: str) -> ModuleType:
+    # tools/ is not a package; load a generator so that the test runs it exactly as it does.
+    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -57,7 +58,7 @@ def assert_no_unknown_fields(msg: Message) -> None:
 def test_descriptor_set_in_sync_with_proto_sources(tmp_path: Path) -> None:
     if importlib.util.find_spec("grpc_tools") is None:
         pytest.skip("grpcio-tools not installed: cannot run protoc to rebuild the descriptor set")
-    gen = load_gen_protos()
+    gen = load_tool("gen_protos")
     fresh = tmp_path / "tflint_schema.binpb"
     gen.build_descriptor_set(fresh, PROTO_DIR)
     committed, rebuilt = read_set(PROTO_DIR / "tflint_schema.binpb"), read_set(fresh)
@@ -210,6 +211,36 @@ def test_registry_snapshot_parses(op_list: Message) -> None:
     assert len(set(names)) == len(names)
     assert {"Const", "MatMul", "_Arg", "_Retval", "Merge", "Switch", "VarHandleOp"} <= set(names)
     assert_no_unknown_fields(op_list)
+
+
+def test_registry_index_is_in_sync_with_the_snapshot(op_list: Message) -> None:
+    # tools/gen_registry.py writes both; tflint reads each op from the span the index gives.
+    data = (DATA_DIR / "ops.binpb").read_bytes()
+    assert (DATA_DIR / OPS_INDEX).read_text() == ops_index(data) == load_tool("gen_registry").ops_index(op_list)
+    bundled = BundledOps(data, ops_index(data))
+    assert list(bundled) == [op.name for op in op_list.op]
+    assert all(bundled[op.name] == op for op in op_list.op[::50])
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        pytest.param("", id="missing"),
+        pytest.param("Const 2 14\n", id="short"),
+        pytest.param("A 2 14\nAbort 16", id="torn"),
+        pytest.param(None, id="shifted"),
+    ],
+)
+def test_a_bad_registry_index_costs_time_not_correctness(op_list: Message, index: str | None) -> None:
+    data = (DATA_DIR / "ops.binpb").read_bytes()
+    if index is None:  # every span names the op after it: caught at the first lookup
+        lines = ops_index(data).splitlines()
+        names = [line.split()[0] for line in lines]
+        index = "".join(f"{name} {line.split(' ', 1)[1]}\n" for name, line in zip(names[1:] + names[:1], lines))
+    bundled = BundledOps(data, index)
+    assert bundled.get("MatMul") == next(op for op in op_list.op if op.name == "MatMul")
+    assert "Const" in bundled and "NoSuchOp" not in bundled and bundled.get("NoSuchOp") is None
+    assert len(bundled) == len(op_list.op) and set(bundled) == {op.name for op in op_list.op}
 
 
 def test_registry_snapshot_has_no_prose(op_list: Message) -> None:

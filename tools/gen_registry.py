@@ -29,6 +29,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep TF's start-up chatter
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / "lint" / "tf" / "data"
 OPS_PATH = DATA_DIR / "ops.binpb"
+OPS_INDEX_PATH = DATA_DIR / "ops.index"
 REGISTRY_PATH = DATA_DIR / "registry.json"
 TEST_OPS_PATH = DATA_DIR / "test_ops.txt"
 
@@ -277,6 +278,21 @@ def combine(dump_dir: Path) -> None:
     )
 
 
+def ops_index(ops: Any) -> str:
+    """ops.index: each op's name and where its bytes lie in the serialized OpList (`name start end` lines).
+
+    In the list, each op's bytes follow a key byte and their length as a varint;
+    tflint.tf.registry.BundledOps reads an op from its span when first asked for it.
+    """
+    lines, position = [], 0
+    for op in ops.op:
+        size = op.ByteSize()
+        position += 1 + max(1, (size.bit_length() + 6) // 7)
+        lines.append(f"{op.name} {position} {position + size}\n")
+        position += size
+    return "".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dump", metavar="DIR", type=Path, help="dump this TensorFlow's registry and schema into DIR")
@@ -314,6 +330,7 @@ def main(argv: list[str] | None = None) -> None:
     }
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     OPS_PATH.write_bytes(blob)
+    OPS_INDEX_PATH.write_text(ops_index(ops))
     REGISTRY_PATH.write_text(json.dumps(registry, indent=2) + "\n")
     TEST_OPS_PATH.write_text("".join(f"{name}\n" for name in test_only_ops(ops)))
     internal = sum(op.name.startswith("_") for op in ops.op)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from tflint.records import record
@@ -69,15 +69,86 @@ def test_only_ops() -> frozenset[str]:
         return frozenset(file.read().split())
 
 
-@functools.cache
-def bundled_ops() -> dict[str, Any]:
-    """Every OpDef of the bundled snapshot by name (parsed once per process)."""
-    from tflint import protos
+OPS_INDEX = "ops.index"
 
-    op_list = protos.OpList()
+
+@functools.cache
+def bundled_ops() -> Mapping[str, Any]:
+    """Every OpDef of the bundled snapshot by name (read once per process, each op parsed on first use)."""
     with open(os.path.join(DATA_DIR, "ops.binpb"), "rb") as file:
-        op_list.ParseFromString(file.read())
-    return {op.name: op for op in op_list.op}
+        data = file.read()
+    try:
+        with open(os.path.join(DATA_DIR, OPS_INDEX), encoding="utf-8") as file:
+            index = file.read()
+    except OSError:
+        index = ""
+    return BundledOps(data, index)
+
+
+class BundledOps(Mapping[str, Any]):
+    """The OpDefs of a serialized OpList by name, each parsed when first asked for.
+
+    Parsing all 1,900 ops of the snapshot and wrapping each in a message object
+    took 7 ms of every run; a graph uses a few dozen. The index (ops.index, which
+    tools/gen_registry.py writes with ops.binpb: ops_index) gives each op's name
+    and its bytes' place in the list. Without a usable index every op is parsed
+    up front, as before; an op whose bytes name another op means a stale index,
+    which is then dropped the same way.
+    """
+
+    def __init__(self, data: bytes, index: str) -> None:
+        self._data = data
+        self._parsed: dict[str, Any] = {}
+        parts = index.split()
+        spans = dict(zip(parts[0::3], zip(parts[1::3], parts[2::3])))
+        if len(parts) % 3 or len(spans) * 3 != len(parts) or not parts or int(parts[-1]) != len(data):
+            spans = self._parse_all()
+        self._spans = spans
+
+    def _parse_all(self) -> dict[str, tuple[str, str]]:
+        from tflint import protos
+
+        op_list = protos.OpList()
+        op_list.ParseFromString(self._data)
+        self._parsed = {op.name: op for op in op_list.op}
+        return dict.fromkeys(self._parsed, ("", ""))
+
+    def __getitem__(self, name: str) -> Any:
+        op = self._parsed.get(name)
+        if op is None:
+            start, end = self._spans[name]  # KeyError: not a bundled op
+            from tflint import protos
+
+            op = protos.OpDef.FromString(self._data[int(start) : int(end)])
+            if op.name != name:
+                self._spans = self._parse_all()
+                return self._parsed[name]
+            self._parsed[name] = op
+        return op
+
+    def get(self, name: str, default: Any = None) -> Any:  # Mapping's, without an exception per unknown op
+        return self[name] if name in self._spans else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._spans
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+def ops_index(data: bytes) -> str:
+    """The index BundledOps reads for the serialized OpList `data`: `name start end` per op, in order."""
+    from tflint import protos
+    from tflint.wire import fields
+
+    lines = []
+    for number, _, _, start, end in fields(data):
+        if number == 1:  # OpList.op
+            lines.append(f"{protos.OpDef.FromString(data[start:end]).name} {start} {end}\n")
+    return "".join(lines)
 
 
 class OpSchema:
@@ -103,7 +174,7 @@ class OpRegistry:
 
     def __init__(
         self,
-        layers: Iterable[tuple[str, dict[str, Any]]],
+        layers: Iterable[tuple[str, Mapping[str, Any]]],
         *,
         include_bundled: bool = True,
         targets: tuple[Any, ...] = (),
@@ -160,7 +231,7 @@ class OpRegistry:
                     seen.add(name)
                     yield name
 
-    def layers(self) -> list[tuple[str, dict[str, Any]]]:
+    def layers(self) -> list[tuple[str, Mapping[str, Any]]]:
         """The (source, ops by name) layers, most specific first."""
         return list(self._layers)
 
