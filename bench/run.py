@@ -273,8 +273,18 @@ def measure_size(
     in_process: dict[str, list[float]] = {key: [] for key in in_process_keys}
     tensorflow: list[dict[str, Any]] = []
     for round_number in range(1, args.repeats + 1):
-        for form, path in (("text", text_path), ("binary", binary_path)):
-            processes.setdefault(f"tflint_{form}", []).append(run_process([*args.tflint, str(path)]))
+        # Each ratio's two sides back to back (tflint text then protoc, tflint binary then TensorFlow):
+        # a target is the median of the rounds' ratios, so the machine's speed drifting between
+        # rounds moves both sides of each ratio alike. The slow in-process rows come last.
+        processes.setdefault("tflint_text", []).append(run_process([*args.tflint, str(text_path)]))
+        for name, command in protoc:
+            processes.setdefault(f"protoc_{name}", []).append(run_process(command, stdin_path=text_path))
+        processes.setdefault("tflint_binary", []).append(run_process([*args.tflint, str(binary_path)]))
+        if args.tf_python and len(tensorflow) == round_number - 1:
+            try:
+                tensorflow.append(measure_tensorflow(args.tf_python, binary_path, 1))
+            except (RuntimeError, OSError, ValueError) as error:
+                row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
         # One fresh interpreter per timing: a second lint of a big file in the same process can be
         # slower than the first (heap growth), and that is not what one `tflint FILE` run pays.
         for key in in_process_keys:
@@ -291,13 +301,6 @@ def measure_size(
                 row[key] = result
             else:
                 in_process[key].append(result["seconds"])
-        for name, command in protoc:
-            processes.setdefault(f"protoc_{name}", []).append(run_process(command, stdin_path=text_path))
-        if args.tf_python and len(tensorflow) == round_number - 1:
-            try:
-                tensorflow.append(measure_tensorflow(args.tf_python, binary_path, 1))
-            except (RuntimeError, OSError, ValueError) as error:
-                row["tensorflow"] = {"error": str(error), "cpp": {"error": str(error)}, "python": {"error": str(error)}}
         log(
             f"  round {round_number}: tflint text {processes['tflint_text'][-1]['seconds']:.3f} s, binary {processes['tflint_binary'][-1]['seconds']:.3f} s"
             + "".join(f", protoc {processes[f'protoc_{name}'][-1]['seconds']:.3f} s" for name, _ in protoc)
@@ -458,6 +461,30 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator if numerator is not None and denominator else None
 
 
+def paired_ratio(row: dict[str, Any], numerator: tuple[str, ...], denominator: tuple[str, ...]) -> float | None:
+    """The median of the rounds' ratios of two measurements of `row`, each round's taken back to back.
+
+    On a machine whose speed drifts between minutes (a shared VM's does by 2x), the ratio of
+    two medians can pair one side's fast round with the other's slow one; each round's own
+    ratio cannot. Falls back to the ratio of the medians when the rounds do not pair up.
+    """
+    tops, bottoms = _times(row, numerator), _times(row, denominator)
+    if tops and bottoms and len(tops) == len(bottoms) and all(bottoms):
+        return statistics.median(top / bottom for top, bottom in zip(tops, bottoms))
+    return _ratio(median(row, *numerator), median(row, *denominator))
+
+
+def _times(row: Any, keys: tuple[str, ...]) -> list[float] | None:
+    for key in keys:
+        if not isinstance(row, dict) or key not in row:
+            return None
+        row = row[key]
+    if not isinstance(row, dict) or "error" in row:
+        return None
+    times = row.get("times")
+    return times if isinstance(times, list) else None
+
+
 def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     """The targets as rows: id, what, measured value, limit, status, note (issue 5's, tightened by issue 18)."""
     rows = results["sizes"]
@@ -509,7 +536,7 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         add(
             f"1a{suffix}",
             f"text {_short(text_size)}{kind}: tflint / protoc --encode",
-            _ratio(tflint, median(row, protoc_key)),
+            paired_ratio(row, ("tflint_text",), (protoc_key,)),
             0.5,
             note=note,
         )
@@ -531,7 +558,7 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         add(
             f"2{suffix}",
             f"binary {_short(binary_size)}{kind}: tflint / TF C++ importer",
-            _ratio(median(row, "tflint_binary"), median(row, "tensorflow", "cpp")),
+            paired_ratio(row, ("tflint_binary",), ("tensorflow", "cpp")),
             0.4,
             note=note,
         )
@@ -609,7 +636,7 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         add(
             ident,
             f"{what}: tflint / TF C++ importer",
-            _ratio(median(row, "tflint"), median(row, "tensorflow", "cpp")),
+            paired_ratio(row, ("tflint",), ("tensorflow", "cpp")),
             0.5,
             note=note,
         )
@@ -631,7 +658,8 @@ def format_report(results: dict[str, Any]) -> str:
     lines = [
         f"tflint {env['tflint']} | Python {env['python']} | protobuf {env['protobuf']} ({env['protobuf_backend']}) | {env['cores']} cores"
         + (f" | TensorFlow {env['tensorflow']}" if env.get("tensorflow") else ""),
-        f"median of {results['repeats']} (seconds unless marked); graphs from bench/gen_graph.py, seed {results['seed']}",
+        f"median of {results['repeats']} (seconds unless marked); graphs from bench/gen_graph.py, seed {results['seed']}; "
+        "a ratio target is the median of the rounds' ratios",
     ]
     load = max(env.get("load_before", 0.0), env.get("load_after", 0.0))
     if load > (env["cores"] or 1):

@@ -243,3 +243,18 @@ def test_report_of_weights_heavy_graphs():
     assert lines["w-tf"][-4:] == ["0.75", "<=", "0.5", "MISS"]
     assert lines["w-tf-rss"][-4:] == ["1.22x", "<=", "1x", "MISS"]
     assert "tflint peak RSS MB (x file)   40 (0.08x)" in report
+
+
+def test_a_ratio_target_pairs_each_round_with_itself():
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    # The machine slowed down 2x after round 1: each round's ratio is 0.5, the medians' 0.8/1.0 would be 0.8.
+    row = {
+        "tflint_binary": {"median": 0.8, "times": [0.4, 0.8, 0.9]},
+        "tensorflow": {"cpp": {"median": 1.0, "times": [0.8, 1.6, 1.8]}},
+    }
+    assert run.paired_ratio(row, ("tflint_binary",), ("tensorflow", "cpp")) == pytest.approx(0.5)
+    row["tensorflow"]["cpp"]["times"] = [1.0]  # rounds that do not pair up: the ratio of the medians
+    assert run.paired_ratio(row, ("tflint_binary",), ("tensorflow", "cpp")) == pytest.approx(0.8)
+    assert run.paired_ratio(row, ("tflint_text",), ("tensorflow", "cpp")) is None
