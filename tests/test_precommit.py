@@ -64,11 +64,28 @@ def _hook_repository(target: Path, env: dict[str, str]) -> str:
     return _git(target, env, "rev-parse", "HEAD")
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    """One pre-commit store for the module: the hook's virtualenv (a pip install of it) is built once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(scope="module")
+def hook(tmp_path_factory, pre_commit_home):
+    """This checkout as a hook repository, shared by the module's tests: (its path, its HEAD)."""
+    target = tmp_path_factory.mktemp("hook-repository") / "hook"
+    return target, _hook_repository(target, _environment(pre_commit_home))
+
+
 @pytest.fixture
-def env(tmp_path):
+def env(pre_commit_home):
+    return _environment(pre_commit_home)
+
+
+def _environment(pre_commit_home: Path) -> dict[str, str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("GIT_", "PRE_COMMIT"))}
     environment.update(
-        PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),
+        PRE_COMMIT_HOME=str(pre_commit_home),
         GIT_AUTHOR_NAME="tflint test",
         GIT_AUTHOR_EMAIL="test@example.invalid",
         GIT_COMMITTER_NAME="tflint test",
@@ -80,14 +97,14 @@ def env(tmp_path):
     return environment
 
 
-def _project(tmp_path: Path, env: dict[str, str]) -> Path:
+def _project(tmp_path: Path, env: dict[str, str], hook: tuple[Path, str]) -> Path:
     """A git repository whose pre-commit config runs this checkout's hook, installed (skips without PyPI)."""
-    rev = _hook_repository(tmp_path / "hook", env)
+    hook_path, rev = hook
     project = tmp_path / "project"
     project.mkdir()
     _git(project, env, "init", "-q")
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {tmp_path / 'hook'}\n  rev: {rev}\n  hooks:\n  - id: tflint\n"
+        f"repos:\n- repo: {hook_path}\n  rev: {rev}\n  hooks:\n  - id: tflint\n"
     )
     (project / "notes.txt").write_text("not a graph: the hook must not look at it\n")
     _git(project, env, "add", "-A")
@@ -98,7 +115,7 @@ def _project(tmp_path: Path, env: dict[str, str]) -> Path:
     hooks = _run(pre_commit + ["install-hooks"], project, env)
     if hooks.returncode != 0:
         log = hooks.stdout + hooks.stderr
-        log_file = tmp_path / "pre-commit-home" / "pre-commit.log"
+        log_file = Path(env["PRE_COMMIT_HOME"]) / "pre-commit.log"
         if log_file.exists():
             log += log_file.read_text()
         if any(sign in log for sign in OFFLINE_SIGNS):
@@ -107,8 +124,8 @@ def _project(tmp_path: Path, env: dict[str, str]) -> Path:
     return project
 
 
-def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tmp_path, env):
-    project = _project(tmp_path, env)
+def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tmp_path, env, hook):
+    project = _project(tmp_path, env, hook)
     models = project / "models"
     models.mkdir()
     (models / "broken.pbtxt").write_text(BROKEN)
@@ -132,13 +149,13 @@ def test_hook_blocks_a_commit_with_a_broken_graph_and_lets_a_good_one_through(tm
     assert _git(project, env, "rev-list", "--count", "HEAD") == "2"
 
 
-def test_compat_hook_blocks_a_version_that_breaks_clients_of_the_previous_one(tmp_path, env):
-    rev = _hook_repository(tmp_path / "hook", env)
+def test_compat_hook_blocks_a_version_that_breaks_clients_of_the_previous_one(tmp_path, env, hook):
+    hook_path, rev = hook
     project = tmp_path / "project"
     project.mkdir()
     _git(project, env, "init", "-q")
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {tmp_path / 'hook'}\n  rev: {rev}\n  hooks:\n  - id: tflint-compat\n"
+        f"repos:\n- repo: {hook_path}\n  rev: {rev}\n  hooks:\n  - id: tflint-compat\n"
     )
     pairs = REPO / "tests" / "data" / "compat" / "batch_fixed"
     shutil.copytree(pairs / "1", project / "models" / "resnet" / "1")
@@ -173,8 +190,8 @@ def test_compat_hook_blocks_a_version_that_breaks_clients_of_the_previous_one(tm
     assert "tflint compat (model versions)" in output and "Passed" in output
 
 
-def test_hook_in_an_ml_repository_with_a_saved_model_and_other_protobufs(tmp_path, env):
-    project = _project(tmp_path, env)
+def test_hook_in_an_ml_repository_with_a_saved_model_and_other_protobufs(tmp_path, env, hook):
+    project = _project(tmp_path, env, hook)
     export = project / "models" / "export" / "1"
     shutil.copytree(DATA / "real" / "savedmodel_dirs" / "tf2_module_signatures", export)  # TF 2.21: fingerprint.pb
     for name in ("label_map.pbtxt", "hand_tracking_desktop.pbtxt", "config.pbtxt", "keras_metadata.pb"):
