@@ -1,4 +1,4 @@
-r"""Every node_list entry of a saved collection, and every name in its VariableDefs, is in the graph.
+r"""Every node_list entry of a saved collection, and every name of the objects it rebuilds, is in the graph.
 
 Loading a MetaGraphDef (`tf.compat.v1.train.import_meta_graph`, both TF1
 SavedModel loaders, and `tf.saved_model.load` of a SavedModel without an
@@ -13,13 +13,19 @@ inputs. The variable collections (`variables`, `trainable_variables`,
 `global_step`, ...) hold serialized VariableDefs, each rebuilt into a
 variable: its variable, initializer, initial value and snapshot names are
 looked up the same way (a resource variable may have no snapshot), and an
-entry that does not parse as a VariableDef fails too. Measured on TF 1.15
-and 2.21 (tests/data/tf_import_cases.jsonl). Such entries appear when a
-tool strips or renames nodes but keeps the collections: a meta graph whose
-graph_def was replaced by its frozen graph still lists `v/Assign`. Other
-collections of bytes, and other kinds (int64_list, ...), are kept as they
-are; the queue-runner, saver and control-flow-context collections are not
-checked.
+entry that does not parse as a VariableDef fails too. So are the other
+objects rebuilt from serialized entries: a queue runner (`queue_runners`:
+its queue, enqueue, close and cancel ops, and closed-queue exception codes
+that are TensorFlow errors), a cond or while context (`cond_context`,
+`while_context`: its predicate, pivots, loop exits and enters, maximum
+iterations and external values are looked up, each value's op, and nested
+contexts), and a saver (`savers`, and the meta graph's own `saver_def`: a
+Saver needs a save_tensor_name and a restore_op_name, but looks neither
+up). Measured on TF 1.15 and 2.21 (tests/data/tf_import_cases.jsonl). Such
+entries appear when a tool strips or renames nodes but keeps the
+collections: a meta graph whose graph_def was replaced by its frozen graph
+still lists `v/Assign`. Other collections of bytes, and other kinds
+(int64_list, ...), are kept as they are.
 
 Not checked: a SavedModel with one meta graph and an object graph, which
 `tf.saved_model.load` and TensorFlow Serving load without restoring
@@ -74,16 +80,34 @@ VARIABLE_COLLECTIONS = frozenset(
         "variables",
     }
 )
+# The other collections of serialized protos the loader rebuilds objects from (`ops.register_proto_function`):
+# key -> the proto of its entries.
+REBUILT_COLLECTIONS = {
+    "queue_runners": "QueueRunnerDef",
+    "cond_context": "CondContextDef",
+    "while_context": "WhileContextDef",
+    "savers": "SaverDef",
+}
+# The error codes a QueueRunner maps to exception classes (tensorflow.error.Code but OK): 1.15 and 2.21 alike.
+ERROR_CODES = frozenset(range(1, 17))
 # Python's own default limit on the digits int() reads (sys.get_int_max_str_digits, which the environment
 # can lift): a longer index is no tensor name for TensorFlow's lookup either, and is never converted.
 _MAX_INDEX_CHARS = 4300
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
-    """Yield an issue per node_list entry or VariableDef the loader cannot look up, and for unbound inputs."""
+    """Yield an issue per collection entry the loader cannot rebuild, for unbound inputs, and for a bad saver_def."""
     meta = graph.meta_graph
     if meta is None or not _collections_restored(graph):
         return
+    if meta.HasField("saver_def"):
+        problem = _saver_problem(meta.saver_def)
+        if problem is not None:
+            yield Issue(
+                None,
+                f"The meta graph's saver_def {problem}: loading the meta graph fails making its Saver",
+                position=position(graph, ("saver",)),
+            )
     collections = meta.collection_def
     rebuilt: set[bytes] = set()  # the loader builds each variable once, whatever collections list it
     for key in sorted(collections):
@@ -101,6 +125,12 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     issue = _variable_issue(graph, key, number, data)
                     if issue is not None:
                         yield issue
+            continue
+        if kind == "bytes_list" and key in REBUILT_COLLECTIONS:
+            for number, data in enumerate(collection.bytes_list.value):
+                issue = _rebuilt_issue(graph, key, number, data)
+                if issue is not None:
+                    yield issue
             continue
         if kind != "node_list":
             continue
@@ -165,6 +195,97 @@ def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Is
                 position=position(graph, ("collection", key, number), ("collection", key)),
             )
     return None
+
+
+def _rebuilt_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Issue | None:
+    """What rebuilding a queue runner, cond or while context, or saver from its serialized entry fails on."""
+    from google.protobuf.message import DecodeError
+
+    from tflint import protos
+
+    type_name = REBUILT_COLLECTIONS[key]
+    entry = protos.message_class(f"tensorflow.{type_name}")()
+    where = position(graph, ("collection", key, number), ("collection", key))
+    try:
+        entry.ParseFromString(data)
+    except DecodeError:
+        return Issue(
+            None,
+            f"Collection '{key}' entry {number} is not a serialized {type_name}: loading the meta graph fails "
+            "restoring its collections",
+            position=where,
+        )
+    if type_name == "SaverDef":
+        problem = _saver_problem(entry)
+        node = None
+    elif type_name == "QueueRunnerDef":
+        node, problem = _queue_runner_problem(graph, entry)
+    else:
+        node, problem = _context_problem(graph, entry, type_name == "WhileContextDef", "")
+    if problem is None:
+        return None
+    return Issue(
+        node,
+        f"Collection '{key}' entry {number} {problem}: loading the meta graph fails restoring its collections",
+        position=where,
+    )
+
+
+def _saver_problem(saver: Any) -> str | None:
+    """What Saver(saver_def=...) refuses: it looks no name up, but needs these two."""
+    for field in ("save_tensor_name", "restore_op_name"):
+        if not getattr(saver, field):
+            return f"has no {field}"
+    return None
+
+
+def _queue_runner_problem(graph: GraphIndex, runner: Any) -> tuple[Node | None, str | None]:
+    """What QueueRunner.from_proto fails on: a name it looks up, or a closed-queue code that is no error."""
+    names = [("queue", runner.queue_name)] + [("enqueue op", name) for name in runner.enqueue_op_name]
+    names += [("close op", runner.close_op_name), ("cancel op", runner.cancel_op_name)]
+    for role, name in names:
+        node, problem = _look_up(graph, name)
+        if problem is not None:
+            return node, f"(queue '{runner.queue_name}'): its {role} '{name}' {problem}"
+    for code in runner.queue_closed_exception_types:
+        if code not in ERROR_CODES:
+            return None, f"(queue '{runner.queue_name}'): closed-queue exception code {code} is no TensorFlow error"
+    return None, None
+
+
+def _context_problem(graph: GraphIndex, context: Any, is_while: bool, outer: str) -> tuple[Node | None, str | None]:
+    """What CondContext / WhileContext.from_proto fails on, in the order they look names up, nested contexts last."""
+    where = f"({outer}{'while' if is_while else 'cond'} '{context.context_name}')"
+    if is_while:
+        names = [("maximum iterations", context.maximum_iterations_name)] if context.maximum_iterations_name else []
+        names += [
+            ("pivot for the predicate", context.pivot_for_pred_name),
+            ("pivot for the body", context.pivot_for_body_name),
+            ("pivot", context.pivot_name),
+        ]
+        names += [("loop exit", name) for name in context.loop_exit_names]
+        names += [("loop enter", name) for name in context.loop_enter_names]
+    else:
+        names = [("predicate", context.pred_name), ("pivot", context.pivot_name)]
+    values = context.values_def
+    names += [("external value", name) for name in values.external_values.values()]
+    for role, name in names:
+        node, problem = _look_up(graph, name)
+        if problem is not None:
+            return node, f"{where}: its {role} '{name}' {problem}"
+    # Each value's op (its output index is not checked) joins the context, unless an external value stands for it.
+    for value in values.values:
+        if value not in values.external_values and graph.node(value.split(":")[0]) is None:
+            return None, f"{where}: its value '{value}' names no op of the graph"
+    for nested in context.nested_contexts:
+        which = nested.WhichOneof("ctxt")
+        if which is None:
+            return None, f"{where}: a nested context is neither a cond nor a while"
+        inner = f"{where[1:-1]}, nested "
+        node, problem = _context_problem(graph, getattr(nested, which), which == "while_ctxt", inner)
+        if problem is not None:
+            return node, problem
+    return None, None
 
 
 def _collections_restored(graph: GraphIndex) -> bool:

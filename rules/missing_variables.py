@@ -30,6 +30,7 @@ Okay:
   }
   saver_def {
     filename_tensor_name: "save/Const:0"
+    save_tensor_name: "save/control_dependency:0"
     restore_op_name: "save/restore_all"
   }
 Fail:
@@ -39,6 +40,7 @@ Fail:
   }
   saver_def {
     filename_tensor_name: "save/Const:0"
+    save_tensor_name: "save/control_dependency:0"
     restore_op_name: "save/restore_all"   # missing-variables
   }
 """

@@ -51,7 +51,10 @@ RULE_OF_MESSAGE = [
     (
         r"refers to an Operation not in the graph|refers to a Tensor which does not exist|looks a like a Tensor "
         r"name, but is not a valid one|^Graph contains unbound inputs|^Error parsing message with type "
-        r".tensorflow.VariableDef.|^Expected binary or unicode string",
+        r".tensorflow.(VariableDef|QueueRunnerDef|SaverDef|CondContextDef|WhileContextDef).|^Expected binary or "
+        r"unicode string|^saver_def must specify|^Unknown ControlFlowContextDef field"
+        # A queue runner's closed-queue code that is no error: the KeyError of TensorFlow's code -> exception table.
+        r"|^\d+$",
         "collection-unresolved",
     ),
     (r"nodes in a cycle", "cycle"),
@@ -83,6 +86,11 @@ KNOWN_DIFFERENCES = {
     "fn_partitionedcall_missing_function": _MISSING_FUNCTION,
     "fn_direct_call_disable_shape_inference": _NO_SHAPE_INFERENCE,
     "fn_partitionedcall_disable_shape_inference": _NO_SHAPE_INFERENCE,
+    "meta_saver_def_missing_ops": (
+        "import_meta_graph makes a Saver of the saver_def without looking its names up; restoring a checkpoint "
+        "through it (the SavedModel loaders do, at once) runs restore_op_name fed filename_tensor_name and "
+        "fails: tflint's missing-variables reports the names the graph lacks as an error"
+    ),
     "ctrl_deps_missing": (
         "the failure is in the caller's graph (tf.control_dependencies naming an operation it lacks), before "
         "the import: nothing of the GraphDef or of import_graph_def's arguments decides it"
@@ -156,7 +164,7 @@ def test_agrees_with_tensorflow(case):
 def test_agreement_numbers():
     # The figures the report quotes: every case agrees but the documented differences.
     agreeing = [case["id"] for case in CASES if agrees(case)]
-    assert len(CASES) == 193
+    assert len(CASES) == 234
     assert set(KNOWN_DIFFERENCES) <= {case["id"] for case in CASES}
     assert len(agreeing) == len(CASES) - len(KNOWN_DIFFERENCES)
 

@@ -505,6 +505,293 @@ for cid, desc, nodes, collections in [
         meta_collections(*collections, graph=" ".join(nodes)),
         api="import_meta_graph",
     )
+
+
+# The other collections TensorFlow registers a proto for (`ops.register_proto_function`): queue runners,
+# cond and while contexts (control_flow_ops), savers. Restoring one rebuilds its Python object from
+# the proto: QueueRunner and the contexts look their names up in the graph, a Saver only checks that
+# two names are set.
+def message(*fields):
+    """Serialized protobuf fields: (number, str | bytes | int | tuple of fields) -> escaped text-format bytes."""
+
+    def varint(number):
+        out = b""
+        while number >= 0x80:
+            out += bytes([number & 0x7F | 0x80])
+            number >>= 7
+        return out + bytes([number])
+
+    def encode(items):
+        data = b""
+        for number, value in items:
+            if isinstance(value, int) and not isinstance(value, bool):
+                data += varint(number << 3) + varint(value)
+            else:
+                body = value.encode() if isinstance(value, str) else value
+                body = encode(body) if isinstance(body, tuple) else body
+                data += varint(number << 3 | 2) + varint(len(body)) + body
+        return data
+
+    return encode(fields)
+
+
+def escaped(data):
+    return "".join("\\%03o" % byte for byte in data)
+
+
+def queue_runner(queue="q", enqueue=("enq",), close="close", cancel="cancel", codes=()):
+    fields = [(1, queue)] + [(2, name) for name in enqueue] + [(3, close), (4, cancel)]
+    return message(*fields, *[(5, code) for code in codes])
+
+
+def values_def(values=(), external=()):
+    return tuple([(1, value) for value in values] + [(2, ((1, key), (2, value))) for key, value in external])
+
+
+def cond_context(pred="p:0", pivot="t:0", values=("p:0", "t:0", "x:0"), external=(("p:0", "p:0"),), nested=()):
+    fields = [(1, "cond/cond_text"), (2, pred), (3, pivot), (4, 1), (5, values_def(values, external))]
+    return message(*fields, *[(6, context) for context in nested])
+
+
+def while_context(
+    pivot="piv:0", for_pred="pred", for_body="body", exits=("exit:0",), enters=("enter:0",), maximum="", nested=()
+):
+    fields = [(1, "while/while_context"), (2, 10), (3, 1), (5, pivot), (6, for_pred), (7, for_body)]
+    fields += [(8, name) for name in exits] + [(9, values_def(("v:0",)))] + [(10, name) for name in enters]
+    if maximum:
+        fields.append((11, maximum))
+    return message(*fields, *[(12, context) for context in nested])
+
+
+def saver(filename="save/Const:0", save="save/control_dependency:0", restore="save/restore_all"):
+    return message(*[(number, name) for number, name in ((1, filename), (2, save), (3, restore)) if name])
+
+
+def scalar_consts(*names):
+    return [const(name, "DT_FLOAT", [], [1.0]) for name in names]
+
+
+QUEUE_NODES = [node(name, "NoOp") for name in ("q", "enq", "close", "cancel")]
+COND_NODES = scalar_consts("p", "t", "x")
+WHILE_NODES = scalar_consts("piv", "exit", "enter", "max", "v") + [node("pred", "NoOp"), node("body", "NoOp")]
+for cid, desc, nodes, key, data in [
+    ("queue_runner_ok", "a QueueRunnerDef whose ops are all there", QUEUE_NODES, "queue_runners", queue_runner()),
+    (
+        "queue_runner_missing_queue",
+        "the queue runner's queue is gone",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(queue="nope"),
+    ),
+    (
+        "queue_runner_missing_enqueue",
+        "the second of its enqueue ops is gone",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(enqueue=("enq", "nope")),
+    ),
+    ("queue_runner_missing_close", "its close op is gone", QUEUE_NODES, "queue_runners", queue_runner(close="nope")),
+    ("queue_runner_empty_cancel", "its cancel op name is empty", QUEUE_NODES, "queue_runners", queue_runner(cancel="")),
+    (
+        "queue_runner_queue_tensor",
+        "its queue names output 0 of an op without outputs",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(queue="q:0"),
+    ),
+    (
+        "queue_runner_codes_ok",
+        "closed-queue exception codes OUT_OF_RANGE and NOT_FOUND",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(codes=(11, 5)),
+    ),
+    (
+        "queue_runner_code_ok_status",
+        "closed-queue exception code 0 (OK, no exception)",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(codes=(0,)),
+    ),
+    (
+        "queue_runner_code_unknown",
+        "closed-queue exception code 99",
+        QUEUE_NODES,
+        "queue_runners",
+        queue_runner(codes=(11, 99)),
+    ),
+    (
+        "queue_runner_garbage",
+        "a queue_runners entry that is no QueueRunnerDef",
+        QUEUE_NODES,
+        "queue_runners",
+        b"\377\377",
+    ),
+    ("cond_context_ok", "a CondContextDef whose names are all there", COND_NODES, "cond_context", cond_context()),
+    (
+        "cond_context_missing_pred",
+        "the cond's predicate is gone",
+        COND_NODES,
+        "cond_context",
+        cond_context(pred="nope:0"),
+    ),
+    (
+        "cond_context_pred_output",
+        "the cond's predicate names output 1 of a one-output op",
+        COND_NODES,
+        "cond_context",
+        cond_context(pred="p:1"),
+    ),
+    (
+        "cond_context_missing_pivot",
+        "the cond's pivot is gone",
+        COND_NODES,
+        "cond_context",
+        cond_context(pivot="nope:0"),
+    ),
+    (
+        "cond_context_missing_value",
+        "a value of the cond is gone",
+        COND_NODES,
+        "cond_context",
+        cond_context(values=("p:0", "t:0", "y:0")),
+    ),
+    (
+        "cond_context_value_output",
+        "a value names output 7 of a one-output op (only its op is looked up)",
+        COND_NODES,
+        "cond_context",
+        cond_context(values=("p:0", "t:0", "x:7")),
+    ),
+    (
+        "cond_context_empty_value",
+        "a value of the cond is empty",
+        COND_NODES,
+        "cond_context",
+        cond_context(values=("p:0", "")),
+    ),
+    (
+        "cond_context_missing_external",
+        "an external value maps to a missing tensor",
+        COND_NODES,
+        "cond_context",
+        cond_context(external=(("p:0", "nope:0"),)),
+    ),
+    (
+        "cond_context_external_key",
+        "a value missing from the graph that is an external value's key",
+        COND_NODES,
+        "cond_context",
+        cond_context(values=("t:0", "y:0"), external=(("y:0", "p:0"),)),
+    ),
+    (
+        "cond_context_nested_missing",
+        "a nested cond whose pivot is gone",
+        COND_NODES,
+        "cond_context",
+        cond_context(nested=(((1, cond_context(pivot="nope:0")),),)),
+    ),
+    (
+        "cond_context_nested_empty",
+        "a nested context that is neither a cond nor a while",
+        COND_NODES,
+        "cond_context",
+        cond_context(nested=((),)),
+    ),
+    ("cond_context_empty", "an empty CondContextDef", COND_NODES, "cond_context", b""),
+    ("while_context_ok", "a WhileContextDef whose names are all there", WHILE_NODES, "while_context", while_context()),
+    (
+        "while_context_missing_pivot",
+        "the loop's pivot is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(pivot="nope:0"),
+    ),
+    (
+        "while_context_missing_pivot_for_pred",
+        "the loop's pivot for the predicate is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(for_pred="nope"),
+    ),
+    (
+        "while_context_missing_pivot_for_body",
+        "the loop's pivot for the body is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(for_body="nope"),
+    ),
+    (
+        "while_context_missing_exit",
+        "a loop exit is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(exits=("exit:0", "nope:0")),
+    ),
+    (
+        "while_context_missing_enter",
+        "a loop enter is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(enters=("nope:0",)),
+    ),
+    (
+        "while_context_maximum_ok",
+        "the loop's maximum iterations tensor is there",
+        WHILE_NODES,
+        "while_context",
+        while_context(maximum="max:0"),
+    ),
+    (
+        "while_context_missing_maximum",
+        "the loop's maximum iterations tensor is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(maximum="nope:0"),
+    ),
+    (
+        "while_context_nested_missing",
+        "a nested while whose exit is gone",
+        WHILE_NODES,
+        "while_context",
+        while_context(nested=(((2, while_context(exits=("nope:0",))),),)),
+    ),
+    ("while_context_empty", "an empty WhileContextDef", WHILE_NODES, "while_context", b""),
+    ("savers_ok", "a SaverDef naming ops the graph lacks (names are not looked up)", [X], "savers", saver()),
+    ("savers_no_save_tensor", "a SaverDef without save_tensor_name", [X], "savers", saver(save="")),
+    ("savers_no_restore_op", "a SaverDef without restore_op_name", [X], "savers", saver(restore="")),
+    ("savers_no_filename", "a SaverDef without filename_tensor_name", [X], "savers", saver(filename="")),
+    ("savers_garbage", "a savers entry that is no SaverDef", [X], "savers", b"\377\377"),
+]:
+    case(
+        "meta_" + cid,
+        "collections",
+        "import_meta_graph: " + desc,
+        meta_collections((key, bytes_list(escaped(data))), graph=" ".join(nodes)),
+        api="import_meta_graph",
+    )
+# The MetaGraphDef's own saver_def: import_meta_graph makes a Saver of it, with the same check.
+SAVER_NAMES = {
+    "filename_tensor_name": "save/Const:0",
+    "save_tensor_name": "save/control_dependency:0",
+    "restore_op_name": "save/restore_all",
+}
+SAVER_NODES = scalar_consts("save/Const", "save/control_dependency") + [node("save/restore_all", "NoOp")]
+for cid, desc, nodes, left_out in [
+    ("ok", "whose ops are all there", SAVER_NODES, None),
+    ("missing_ops", "naming ops the graph lacks (looked up when a checkpoint is restored)", [X], None),
+    ("no_save_tensor", "without save_tensor_name", SAVER_NODES, "save_tensor_name"),
+    ("no_restore_op", "without restore_op_name", SAVER_NODES, "restore_op_name"),
+]:
+    fields = " ".join('%s: "%s"' % (field, name) for field, name in SAVER_NAMES.items() if field != left_out)
+    case(
+        "meta_saver_def_" + cid,
+        "collections",
+        "import_meta_graph: a saver_def " + desc,
+        "graph_def { %s } saver_def { %s }\n" % (" ".join(nodes), fields),
+        api="import_meta_graph",
+    )
+
 case(
     "meta_graph_def_to_import_graph_def",
     "empty",

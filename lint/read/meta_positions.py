@@ -24,7 +24,7 @@ class Locator:
     `("tensor", signature, direction, key)` a TensorInfo's `name` (or its
     map entry), `("dtype", ...)` / `("shape", ...)` its dtype and tensor_shape
     (same keys as "tensor"), `("asset", index)` an AssetFileDef's `filename`,
-    `("saver", field)` a SaverDef field, `("collection", key)` a CollectionDef's key and
+    `("saver",)` the SaverDef, `("saver", field)` one of its fields, `("collection", key)` a CollectionDef's key and
     `("collection", key, number)` its node_list or bytes_list entry `number`. Built lazily, once per artifact,
     only when a finding needs a position.
     """
@@ -106,6 +106,7 @@ class Locator:
         if path == ("meta_info_def",) and "tags" in scalars:
             self.positions.setdefault((ordinal, ("tags",)), scalars["tags"][1])
         elif path == ("saver_def",):
+            self.positions.setdefault((ordinal, ("saver",)), where(frame["offset"]))
             for name, (_, position) in scalars.items():
                 self.positions.setdefault((ordinal, ("saver", name)), position)
         elif path in _LISTS or path == _COLLECTION + ("value",):

@@ -8,7 +8,7 @@ the SavedModel cases were checked with TF 2.21's `tf.saved_model.load` and the T
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text, pinned
+from conftest import DATA, lint_text, pinned
 from serving_graphs import REAL_DIRS, SERVING, copy_model, edit_saved_model, meta, node, saved_model
 
 from tflint.api import lint_file
@@ -133,6 +133,100 @@ CASES += [
 ]
 
 
+def serialized(*fields: tuple[int, object]) -> bytes:
+    """Protobuf fields (number, str | int | nested fields) as wire bytes (every length below 128)."""
+    data = b""
+    for number, value in fields:
+        if isinstance(value, int):
+            data += bytes([number << 3, value])
+        else:
+            body = serialized(*value) if isinstance(value, tuple) else str(value).encode()
+            data += bytes([number << 3 | 2, len(body)]) + body
+    return data
+
+
+def escaped(data: bytes) -> str:
+    return "".join(f"\\{byte:03o}" for byte in data)
+
+
+def queue_runner(queue: str = "q", enqueue: str = "enq", codes: tuple[int, ...] = ()) -> str:
+    fields = [(1, queue), (2, enqueue), (3, "close"), (4, "cancel"), *[(5, code) for code in codes]]
+    return escaped(serialized(*fields))
+
+
+def cond_context(values: tuple[str, ...] = ("t:0",), nested: tuple[tuple, ...] = ()) -> tuple:
+    """A CondContextDef's fields: predicate p:0, pivot t:0, p:0 an external value."""
+    values_def = tuple((1, value) for value in values) + ((2, ((1, "p:0"), (2, "p:0"))),)
+    return ((1, "cond/cond_text"), (2, "p:0"), (3, "t:0"), (5, values_def), *[(6, context) for context in nested])
+
+
+def while_context(exit_name: str = "t:0") -> tuple:
+    """A WhileContextDef's fields: pivots p:0, pred and body, one exit, one enter."""
+    return ((1, "while/while_context"), (5, "p:0"), (6, "pred"), (7, "body"), (8, exit_name), (10, "t:0"))
+
+
+def saver(save: str = "save/control_dependency:0") -> str:
+    return escaped(serialized(*[(number, name) for number, name in ((2, save), (3, "save/restore_all")) if name]))
+
+
+QUEUE = tuple(node(name, "NoOp") for name in ("q", "enq", "close", "cancel"))
+CONST = 'node {{ name: "{}" op: "Const" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }} }}'
+CONTEXT = (CONST.format("p"), CONST.format("t"), node("pred", "NoOp"), node("body", "NoOp"))
+CASES += [
+    ("queue-runner", _case(variables("queue_runners", queue_runner()), nodes=QUEUE)),
+    (
+        "queue-runner-enqueue-gone",
+        _case(variables("queue_runners", queue_runner(enqueue="nope")), nodes=QUEUE, expected=(("value: ", None),)),
+    ),
+    (
+        "queue-runner-queue-as-tensor",
+        _case(variables("queue_runners", queue_runner(queue="q:0")), nodes=QUEUE, expected=(("value: ", "q"),)),
+    ),
+    ("queue-runner-codes", _case(variables("queue_runners", queue_runner(codes=(11, 16))), nodes=QUEUE)),
+    (
+        "queue-runner-ok-is-no-error-code",
+        _case(variables("queue_runners", queue_runner(codes=(0,))), nodes=QUEUE, expected=(("value: ", None),)),
+    ),
+    (
+        "queue-runner-not-a-proto",
+        _case(variables("queue_runners", "\\377"), nodes=QUEUE, expected=(("value: ", None),)),
+    ),
+    ("cond-context", _case(variables("cond_context", escaped(serialized(*cond_context()))), nodes=CONTEXT)),
+    (
+        "cond-value-index-is-not-checked",
+        _case(variables("cond_context", escaped(serialized(*cond_context(values=("t:9",))))), nodes=CONTEXT),
+    ),
+    (
+        "cond-value-gone",
+        _case(
+            variables("cond_context", escaped(serialized(*cond_context(values=("y:0",))))),
+            nodes=CONTEXT,
+            expected=(("value: ", None),),
+        ),
+    ),
+    (
+        "cond-nested-context-of-no-kind",
+        _case(
+            variables("cond_context", escaped(serialized(*cond_context(nested=((),))))),
+            nodes=CONTEXT,
+            expected=(("value: ", None),),
+        ),
+    ),
+    ("while-context", _case(variables("while_context", escaped(serialized(*while_context()))), nodes=CONTEXT)),
+    (
+        "while-exit-gone",
+        _case(
+            variables("while_context", escaped(serialized(*while_context("x:0")))),
+            nodes=CONTEXT,
+            expected=(("value: ", None),),
+        ),
+    ),
+    # A Saver of a SaverDef looks none of its names up (missing-variables does, for the loader's restore).
+    ("saver-names-are-not-looked-up", _case(variables("savers", saver()))),
+    ("saver-without-save-tensor", _case(variables("savers", saver(save="")), expected=(("value: ", None),))),
+]
+
+
 @pytest.mark.parametrize("text, expected", [case for _, case in CASES], ids=[name for name, _ in CASES])
 def test_rule(text, expected):
     assert pinned(lint_text(text, input_type="metagraphdef-text"), rule=RULE) == expected
@@ -206,3 +300,82 @@ def test_saved_model_text_with_two_meta_graphs_points_at_each_entry():
         (_line(text, '"gone"'), "Collection 'train_op' entry 'gone'"),
         (_line(text, '"lost"'), "Collection 'train_op' entry 'lost'"),
     ]
+
+
+def test_rebuilt_entries_say_what_is_missing_where():
+    inner = while_context("x:0")
+    text = meta(
+        *QUEUE,
+        *CONTEXT,
+        extra="\n".join(
+            [
+                variables("queue_runners", queue_runner(enqueue="nope"), queue_runner(codes=(99,))),
+                variables("cond_context", escaped(serialized(*cond_context(nested=(((2, inner),),))))),
+                variables("savers", saver(save="")),
+            ]
+        ),
+    )
+    messages = [f.message for f in lint_text(text, input_type="metagraphdef-text") if f.rule == RULE]
+    tail = ": loading the meta graph fails restoring its collections"
+    assert messages == [
+        "Collection 'queue_runners' entry 0 (queue 'q'): its enqueue op 'nope' names no op of the graph" + tail,
+        "Collection 'queue_runners' entry 1 (queue 'q'): closed-queue exception code 99 is no TensorFlow error" + tail,
+        "Collection 'cond_context' entry 0 (cond 'cond/cond_text', nested while 'while/while_context'): its loop exit "
+        "'x:0' names a tensor of 'x', which the graph lacks" + tail,
+        "Collection 'savers' entry 0 has no save_tensor_name" + tail,
+    ]
+
+
+def test_the_meta_graphs_own_saver_def_needs_its_two_names():
+    # import_meta_graph makes a Saver of it, which refuses a SaverDef without them (TF 1.15 and 2.21).
+    text = meta(X, extra='saver_def {\n  filename_tensor_name: "save/Const:0"\n  save_tensor_name: "s:0"\n}')
+    findings = [f for f in lint_text(text, input_type="metagraphdef-text") if f.rule == RULE]
+    assert [(f.message, f.line) for f in findings] == [
+        (
+            "The meta graph's saver_def has no restore_op_name: loading the meta graph fails making its Saver",
+            _line(text, "saver_def {"),
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "name, key, type_name, edit",
+    [
+        pytest.param(
+            "tf1_queues.meta.pbtxt",
+            "queue_runners",
+            "QueueRunnerDef",
+            lambda entry: entry.enqueue_op_name.__setitem__(0, "nope"),
+            id="queue-runner",
+        ),
+        pytest.param(
+            "tf1_control_flow_v1.meta.pbtxt",
+            "cond_context",
+            "CondContextDef",
+            lambda entry: setattr(entry, "pivot_name", "nope:0"),
+            id="cond-context",
+        ),
+        pytest.param(
+            "tf1_control_flow_v1.meta.pbtxt",
+            "while_context",
+            "WhileContextDef",
+            lambda entry: entry.loop_exit_names.append("nope:0"),
+            id="while-context",
+        ),
+    ],
+)
+def test_real_meta_graphs_rebuild_and_a_stale_name_is_found(name, key, type_name, edit):
+    # Meta graphs TensorFlow 2.21 wrote (tf.compat.v1): their collections rebuild as they are.
+    from google.protobuf import text_format
+
+    from tflint import protos
+
+    text = (DATA / "real" / name).read_text()
+    assert pinned(lint_text(text, input_type="metagraphdef-text"), rule=RULE) == []
+    graph = text_format.Parse(text, protos.MetaGraphDef(), descriptor_pool=protos.POOL)
+    entries = graph.collection_def[key].bytes_list.value
+    entry = protos.message_class(f"tensorflow.{type_name}").FromString(entries[0])
+    edit(entry)
+    entries[0] = entry.SerializeToString()
+    [finding] = [f for f in lint_text(str(graph), input_type="metagraphdef-text") if f.rule == RULE]
+    assert finding.message.startswith(f"Collection '{key}' entry 0 (") and "'nope" in finding.message
