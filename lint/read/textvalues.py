@@ -285,7 +285,28 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
     """
     if text[-1:] not in ("\n", ""):
         return None
-    fields = _SCHEMAS.get(descriptor.full_name) or _schema(descriptor)
+    full_name = descriptor.full_name
+    fields = _SCHEMAS.get(full_name) or _schema(descriptor)
+    if len(text) <= _LAYOUT_TEXT:
+        # Values of a graph differ mostly in their scalars (a tensor's numbers): the rest, their
+        # layout, is read once into a _Layout and each value of it is only its scalars' encodings.
+        parts = _SCALAR_VALUE.split(text)
+        shape = tuple(parts[::2])
+        layouts = _LAYOUTS.get(full_name)
+        if layouts is None:
+            layouts = _LAYOUTS[full_name] = {}
+        layout = layouts.get(shape, _UNREAD)
+        if layout is _UNREAD:
+            layout = _layout(parts, fields)
+            if len(layouts) < _MEMO_ENTRIES:
+                layouts[shape] = layout
+        if layout is not None:
+            return _filled(cast("_Layout", layout), parts[1::2])
+    return _token_bytes(text, fields)
+
+
+def _token_bytes(text: str, fields: _Fields) -> bytes | None:
+    """message_bytes of `text` (ending in a newline) for a message with `fields`, token by token."""
     chunks: list[bytes] = []
     seen: set[str] = set()
     open_messages: list[tuple[bytes, _Fields, list[bytes], set[str]]] = []
@@ -337,6 +358,107 @@ def message_bytes(text: str, descriptor: Any) -> bytes | None:
         fields, chunks, seen = sub_fields, [], set()
     if open_messages:
         return None
+    return b"".join(chunks)
+
+
+# A text's layout: the text without the scalar of each `name: scalar` line. Texts up to this long
+# are read through their layout's steps (_layout), at most _MEMO_ENTRIES layouts per message type.
+_LAYOUT_TEXT = 4096
+_SCALAR_VALUE = re.compile(r": ([^\n]+)\n")
+_OPEN_LINE = re.compile(rf" *({_NAME}) \{{")
+_CLOSE_LINE = re.compile(r" *\}")
+_SCALAR_NAME = re.compile(rf" *({_NAME})")
+# The steps of a layout, each (kind, data, memo): (_SCALAR, its field, the field's memo) for its
+# next scalar, (_CONSTANT, bytes, None) for a part without scalars, (_OPEN, None, None) for
+# `name {`, (_CLOSE, the message's tag, None) for its `}`. _filled tests kinds by number.
+_SCALAR, _CONSTANT, _OPEN, _CLOSE = range(4)
+_Layout = list[tuple[int, Any, Any]]
+_LAYOUTS: dict[str, dict[tuple[str, ...], _Layout | None]] = {}  # by message type, then layout
+_UNREAD: Any = object()
+
+
+def _layout(parts: list[str], fields: _Fields) -> _Layout | None:
+    """The steps that encode texts split as `parts` (_SCALAR_VALUE.split) given their scalars, or None.
+
+    None when the layout is outside what _token_bytes reads the same way (it
+    then reads the text); otherwise _filled(steps, scalars) is _token_bytes' result.
+    """
+    steps: _Layout = []
+    open_messages: list[tuple[_Fields, set[str], int, bytes]] = []
+    seen: set[str] = set()
+    last = len(parts) - 1
+    for index in range(0, len(parts), 2):  # the layout's pieces; each but the last ends with a scalar's name
+        *lines, tail = parts[index].split("\n")
+        for line in lines:
+            opening = _OPEN_LINE.fullmatch(line)
+            if opening is not None:
+                field = fields.get(opening.group(1))
+                if field is None or field[3] is None or len(open_messages) >= MAX_DEPTH - 2:
+                    return None
+                if not _first(field, seen):
+                    return None
+                open_messages.append((fields, seen, len(steps), field[0]))
+                steps.append((_OPEN, None, None))
+                fields, seen = field[3], set()
+            elif _CLOSE_LINE.fullmatch(line) and open_messages:
+                fields, seen, opened, tag = open_messages.pop()
+                inner = steps[opened + 1 :]
+                if all(kind == _CONSTANT for kind, _, _ in inner):  # encoded once, here
+                    body = b"".join(data for _, data, _ in inner)
+                    del steps[opened:]
+                    steps.append((_CONSTANT, tag + varint(len(body)) + body, None))
+                else:
+                    steps.append((_CLOSE, tag, None))
+            else:
+                return None
+        if index == last:
+            return None if tail or open_messages else steps
+        named = _SCALAR_NAME.fullmatch(tail)
+        if named is None:
+            return None
+        field = fields.get(named.group(1))
+        if field is None or field[1] is None or not _first(field, seen):
+            return None
+        steps.append((_SCALAR, field, field[4]))
+    return None  # not reached: `parts` has an odd length
+
+
+def _first(field: _Field, seen: set[str]) -> bool:
+    """Whether `field` may appear here: repeated, or the first of its field or oneof in `seen` (then noted)."""
+    once = field[2]
+    if once is None:
+        return True
+    if once in seen:
+        return False  # text_format refuses most repeats of a singular field and overwrites the rest
+    seen.add(once)
+    return True
+
+
+def _filled(layout: _Layout, scalars: list[str]) -> bytes | None:
+    """The wire bytes of the text of `layout` with `scalars`, or None if one of them does not encode."""
+    chunks: list[bytes] = []
+    outer: list[list[bytes]] = []
+    next_scalar = iter(scalars).__next__
+    for kind, data, memo in layout:
+        if not kind:  # _SCALAR
+            scalar = next_scalar()
+            encoded = memo.get(scalar)
+            if encoded is None:
+                encoded = _scalar_field(data, scalar)
+                if encoded is None:
+                    return None
+                if len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+                    memo[scalar] = encoded
+            chunks.append(encoded)
+        elif kind == 1:  # _CONSTANT
+            chunks.append(data)
+        elif kind == 2:  # _OPEN
+            outer.append(chunks)
+            chunks = []
+        else:
+            body = b"".join(chunks)
+            chunks = outer.pop()
+            chunks += (data, varint(len(body)), body)
     return b"".join(chunks)
 
 

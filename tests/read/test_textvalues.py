@@ -26,7 +26,7 @@ from test_text import edit
 from tflint import protos
 from tflint.read import load, sniff
 from tflint.read.text import FastReader
-from tflint.read.textvalues import _bytes_literal, message_bytes
+from tflint.read.textvalues import _LAYOUTS, _bytes_literal, _token_bytes, message_bytes
 
 SETTINGS = settings(
     max_examples=400,
@@ -520,3 +520,31 @@ def test_mutated_real_values_keep_the_contract():
     rng = random.Random(5)
     for _ in range(3000):
         transcoded(mutated(rng.choice(texts), rng))
+
+
+def test_layouts_give_the_bytes_of_the_token_reading():
+    """A value read through its layout (a template of its lines, read once) has the bytes of its
+    reading token by token, or both are None: for the first value of a layout and for later ones."""
+    texts = list(file_values()) + list(generated_values())
+    rng = random.Random(7)
+    texts += [mutated(rng.choice(texts), rng) for _ in range(3000)]
+    _LAYOUTS.clear()
+    for _ in range(2):  # the second time, every layout is known
+        for text in texts:
+            if text[-1:] in ("\n", ""):
+                assert attr_value_bytes(text) == _token_bytes(text, _attr_fields()), text[:2000]
+    assert len(_LAYOUTS[protos.AttrValue.DESCRIPTOR.full_name]) > 10
+
+
+def test_a_known_layout_with_a_scalar_that_does_not_encode_gives_none():
+    assert attr_value_bytes("tensor {\n  dtype: DT_FLOAT\n  float_val: 1.5\n}\n") is not None
+    assert attr_value_bytes("tensor {\n  dtype: DT_BOGUS\n  float_val: 1.5\n}\n") is None
+    assert attr_value_bytes("tensor {\n  dtype: DT_FLOAT\n  float_val: 1.5f\n}\n") is None
+    data = attr_value_bytes("tensor {\n  dtype: DT_HALF\n  float_val: 2\n}\n")
+    assert protos.AttrValue.FromString(data) == protos.AttrValue(tensor={"dtype": "DT_HALF", "float_val": [2.0]})
+
+
+def _attr_fields():
+    from tflint.read.textvalues import _schema
+
+    return _schema(protos.AttrValue.DESCRIPTOR)
