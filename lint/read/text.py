@@ -105,13 +105,16 @@ class _AttrBlock(AttrLines):
     a line per field it sets (the usual case); others get a _ShiftedPositions of it.
     """
 
-    __slots__ = ("values", "lines")
+    __slots__ = ("values", "lines", "number")
 
-    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int) -> None:
+    def __init__(
+        self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int, number: int = -1
+    ) -> None:
         self.key_lines = key_lines  # AttrLines' fields, set here: one call less per distinct attrs text
         self.column = column
         self.values = values
         self.lines = lines
+        self.number = number  # its index in its reader's _created (-1: the empty block)
 
 
 class _ShiftedPositions(Mapping[str, tuple[int, int]]):
@@ -187,6 +190,7 @@ class FastReader:
         self._attr_value = protos.AttrValue
         self._blocks: dict[int, tuple[int, int, _AttrBlock]] = {}  # by hash: the first text's span
         self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
+        self._created: list[_AttrBlock] = []  # every block read, in order (their numbers)
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
         # One key_lines dict per layout (keys and their lines): most attr blocks differ in values only.
@@ -207,8 +211,9 @@ class FastReader:
         `text`, the residual (the text without the node blocks) and a map from
         the residual's line numbers back to `text`'s. Raises NotCanonical
         when a node block is outside this reader's layout. With `as_rows`, each
-        node is a tuple (name, op, device, inputs, its _AttrBlock, line, column,
-        the line its attrs start on), for a process that sends them elsewhere.
+        node is a tuple (name, op, device, inputs, its _AttrBlock's number, line,
+        column, the line its attrs start on), for a process that sends them
+        elsewhere, and attr values are left encoded (_portable sends their bytes).
         """
         if end is None:
             end = len(text)
@@ -286,7 +291,7 @@ class FastReader:
             device = intern(device) if device else ""
             positions: Mapping[str, tuple[int, int]] | AttrLines
             if as_rows:
-                nodes.append((name, op, device, inputs, block, *position, line + header_lines))
+                nodes.append((name, op, device, inputs, block.number, *position, line + header_lines))
             else:
                 if not block.key_lines:
                     positions = _NO_POSITIONS
@@ -304,19 +309,25 @@ class FastReader:
             start = kept_from if text.startswith(opening, kept_from) else _line_starting(text, opening, kept_from)
         pieces.append(text[kept_from:end])
         line_map.add(pieces[-1], kept_line)
-        self._decode_pending()
+        if not as_rows:
+            self._decode_pending()
         return nodes, offsets, "".join(pieces), line_map
 
     def rebuilt(
         self, text: str, payload: tuple[Any, ...], first_ordinal: int
-    ) -> tuple[list[Node], array[int], str, LineMap]:
-        """The nodes read_nodes_split's child read, as read_nodes returns them.
+    ) -> tuple[list[Node], array[int], str, LineMap] | None:
+        """The nodes read_nodes_split's child read, as read_nodes returns them (None: read them here).
 
         A block this reader has read too (the same attrs text) gives its nodes
         this reader's shared attr dict, as if one reader had read the file.
+        None when upb refuses one of the values the child encoded (read_nodes
+        then decides what it is).
         """
         _, rows, blocks, values, offsets_bytes, residual, line_map = payload
-        messages = decoded_together(values)
+        try:
+            messages = decoded_together(values)
+        except Exception:  # DecodeError
+            return None
         keys = self._keys
         rebuilt: list[_AttrBlock] = []
         for entries, (begin, end), shape in blocks:
@@ -330,12 +341,22 @@ class FastReader:
                 attrs = {keys.setdefault(key, key): messages[number] for key, number in entries}
                 block = _AttrBlock(attrs, lines, key_lines, column)
             rebuilt.append(block)
-        nodes = [
-            _node(name, op, device, rebuilt[number], inputs, ordinal, (line, column), first_line)
-            for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(
-                rows, start=first_ordinal
-            )
-        ]
+        rebuilt.append(_EMPTY_BLOCK)  # number -1
+        nodes: list[Node] = []
+        append = nodes.append
+        intern = sys.intern
+        positions: Mapping[str, tuple[int, int]] | AttrLines
+        for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, first_ordinal):
+            block = rebuilt[number]
+            if not block.key_lines:
+                positions = _NO_POSITIONS
+            elif first_line == line + (2 if op else 1) + len(inputs) + (1 if device else 0):
+                positions = block  # where Node.attr_position finds its attrs: nothing to keep per node
+            else:  # a header with an empty op or device written out: its attrs start a line further
+                positions = _ShiftedPositions(block, first_line)
+            op = intern(op) if op else ""
+            device = intern(device) if device else ""
+            append(Node(name, op, device, block.values, inputs, None, ordinal, (line, column), positions))
         offsets = array("q")
         offsets.frombytes(offsets_bytes)
         return nodes, offsets, residual, LineMap.restored(line_map)
@@ -388,7 +409,8 @@ class FastReader:
         if pending:
             self._pending_dicts.append(values)
         key_lines = self._layouts.setdefault(tuple(key_lines.items()), key_lines)
-        block = _AttrBlock(values, line, key_lines, depth + 5)
+        block = _AttrBlock(values, line, key_lines, depth + 5, len(self._created))
+        self._created.append(block)
         if seen is None:
             self._blocks[text_hash] = (start, start + len(attrs_text), block)
         else:
@@ -517,14 +539,13 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
     except forked.ChildFailed:
         payload = None
     if payload is None:
-        later = reader.read_nodes(text, 0, split)
-        for ordinal, node in enumerate(later[0], start=len(nodes)):
-            node.ordinal = ordinal
+        later = _renumbered(reader.read_nodes(text, 0, split), len(nodes))
     elif payload[0] == "not canonical":
         raise NotCanonical(payload[1])
     else:
-        later = reader.rebuilt(text, payload, len(nodes))
+        rebuilt = reader.rebuilt(text, payload, len(nodes))
         del payload  # as big as the child's half of the attr values: not kept while they are merged
+        later = rebuilt if rebuilt is not None else _renumbered(reader.read_nodes(text, 0, split), len(nodes))
     later_nodes, later_offsets, later_residual, later_map = later
     nodes.extend(later_nodes)
     offsets.extend(later_offsets)
@@ -532,68 +553,43 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
     return nodes, offsets, residual + later_residual, line_map
 
 
+def _renumbered(
+    read: tuple[list[Node], array[int], str, LineMap], first_ordinal: int
+) -> tuple[list[Node], array[int], str, LineMap]:
+    """What read_nodes read, its nodes numbered from `first_ordinal`."""
+    for ordinal, node in enumerate(read[0], start=first_ordinal):
+        node.ordinal = ordinal
+    return read
+
+
 def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
-    """What the child of read_nodes_split read from `split` on, as data marshal can carry."""
+    """What the child of read_nodes_split read from `split` on, as data marshal can carry.
+
+    Its rows name their blocks by number: each block read, in order, as its
+    entries (key, value number), its span in the text and its shape; each
+    distinct value once, as wire bytes (as encoded from its text, not decoded).
+    """
     try:
-        nodes, offsets, residual, line_map = reader.read_nodes(text, 0, split, as_rows=True)
+        rows, offsets, residual, line_map = reader.read_nodes(text, 0, split, as_rows=True)
     except NotCanonical as error:
         return ("not canonical", str(error))
     spans = {id(block): (begin, end) for begin, end, block in reader._blocks.values()}
-    block_numbers: dict[int, int] = {}
     blocks: list[tuple[Any, ...]] = []
     value_numbers: dict[int, int] = {}
     values: list[bytes] = []
-    rows = []
-    for name, op, device, inputs, block, line, column, first_line in nodes:
-        number = block_numbers.get(id(block))
-        if number is None:
-            entries = []
-            for key, value in block.values.items():
-                value_number = value_numbers.get(id(value))
-                if value_number is None:
-                    value_number = value_numbers[id(value)] = len(values)
-                    values.append(value.SerializeToString())
-                entries.append((key, value_number))
-            # Without keys (no attrs), a node gets the empty block, and no attr positions.
-            shape = (block.lines, block.key_lines, block.column) if block.key_lines else None
-            number = block_numbers[id(block)] = len(blocks)
-            blocks.append((tuple(entries), spans.get(id(block), (0, 0)), shape))
-        rows.append((name, op, device, inputs, number, line, column, first_line))
+    pending = reader._pending
+    for block in reader._created:
+        entries = []
+        for key, value in block.values.items():
+            value_number = value_numbers.get(id(value))
+            if value_number is None:
+                value_number = value_numbers[id(value)] = len(values)
+                values.append(pending[value.number] if value.__class__ is _Pending else value.SerializeToString())
+            entries.append((key, value_number))
+        # Without keys (no attrs), a node gets the empty block, and no attr positions.
+        shape = (block.lines, block.key_lines, block.column) if block.key_lines else None
+        blocks.append((tuple(entries), spans.get(id(block), (0, 0)), shape))
     return ("nodes", rows, blocks, values, offsets.tobytes(), residual, line_map.portable())
-
-
-def _node(
-    name: str,
-    op: str,
-    device: str,
-    block: _AttrBlock,
-    inputs: tuple[str, ...],
-    ordinal: int,
-    position: tuple[int, int],
-    first_attr_line: int,
-) -> Node:
-    """A node as this reader builds it: one string per op and device, attr positions from its block.
-
-    `first_attr_line` is the line its attr block starts on; the block's key lines count from it.
-    """
-    positions: Mapping[str, tuple[int, int]] | AttrLines
-    if not block.key_lines:
-        positions = _NO_POSITIONS
-    elif first_attr_line == position[0] + (2 if op else 1) + len(inputs) + (1 if device else 0):
-        positions = block  # where Node.attr_position finds its attrs: nothing to keep per node
-    else:  # a header with an empty op or device written out: its attrs start a line further
-        positions = _ShiftedPositions(block, first_attr_line)
-    return Node(
-        name,
-        sys.intern(op) if op else "",
-        sys.intern(device) if device else "",
-        block.values,
-        inputs,
-        None,
-        ordinal,
-        position,
-        positions,
-    )
 
 
 def _line_starting(text: str, prefix: str, position: int) -> int:

@@ -416,6 +416,33 @@ def test_split_read_survives_a_failing_child(monkeypatch):
     assert ordinals(artifact) == list(range(len(ordinals(artifact))))
 
 
+def test_split_read_when_upb_refuses_a_value_the_child_encoded(monkeypatch):
+    """The child sends values as encoded, undecoded: if one does not decode, this process reads that half."""
+    node = 'node {{\n  name: "n{}"\n  op: "Identity"\n  attr {{\n    key: "T"\n    value {{\n      type: {}\n'
+    node += "    }}\n  }}\n}}\n"
+    data = "".join(node.format(number, ("DT_FLOAT", "DT_INT32")[number % 2]) for number in range(20)).encode()
+    whole = snapshot(load_bytes(data, "g.pbtxt"))
+    encoded = textfast.message_bytes
+
+    def broken(text, descriptor):  # bytes upb refuses (a truncated varint) for every `type:` value
+        return b"\x08" if text.strip().startswith("type:") else encoded(text, descriptor)
+
+    split_everything(monkeypatch)
+    monkeypatch.setattr(textfast, "message_bytes", broken)
+    rebuilt = []
+    original = textfast.FastReader.rebuilt
+
+    def recorded(self, *args):
+        rebuilt.append(original(self, *args))
+        return rebuilt[-1]
+
+    monkeypatch.setattr(textfast.FastReader, "rebuilt", recorded)
+    artifact = load_bytes(data, "g.pbtxt", workers=2)
+    assert rebuilt == [None]  # the child's half was read again here
+    assert snapshot(artifact) == whole
+    assert ordinals(artifact) == list(range(len(ordinals(artifact))))
+
+
 def test_split_read_when_no_process_can_be_forked(monkeypatch):
     import os
 
