@@ -273,6 +273,19 @@ def test_edge_cases(text, covered):
 _ESCAPE_ALPHABET = list("\\\\\\xuUN01347o8afFgntrvbq\"'é\u0100? ")
 
 
+# One double-quoted literal, as text_format's tokenizer reads it: escapes of any character but a newline.
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+@SETTINGS
+@given(st.text(alphabet=_ESCAPE_ALPHABET + ["\n", '"'], max_size=14))
+def test_only_one_whole_literal_is_read(scalar):
+    """A scalar that is not one quoted literal (a stray or escaped closing quote, a newline) gives None."""
+    for text in (scalar, f'"{scalar}"'):
+        if _QUOTED.fullmatch(text) is None:
+            assert _bytes_literal(text) is None, text
+
+
 @SETTINGS
 @given(st.text(alphabet=_ESCAPE_ALPHABET, max_size=12))
 def test_literals_unescape_as_cunescape_does(body):
