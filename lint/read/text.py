@@ -223,6 +223,7 @@ class FastReader:
         closing = "\n" + indent + "}\n"
         closing_tail = len(closing) - 1
         extras_line = "\n" + indent + "  experimental_"
+        extras_probe = extras_line[1:]  # in every attrs text followed by extras, and rarely in others
         name_column = depth + 3
         nodes: list[Any] = []
         offsets = array("q")
@@ -236,7 +237,6 @@ class FastReader:
         kept_line = 1 + text.count("\n", 0, begin)
         start = _line_starting(text, opening, begin)
         while 0 <= start < end:
-            line = kept_line if start == kept_from else kept_line + text.count("\n", kept_from, start)
             match = plain_header.match(text, start)
             if match is not None:
                 name, op, inputs_text, device = match.groups()  # its groups: name, op, inputs, device
@@ -249,6 +249,9 @@ class FastReader:
                 header_lines = 1 + named + (op is not None) + len(inputs) + (device is not None)
                 # Whether its attrs start where Node.attr_position looks: not after an empty op or device.
                 usual_header = op != "" and device != ""
+            elif not text.startswith(opening, start):  # `start` is where the last block ended: no node there
+                start = _line_starting(text, opening, start)
+                continue
             else:
                 match = _ESCAPED_HEADERS[depth].match(text, start)
                 if match is None:
@@ -258,6 +261,7 @@ class FastReader:
                 name, op, inputs, device = _unescape_header(header)
                 header_lines = header.count("\n")
                 usual_header = header_lines == 1 + named + (op != "") + len(inputs) + (device != "")
+            line = kept_line if start == kept_from else kept_line + text.count("\n", kept_from, start)
             body_start = match.end()
             # The block ends at the first line holding only its closing brace: lines inside are
             # deeper, and what lies between is checked (attrs, extras) or left to the residual parse.
@@ -265,13 +269,15 @@ class FastReader:
             if not close_line:
                 raise NotCanonical("node block without its closing brace")
             node_lines = header_lines + 1
-            extras = text.find(extras_line, body_start - 1, close_line) + 1 or close_line
-            if extras < close_line:
-                if not _NODE_EXTRAS[depth].fullmatch(text, extras, close_line):
-                    raise NotCanonical("unexpected fields after a node's attrs")
-                node_lines += text.count("\n", extras, close_line)
-            if extras > body_start:
+            attrs_text = text[body_start:close_line]
+            if extras_probe in attrs_text:  # debug info or a full type after the attrs, perhaps
+                extras = text.find(extras_line, body_start - 1, close_line) + 1 or close_line
+                if extras < close_line:
+                    if not _NODE_EXTRAS[depth].fullmatch(text, extras, close_line):
+                        raise NotCanonical("unexpected fields after a node's attrs")
+                    node_lines += text.count("\n", extras, close_line)
                 attrs_text = text[body_start:extras]
+            if attrs_text:
                 text_hash = hash(attrs_text)
                 seen = blocks_get(text_hash)  # _block_read's common case, inline
                 if seen is not None and seen[1] - seen[0] == len(attrs_text) and text.startswith(attrs_text, seen[0]):
@@ -305,8 +311,7 @@ class FastReader:
                 pieces.append(text[kept_from:start])
                 line_map.add(pieces[-1], kept_line)
             kept_line = line + node_lines + block.lines
-            kept_from = close_line + closing_tail
-            start = kept_from if text.startswith(opening, kept_from) else _line_starting(text, opening, kept_from)
+            start = kept_from = close_line + closing_tail  # the next node's, most often
         pieces.append(text[kept_from:end])
         line_map.add(pieces[-1], kept_line)
         if not as_rows:
