@@ -27,7 +27,7 @@ import re
 import sys
 from array import array
 from collections.abc import Iterator, Mapping
-from typing import Any, cast
+from typing import Any
 
 from tflint.read.positions import excess_nesting
 from tflint.read.textvalues import message_bytes, read_message
@@ -229,21 +229,28 @@ class FastReader:
         offsets = array("q")
         # Node names as read, so that inputs naming a node share its string (a third of the memory).
         names: dict[str, str] = {}
+        # Methods and names the loop uses, bound once (each lookup costs as much as a small step).
+        header_match = plain_header.match
+        find = text.find
+        add_node = nodes.append
+        add_offset = offsets.append
         blocks_get = self._blocks.get
         intern = sys.intern
+        node_class = Node
         pieces: list[str] = []
         line_map = LineMap()
         kept_from = begin
         kept_line = 1 + text.count("\n", 0, begin)
         start = _line_starting(text, opening, begin)
+        inputs: tuple[str, ...]
         while 0 <= start < end:
-            match = plain_header.match(text, start)
+            match = header_match(text, start)
             if match is not None:
                 name, op, inputs_text, device = match.groups()  # its groups: name, op, inputs, device
                 named = name is not None
                 if inputs_text:
                     quoted = inputs_text.split('"')[1::2]  # without escapes, every other piece is an input
-                    inputs = cast("tuple[str, ...]", tuple(map(names.get, quoted, quoted)))  # never None: the default
+                    inputs = tuple(map(names.get, quoted, quoted))  # never None: the default
                 else:
                     inputs = ()
                 header_lines = 1 + named + (op is not None) + len(inputs) + (device is not None)
@@ -265,13 +272,13 @@ class FastReader:
             body_start = match.end()
             # The block ends at the first line holding only its closing brace: lines inside are
             # deeper, and what lies between is checked (attrs, extras) or left to the residual parse.
-            close_line = text.find(closing, body_start - 1) + 1
+            close_line = find(closing, body_start - 1) + 1
             if not close_line:
                 raise NotCanonical("node block without its closing brace")
             node_lines = header_lines + 1
             attrs_text = text[body_start:close_line]
             if extras_probe in attrs_text:  # debug info or a full type after the attrs, perhaps
-                extras = text.find(extras_line, body_start - 1, close_line) + 1 or close_line
+                extras = find(extras_line, body_start - 1, close_line) + 1 or close_line
                 if extras < close_line:
                     if not _NODE_EXTRAS[depth].fullmatch(text, extras, close_line):
                         raise NotCanonical("unexpected fields after a node's attrs")
@@ -297,7 +304,7 @@ class FastReader:
             device = intern(device) if device else ""
             positions: Mapping[str, tuple[int, int]] | AttrLines
             if as_rows:
-                nodes.append((name, op, device, inputs, block.number, *position, line + header_lines))
+                add_node((name, op, device, inputs, block.number, *position, line + header_lines))
             else:
                 if not block.key_lines:
                     positions = _NO_POSITIONS
@@ -305,8 +312,8 @@ class FastReader:
                     positions = block  # as in _node
                 else:
                     positions = _ShiftedPositions(block, line + header_lines)
-                nodes.append(Node(name, op, device, block.values, inputs, None, len(nodes), position, positions))
-            offsets.append(start)
+                add_node(node_class(name, op, device, block.values, inputs, None, len(nodes), position, positions))
+            add_offset(start)
             if start > kept_from:
                 pieces.append(text[kept_from:start])
                 line_map.add(pieces[-1], kept_line)
