@@ -515,7 +515,7 @@ SPLIT_MIN_CHARS = 8 << 20
 
 # The percentage of the text this process reads. The child also packs what it read (its values are
 # sent as encoded, not decoded), this process then builds the child's nodes (rebuilt): with 51, both
-# halves take as many instructions on the generated and TF-written 100k-node graphs (1-2% apart).
+# halves take as many instructions on the generated and TF-written 10k-node graphs (1-3% apart).
 _PARENT_SHARE = 51
 
 
