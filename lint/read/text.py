@@ -105,16 +105,26 @@ class _AttrBlock(AttrLines):
     a line per field it sets (the usual case); others get a _ShiftedPositions of it.
     """
 
-    __slots__ = ("values", "lines", "number")
+    __slots__ = ("values", "lines")
 
-    def __init__(
-        self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int, number: int = -1
-    ) -> None:
+    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int) -> None:
         self.key_lines = key_lines  # AttrLines' fields, set here: one call less per distinct attrs text
         self.column = column
         self.values = values
         self.lines = lines
-        self.number = number  # its index in its reader's _created (-1: the empty block)
+
+
+class _NumberedBlock(_AttrBlock):
+    """A block of a reader that numbers them (the split read's child): its index in the reader's _created.
+
+    Only there: the other readers' blocks, kept for the whole run, do without the slot.
+    """
+
+    __slots__ = ("number",)
+
+    def __init__(self, values: dict[str, Any], lines: int, key_lines: dict[str, int], column: int, number: int) -> None:
+        super().__init__(values, lines, key_lines, column)
+        self.number = number  # -1: the empty block
 
 
 class _ShiftedPositions(Mapping[str, tuple[int, int]]):
@@ -184,13 +194,14 @@ _LONG_VALUE = 512
 class FastReader:
     """Reads the node blocks of one text file; caches shared attr texts."""
 
-    def __init__(self) -> None:
+    def __init__(self, numbered: bool = False) -> None:
+        """A reader; `numbered` for read_nodes' `as_rows`, whose rows name their blocks by number."""
         from tflint import protos
 
         self._attr_value = protos.AttrValue
         self._blocks: dict[int, tuple[int, int, _AttrBlock]] = {}  # by hash: the first text's span
         self._colliding: dict[str, _AttrBlock] = {}  # texts whose hash an earlier text has
-        self._created: list[_AttrBlock] = []  # every block read, in order (their numbers)
+        self._created: list[_AttrBlock] | None = [] if numbered else None  # every block read, in order
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}  # one string per attr key
         # One key_lines dict per layout (keys and their lines): most attr blocks differ in values only.
@@ -210,8 +221,8 @@ class FastReader:
         Returns (nodes, offsets, residual, line_map): each node's offset in
         `text`, the residual (the text without the node blocks) and a map from
         the residual's line numbers back to `text`'s. Raises NotCanonical
-        when a node block is outside this reader's layout. With `as_rows`, each
-        node is a tuple (name, op, device, inputs, its _AttrBlock's number, line,
+        when a node block is outside this reader's layout. With `as_rows` (a
+        reader made `numbered`), each node is a tuple (name, op, device, inputs, its _AttrBlock's number, line,
         column, the line its attrs start on), for a process that sends them
         elsewhere, and attr values are left encoded (_portable sends their bytes).
         """
@@ -304,7 +315,8 @@ class FastReader:
             device = intern(device) if device else ""
             positions: Mapping[str, tuple[int, int]] | AttrLines
             if as_rows:
-                add_node((name, op, device, inputs, block.number, *position, line + header_lines))
+                number = block.number  # type: ignore[attr-defined]  # a numbered reader's blocks, and the empty one
+                add_node((name, op, device, inputs, number, *position, line + header_lines))
             else:
                 if not block.key_lines:
                     positions = _NO_POSITIONS
@@ -342,6 +354,7 @@ class FastReader:
             return None
         keys = self._keys
         rebuilt: list[_AttrBlock] = []
+        block: _AttrBlock | None
         for entries, (begin, end), shape in blocks:
             block = None if shape is not None else _EMPTY_BLOCK
             if block is None and end > begin:
@@ -421,8 +434,11 @@ class FastReader:
         if pending:
             self._pending_dicts.append(values)
         key_lines = self._layouts.setdefault(tuple(key_lines.items()), key_lines)
-        block = _AttrBlock(values, line, key_lines, depth + 5, len(self._created))
-        self._created.append(block)
+        if self._created is None:
+            block = _AttrBlock(values, line, key_lines, depth + 5)
+        else:
+            block = _NumberedBlock(values, line, key_lines, depth + 5, len(self._created))
+            self._created.append(block)
         if seen is None:
             self._blocks[text_hash] = (start, start + len(attrs_text), block)
         else:
@@ -537,7 +553,7 @@ def read_nodes_split(text: str) -> tuple[list[Node], array[int], str, LineMap]:
     if split <= 0:
         return FastReader().read_nodes(text, 0)
     try:
-        child: forked.Child | None = forked.start(lambda: _portable(text, FastReader(), split), marshal)
+        child: forked.Child | None = forked.start(lambda: _portable(text, FastReader(numbered=True), split), marshal)
     except OSError:  # no process to spare (EAGAIN, ENOMEM): one reader does it all
         child = None
     reader = FastReader()
@@ -591,7 +607,7 @@ def _portable(text: str, reader: FastReader, split: int) -> tuple[Any, ...]:
     value_numbers: dict[int, int] = {}
     values: list[bytes] = []
     pending = reader._pending
-    for block in reader._created:
+    for block in reader._created or ():
         entries = []
         for key, value in block.values.items():
             value_number = value_numbers.get(id(value))
@@ -613,7 +629,7 @@ def _line_starting(text: str, prefix: str, position: int) -> int:
     return found + 1 if found >= 0 else -1
 
 
-_EMPTY_BLOCK = _AttrBlock({}, 0, {}, 0)
+_EMPTY_BLOCK = _NumberedBlock({}, 0, {}, 0, -1)
 _NO_POSITIONS: Mapping[str, tuple[int, int]] = {}
 
 

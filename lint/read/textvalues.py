@@ -370,11 +370,16 @@ _CLOSE_LINE = re.compile(r" *\}")
 _SCALAR_NAME = re.compile(rf" *({_NAME})")
 # The steps of a layout, each (kind, data, memo): (_SCALAR, its field, the field's memo) for its
 # next scalar, (_CONSTANT, bytes, None) for a part without scalars, (_OPEN, None, None) for
-# `name {`, (_CLOSE, the message's tag, None) for its `}`. _filled tests kinds by number.
-_SCALAR, _CONSTANT, _OPEN, _CLOSE = range(4)
+# `name {`, (_CLOSE, the message's tag, None) for its `}`, (_PACKED, (its field, packed tag, count),
+# {scalar: value without tag}) for a run of numbers of one repeated field (a tensor's `float_val`s):
+# packed, as protobuf writes them, so upb decodes them into an array of the right size (a graph's
+# values decoded from unpacked numbers took four times the memory). _filled tests kinds by number.
+_SCALAR, _CONSTANT, _OPEN, _CLOSE, _PACKED = range(5)
 _Layout = list[tuple[int, Any, Any]]
 _LAYOUTS: dict[str, dict[tuple[str, ...], _Layout | None]] = {}  # by message type, then layout
 _UNREAD: Any = object()
+# Per repeated number field (by id: fields live as long as _SCHEMAS), its scalars' encodings without tag.
+_NUMBERS: dict[int, dict[str, bytes]] = {}
 
 
 def _layout(parts: list[str], fields: _Fields) -> _Layout | None:
@@ -419,8 +424,23 @@ def _layout(parts: list[str], fields: _Fields) -> _Layout | None:
         field = fields.get(named.group(1))
         if field is None or field[1] is None or not _first(field, seen):
             return None
+        if field[2] is None and field[0][0] & 7 in (0, 1, 5):  # a number of a repeated field: packed
+            if steps and steps[-1][0] == _PACKED and steps[-1][1][0] is field:  # with the numbers before it
+                _, (_, tag, count), numbers = steps[-1]
+                steps[-1] = (_PACKED, (field, tag, count + 1), numbers)
+            else:
+                steps.append((_PACKED, (field, _packed_tag(field[0]), 1), _NUMBERS.setdefault(id(field), {})))
+            continue
         steps.append((_SCALAR, field, field[4]))
     return None  # not reached: `parts` has an odd length
+
+
+def _packed_tag(tag: bytes) -> bytes:
+    """The tag of the field of `tag` with wire type 2 (length-delimited, as packed numbers are)."""
+    number = 0
+    for shift, byte in enumerate(tag):
+        number |= (byte & 0x7F) << 7 * shift
+    return varint(number >> 3 << 3 | 2)
 
 
 def _first(field: _Field, seen: set[str]) -> bool:
@@ -452,6 +472,21 @@ def _filled(layout: _Layout, scalars: list[str]) -> bytes | None:
             chunks.append(encoded)
         elif kind == 1:  # _CONSTANT
             chunks.append(data)
+        elif kind == 4:  # _PACKED
+            field, packed_tag, count = data
+            numbers = []
+            for _ in range(count):
+                scalar = next_scalar()
+                number = memo.get(scalar)
+                if number is None:
+                    number = field[1](scalar)
+                    if number is None:
+                        return None
+                    if len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+                        memo[scalar] = number
+                numbers.append(number)
+            body = b"".join(numbers)
+            chunks += (packed_tag, varint(len(body)), body)
         elif kind == 2:  # _OPEN
             outer.append(chunks)
             chunks = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import struct
 import warnings
 from functools import cache
 
@@ -545,8 +546,23 @@ def test_layouts_give_the_bytes_of_the_token_reading():
     for _ in range(2):  # the second time, every layout is known
         for text in texts:
             if text[-1:] in ("\n", ""):
-                assert attr_value_bytes(text) == _token_bytes(text, _attr_fields()), text[:2000]
+                assert decoded(attr_value_bytes(text)) == decoded(_token_bytes(text, _attr_fields())), text[:2000]
     assert len(_LAYOUTS[protos.AttrValue.DESCRIPTOR.full_name]) > 10
+
+
+def decoded(data: bytes | None) -> bytes | None:
+    return None if data is None else protos.AttrValue.FromString(data).SerializeToString(deterministic=True)
+
+
+def test_runs_of_numbers_are_packed():
+    """Packed, as protobuf writes them: upb then sizes the array once (one at a time, it doubles it in its arena)."""
+    text = "tensor {\n  dtype: DT_FLOAT\n  float_val: 1\n  float_val: 2\n  float_val: 3\n  int_val: 4\n}\n"
+    data = attr_value_bytes(text)
+    assert b"\x2a\x0c" + struct.pack("<3f", 1, 2, 3) in data  # float_val (5), length-delimited, 12 bytes
+    assert protos.AttrValue.FromString(data).tensor.float_val == [1, 2, 3]
+    assert decoded(data) == parsed(text)
+    bad = "tensor {\n  dtype: DT_FLOAT\n  float_val: 1\n  float_val: 2x\n  float_val: 3\n  int_val: 4\n}\n"
+    assert attr_value_bytes(bad) is None
 
 
 def test_a_known_layout_with_a_scalar_that_does_not_encode_gives_none():
