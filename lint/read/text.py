@@ -237,9 +237,11 @@ class FastReader:
         `text`, the residual (the text without the node blocks) and a map from
         the residual's line numbers back to `text`'s. Raises NotCanonical
         when a node block is outside this reader's layout. With `as_rows` (a
-        reader made `numbered`), each node is a tuple (name, op, device, inputs, its _AttrBlock's number, line,
-        column, the line its attrs start on), for a process that sends them
-        elsewhere, and attr values are left encoded (_portable sends their bytes).
+        reader made `numbered`), each node is a tuple (name, op, device, inputs,
+        its _AttrBlock's number, line, column, the line its attrs start on if its
+        header is unusual (an empty op or device written out), else 0), for a
+        process that sends them elsewhere, and attr values are left encoded
+        (_portable sends their bytes).
         """
         if end is None:
             end = len(text)
@@ -331,7 +333,8 @@ class FastReader:
             positions: Mapping[str, tuple[int, int]] | AttrLines
             if as_rows:
                 number = block.number  # type: ignore[attr-defined]  # a numbered reader's blocks, and the empty one
-                add_node((name, op, device, inputs, number, *position, line + header_lines))
+                # The line its attrs start on when not where Node.attr_position looks for them, else 0.
+                add_node((name, op, device, inputs, number, *position, 0 if usual_header else line + header_lines))
             else:
                 if not block.key_lines:
                     positions = _NO_POSITIONS
@@ -384,18 +387,16 @@ class FastReader:
         rebuilt.append(_EMPTY_BLOCK)  # number -1
         nodes: list[Node] = []
         append = nodes.append
-        intern = sys.intern
         positions: Mapping[str, tuple[int, int]] | AttrLines
+        # Ops and devices come interned: the child interned them, and marshal keeps that.
         for ordinal, (name, op, device, inputs, number, line, column, first_line) in enumerate(rows, first_ordinal):
             block = rebuilt[number]
             if not block.key_lines:
                 positions = _NO_POSITIONS
-            elif first_line == line + (2 if op else 1) + len(inputs) + (1 if device else 0):
+            elif not first_line:
                 positions = block  # where Node.attr_position finds its attrs: nothing to keep per node
             else:  # a header with an empty op or device written out: its attrs start a line further
                 positions = _ShiftedPositions(block, first_line)
-            op = intern(op) if op else ""
-            device = intern(device) if device else ""
             append(Node(name, op, device, block.values, inputs, None, ordinal, (line, column), positions))
         offsets = array("q")
         offsets.frombytes(offsets_bytes)

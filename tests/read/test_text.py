@@ -443,6 +443,23 @@ def test_split_read_when_upb_refuses_a_value_the_child_encoded(monkeypatch):
     assert ordinals(artifact) == list(range(len(ordinals(artifact))))
 
 
+def test_split_read_places_attrs_after_headers_with_an_empty_op_or_device_written_out(monkeypatch):
+    """An empty op or device written out moves a node's attrs a line down: in the child's half too."""
+    headers = ['  op: "Identity"\n', '  op: ""\n', '  op: "Identity"\n  device: ""\n', '  op: ""\n  device: ""\n']
+    node = '{}  attr {{\n    key: "T"\n    value {{\n      type: DT_FLOAT\n    }}\n  }}\n}}\n'
+    names = ['node {{\n  name: "n{}"\n', "node {{\n"]
+    data = "".join(
+        node.format(names[number % 5 == 0].format(number) + headers[number % 4]) for number in range(40)
+    ).encode()
+    whole = load_bytes(data, "g.pbtxt")
+    split_everything(monkeypatch)
+    split = load_bytes(data, "g.pbtxt", workers=2)
+    assert snapshot(split) == snapshot(whole)
+    lines = [node.attr_position("T") for node in split.graphs[0].node_list()]
+    assert lines == [node.attr_position("T") for node in whole.graphs[0].node_list()]
+    assert len(set(lines)) == 40
+
+
 def test_split_read_when_no_process_can_be_forked(monkeypatch):
     import os
 
