@@ -447,9 +447,10 @@ def test_split_read_places_attrs_after_headers_with_an_empty_op_or_device_writte
     """An empty op or device written out moves a node's attrs a line down: in the child's half too."""
     headers = ['  op: "Identity"\n', '  op: ""\n', '  op: "Identity"\n  device: ""\n', '  op: ""\n  device: ""\n']
     node = '{}  attr {{\n    key: "T"\n    value {{\n      type: DT_FLOAT\n    }}\n  }}\n}}\n'
-    names = ['node {{\n  name: "n{}"\n', "node {{\n"]
+    names = ['node {{\n  name: "n{}"\n', "node {{\n", 'node {{\n  name: "n\\303\\251{}"\n']  # one with escapes
     data = "".join(
-        node.format(names[number % 5 == 0].format(number) + headers[number % 4]) for number in range(40)
+        node.format(names[1 if number % 5 == 0 else 2 if number % 7 == 3 else 0].format(number) + headers[number % 4])
+        for number in range(40)
     ).encode()
     whole = load_bytes(data, "g.pbtxt")
     split_everything(monkeypatch)
