@@ -24,16 +24,18 @@ import struct
 from collections.abc import Callable
 from typing import Any, cast
 
+from tflint.runtime.patterns import lazy
 from tflint.wire import varint
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # A message holding one scalar, on three lines (`dim {` `size: 4` `}`).
 _ONE_SCALAR = rf" *{_NAME} \{{\n *{_NAME}: [^\n]+\n *\}}\n"
-_ONE_SCALARS = re.compile(rf" *({_NAME}) \{{\n *({_NAME}): ([^\n]+)\n *\}}\n")  # (name, inner name, scalar)
+_ONE_SCALARS = lazy(rf" *({_NAME}) \{{\n *({_NAME}): ([^\n]+)\n *\}}\n")  # (name, inner name, scalar)
 # One token per line, or several: a message of one-scalar messages (`tensor_shape {`, its dims,
 # `}`), or a message holding one scalar. (name, its one-scalar messages, inner name, inner scalar,
 # scalar, unread line): `}` is all empty, `name {` has only a name.
-_TOKEN = re.compile(
+# Compiled on first use: most texts are read through their layout (_layout), without tokens.
+_TOKEN = lazy(
     rf" *(?:({_NAME})(?: \{{\n((?:{_ONE_SCALAR})+) *\}}| \{{\n *({_NAME}): ([^\n]+)\n *\}}| \{{|: ([^\n]+))|\}})\n"
     r"|([^\n]*\n)"
 )
