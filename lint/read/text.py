@@ -74,7 +74,7 @@ class _PerDepth(dict[int, re.Pattern[str]]):
     """Patterns by the depth of node blocks, each compiled when first used.
 
     A file has node blocks at one depth (0 in a GraphDef, 2 in a MetaGraphDef, 4 in a SavedModel):
-    compiling the patterns of all three took a fifth of the time of reading a small text graph.
+    compiling the patterns of all three at import took 3-4 ms of every run on a text file.
     """
 
     def __init__(self, build: Callable[[str], re.Pattern[str]]) -> None:
@@ -339,7 +339,7 @@ class FastReader:
                 if not block.key_lines:
                     positions = _NO_POSITIONS
                 elif usual_header:
-                    positions = block  # as in _node
+                    positions = block  # as in rebuilt
                 else:
                     positions = _ShiftedPositions(block, line + header_lines)
                 add_node(node_class(name, op, device, block.values, inputs, None, len(nodes), position, positions))
