@@ -103,6 +103,7 @@ def build_index(
         source.graph,
         registry,
         nodes=source.node_list(),
+        inputs_by_raw=source.inputs_by_raw,
         label=source.label,
         meta_graph=source.meta_graph,
         positions=source.positions,

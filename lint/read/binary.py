@@ -23,7 +23,7 @@ from itertools import islice
 from typing import Any
 
 from tflint import protos
-from tflint.tf.node import Node
+from tflint.tf.node import Input, Node, parse_all_inputs
 
 LiteGraphDef = protos.message_class("tflint.lite.GraphDef")
 _AttrEntry = protos.message_class("tflint.lite.AttrEntry")
@@ -43,20 +43,35 @@ def read_nodes(graph_bytes: bytes, workers: int = 1) -> list[Node]:
 
 
 def nodes_of(graph: Any, workers: int = 1) -> list[Node]:
-    """The top-level nodes of a parsed `tflint.lite.GraphDef`, attrs shared.
+    """The top-level nodes of a parsed `tflint.lite.GraphDef`, attrs shared, inputs parsed.
 
     With `workers` > 1, a big graph's later nodes are read by a forked child
     (nodes_of_split); the result is the same. Raises protobuf's DecodeError
     when an attr entry does not parse.
     """
+    return nodes_and_inputs(graph, workers)[0]
+
+
+def nodes_and_inputs(graph: Any, workers: int = 1) -> tuple[list[Node], dict[str, Input]]:
+    """nodes_of, and its nodes' distinct input strings parsed (what parse_all_inputs returns for them).
+
+    Every node's `inputs` is set, so a GraphIndex given both does not parse them again.
+    """
     if workers > 1 and len(graph.node) >= SPLIT_MIN_NODES:
-        return nodes_of_split(graph)
-    builder = _Builder()
-    builder.add_messages(graph.node)
-    return builder.nodes
+        builder = _read_split(graph)
+    else:
+        builder = _Builder()
+        builder.add_messages(graph.node)
+        builder.parse_inputs()
+    return builder.nodes, builder.inputs
 
 
 def nodes_of_split(graph: Any) -> list[Node]:
+    """nodes_of, the fields of the later nodes read by a forked child (see _read_split)."""
+    return _read_split(graph).nodes
+
+
+def _read_split(graph: Any) -> _Builder:
     """nodes_of, the fields of the later nodes read by a forked child.
 
     Reading a field of a parsed message makes a Python object of it, which
@@ -65,7 +80,8 @@ def nodes_of_split(graph: Any) -> list[Node]:
     attr set once (as the entries' bytes); this process builds every Node
     (decoding each distinct attr entry once, for both parts), so the Nodes
     are those nodes_of builds. If the child cannot be started or fails, this
-    process reads those nodes too.
+    process reads those nodes too. While the child works, this process
+    parses the inputs of its own nodes.
     """
     import marshal
 
@@ -79,6 +95,7 @@ def nodes_of_split(graph: Any) -> list[Node]:
     builder = _Builder()
     try:
         builder.add_messages(islice(graph.node, split))  # one message object at a time, not a list of them
+        builder.parse_inputs()
     except BaseException:
         if child is not None:
             child.stop()
@@ -93,7 +110,8 @@ def nodes_of_split(graph: Any) -> list[Node]:
         builder.add_messages(messages[number] for number in range(split, len(messages)))
     else:
         builder.add_fields(*fields)
-    return builder.nodes
+    builder.parse_inputs()
+    return builder
 
 
 def _fields(graph: Any, start: int) -> tuple[Any, ...]:
@@ -127,8 +145,16 @@ class _Builder:
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
+        # The nodes' distinct input strings, parsed (parse_all_inputs); the first `_parsed` nodes' inputs are set.
+        self.inputs: dict[str, Input] = {}
+        self._parsed = 0
         self._sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
         self._entries: dict[bytes, tuple[str, Any]] = {}
+
+    def parse_inputs(self) -> None:
+        """Set the inputs of the nodes added since the last call (top-level nodes: not in a function)."""
+        parse_all_inputs(self.nodes[self._parsed :], False, self.inputs)
+        self._parsed = len(self.nodes)
 
     def add_messages(self, messages: Any) -> None:
         """Append the Nodes of lite NodeDef messages."""

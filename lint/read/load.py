@@ -75,6 +75,8 @@ class GraphSource:
     op_list: Any
     meta_graph: Any
     positions: SourceMap | None
+    # The nodes' distinct input strings parsed, when the reader set every node's inputs (tflint.read.binary).
+    inputs_by_raw: dict[str, Any] | None
 
     def __init__(
         self,
@@ -93,6 +95,7 @@ class GraphSource:
         self.op_list = op_list
         self.meta_graph = meta_graph
         self.positions = positions
+        self.inputs_by_raw = None
 
     def node_list(self) -> Any:
         """The graph's nodes, however they were read (NodeDefs or fast-reader nodes)."""
@@ -612,10 +615,10 @@ def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSour
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
-        if isinstance(source.graph, binfast.LiteGraphDef):
-            source.nodes = binfast.nodes_of(source.graph, workers)
-        else:
-            source.nodes = binfast.read_nodes(source.graph.SerializeToString(), workers)
+        graph = source.graph
+        if not isinstance(graph, binfast.LiteGraphDef):
+            graph = binfast.LiteGraphDef.FromString(graph.SerializeToString())
+        source.nodes, source.inputs_by_raw = binfast.nodes_and_inputs(graph, workers)
     return sources
 
 

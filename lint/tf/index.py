@@ -29,7 +29,14 @@ NEXT_ITERATION_OPS = frozenset({"NextIteration", "RefNextIteration"})
 class Scope:
     """The nodes of the top-level graph or of one function body."""
 
-    def __init__(self, function: Any | None, function_ordinal: int | None, nodes: list[Node]) -> None:
+    def __init__(
+        self,
+        function: Any | None,
+        function_ordinal: int | None,
+        nodes: list[Node],
+        inputs_by_raw: dict[str, Input] | None = None,
+    ) -> None:
+        """`inputs_by_raw`: what parse_all_inputs returned for `nodes` (then set already), else they are parsed."""
         self.function: Any = function  # the FunctionDef (a message, untyped), None for the top-level graph
         self.function_ordinal = function_ordinal
         self.name: str | None = function.signature.name if function is not None else None
@@ -41,7 +48,9 @@ class Scope:
         )
         # Each distinct input string, parsed: rules that judge an input by itself (its node
         # name, its index) look at each once, with set operations where they can.
-        self.inputs_by_raw: dict[str, Input] = parse_all_inputs(nodes, function is not None)
+        self.inputs_by_raw: dict[str, Input] = (
+            inputs_by_raw if inputs_by_raw is not None else parse_all_inputs(nodes, function is not None)
+        )
         self._consumers: dict[str, list[tuple[Node, Input]]] | None = None
         self._by_op: dict[str, list[Node]] | None = None
         self._attr_groups: list[list[Node]] | None = None
@@ -163,7 +172,9 @@ class GraphIndex:
         artifact: Any = None,
         imports: Any = None,
         interface: Any = None,
+        inputs_by_raw: dict[str, Input] | None = None,
     ) -> None:
+        """`inputs_by_raw`: what parse_all_inputs returned for `nodes` (Nodes whose inputs a reader set)."""
         self.graph = graph
         # How the caller imports the graph (tflint.tf.imports.ImportArgs), and the tensors its
         # configuration expects (Interface); None when not given.
@@ -190,11 +201,12 @@ class GraphIndex:
         if not nodes or isinstance(nodes[0], Node):
             top_nodes = nodes  # the fast readers (binary and canonical text) build Nodes themselves
         else:
+            inputs_by_raw = None
             top_nodes = [
                 _message_node(message, None, ordinal, positions, graph_id, None)
                 for ordinal, message in enumerate(nodes)
             ]
-        self.main = Scope(None, None, top_nodes)
+        self.main = Scope(None, None, top_nodes, inputs_by_raw)
         self.function_scopes: list[Scope] = []
         for function_ordinal, function in enumerate(self.functions):
             name = function.signature.name

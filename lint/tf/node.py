@@ -146,15 +146,17 @@ def parse_input(raw: str) -> Input:
     return Input(raw, parsed.node, parsed.index, parsed.is_control)
 
 
-def parse_all_inputs(nodes: list[Node], in_function: bool) -> dict[str, Input]:
+def parse_all_inputs(nodes: list[Node], in_function: bool, table: dict[str, Input] | None = None) -> dict[str, Input]:
     """Set every node's `inputs`, parsing each distinct input string once; returns them by string.
 
     Most top-level inputs are a bare node name (TensorFlow writes output 0
     without a suffix); those are built here directly, the rest by parse_input
-    (parse_function_input in function bodies).
+    (parse_function_input in function bodies). With `table` (what an earlier
+    call returned, for nodes of the same scope), strings it holds are not
+    parsed again and the new ones are added to it.
     """
     parse = parse_function_input if in_function else parse_input
-    cache: dict[str, Input] = {}
+    cache: dict[str, Input] = {} if table is None else table
     get = cache.get
     new = tuple.__new__
     for node in nodes:
