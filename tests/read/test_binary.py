@@ -9,6 +9,7 @@ from google.protobuf.message import DecodeError
 from tflint import protos
 from tflint.read import binary as binfast
 from tflint.read.load import load_bytes
+from tflint.tf.node import Node, parse_all_inputs
 
 
 def _graph(*nodes: bytes) -> bytes:
@@ -88,7 +89,7 @@ def test_invalid_utf8_in_an_attr_key_is_rejected_like_the_full_parse():
 
 
 def _fields(nodes) -> list[tuple]:
-    return [(n.name, n.op, n.device, n.raw_inputs, n.ordinal, n.function, n.attr) for n in nodes]
+    return [(n.name, n.op, n.device, n.raw_inputs, n.inputs, n.ordinal, n.function, n.attr) for n in nodes]
 
 
 def _sharing(nodes) -> list[int]:
@@ -197,3 +198,64 @@ def test_a_big_binary_graph_loads_the_same_with_two_workers(monkeypatch):
     _split_everything(monkeypatch)
     split = load_bytes(data, "g.pb", workers=2)
     assert _fields(split.graphs[0].node_list()) == _fields(whole.graphs[0].node_list())
+
+
+# -- inputs parsed by the reader (GraphIndex does not parse them again) --------------------------
+
+
+def _wired_nodes(count: int) -> bytes:
+    """Nodes with every kind of input string: a name, `name:i`, `^name`, a repeated one, a dangling one."""
+    nodes = []
+    for number in range(count):
+        inputs = [b"n%d" % (number - 1), b"n%d:1" % (number // 2), b"^n%d" % (number // 3), b"n0", b"missing:0x"]
+        node = _node(b"n%d" % number, b"Identity", _entry(b"T", DT_FLOAT))
+        for item in inputs[: number % 6]:
+            node += b"\x1a" + bytes([len(item)]) + item
+        nodes.append(node)
+    return _graph(*nodes)
+
+
+def _parsed_afresh(nodes):
+    """What GraphIndex computes for copies of `nodes` whose inputs no reader parsed."""
+    copies = [Node(n.name, n.op, n.device, n.attr, n.raw_inputs, None, n.ordinal) for n in nodes]
+    return copies, parse_all_inputs(copies, False)
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_the_reader_parses_inputs_as_parse_all_inputs_does(monkeypatch, split):
+    data = _wired_nodes(90)
+    if split:
+        _split_everything(monkeypatch)
+    nodes, table = binfast.nodes_and_inputs(binfast.LiteGraphDef.FromString(data), workers=2 if split else 1)
+    copies, expected = _parsed_afresh(nodes)
+    assert list(table.items()) == list(expected.items())  # the same entries, in the same order
+    assert [n.inputs for n in nodes] == [n.inputs for n in copies]
+    assert any(item.is_control for n in nodes for item in n.inputs)
+    assert any(item.index == 1 for n in nodes for item in n.inputs)
+    # One Input per distinct string, shared by the nodes that read it.
+    assert all(item is table[item.raw] for n in nodes for item in n.inputs)
+
+
+def test_parse_all_inputs_extends_a_table_part_by_part():
+    nodes, _ = _parsed_afresh(binfast.read_nodes(_wired_nodes(40)))
+    _, whole = _parsed_afresh(nodes)
+    table = parse_all_inputs(nodes[:17], False)
+    first = dict(table)
+    assert parse_all_inputs(nodes[17:], False, table) is table
+    assert list(table.items()) == list(whole.items())
+    assert all(table[raw] is item for raw, item in first.items())  # parsed once: the first part's entries kept
+
+
+def test_the_index_of_a_binary_graph_takes_the_readers_inputs(monkeypatch):
+    from tflint.engine.run import build_index
+    from tflint.tf.registry import user_registry
+
+    _split_everything(monkeypatch)
+    artifact = load_bytes(_wired_nodes(60), "g.pb", workers=2)
+    source = artifact.graphs[0]
+    assert source.inputs_by_raw is not None
+    index = build_index(source, user_registry())
+    assert index.main.inputs_by_raw is source.inputs_by_raw
+    copies, expected = _parsed_afresh(index.nodes)
+    assert index.main.inputs_by_raw == expected
+    assert [n.inputs for n in index.nodes] == [n.inputs for n in copies]
