@@ -32,25 +32,44 @@ class Child:
         self._reaped = False
 
     def result(self, mapped: bool = False) -> Any:
-        """Wait for the child to finish and return what its work returned (ChildFailed if it did not).
+        """Wait for the child's result and return what its work returned (ChildFailed if it did not).
 
+        Once the result is whole, the child's exit is not waited for: it is reaped later.
         `mapped`: a big result is received in memory mapped for it alone (see _read_sized).
         Interrupted while waiting (Ctrl-C), it ends the child first: none outlives the parent.
         """
+        _reap_exited()
         try:
             with self._pipe:
                 data = _read_sized(self._pipe, mapped)
-            _, status = os.waitpid(self._pid, 0)
-            self._reaped = True
+            done, status = os.waitpid(self._pid, os.WNOHANG)
         except BaseException:
             self.stop()
             raise
         try:
+            if not done and data is not None:
+                try:
+                    value = self._codec.loads(data)
+                except Exception:
+                    pass  # not a whole result: how the child ends says why (below)
+                else:
+                    # A whole result: the child is exiting, which takes milliseconds (it unmaps all it
+                    # inherited) that nobody needs to wait for; it is reaped later (_reap_exited).
+                    self._reaped = True
+                    _exiting.append(self._pid)
+                    return value
+            if not done:
+                try:
+                    _, status = os.waitpid(self._pid, 0)
+                except BaseException:
+                    self.stop()
+                    raise
+            self._reaped = True
             if status != 0 or data is None:
                 raise ChildFailed(f"a forked worker process failed (wait status {status})")
             try:
                 return self._codec.loads(data)
-            except (EOFError, ValueError, TypeError) as error:  # cut short: not a whole result
+            except Exception as error:  # cut short: not a whole result (EOFError, ValueError, pickle's UnpicklingError)
                 raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
         finally:
             if isinstance(data, mmap.mmap):
@@ -70,6 +89,21 @@ class Child:
             os.waitpid(self._pid, 0)
         except ChildProcessError:
             pass
+
+
+# Children whose whole result came back, reaped once they have exited (_reap_exited).
+_exiting: list[int] = []
+
+
+def _reap_exited() -> None:
+    """Reap the children in _exiting that have exited (never waits)."""
+    for pid in list(_exiting):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # reaped already (by a caller waiting for any child)
+            done = pid
+        if done:
+            _exiting.remove(pid)
 
 
 # A result is sent as its size (this many bytes) and then its encoding.
@@ -112,6 +146,7 @@ def start(work: Callable[[], Any], codec: ModuleType) -> Child:
     that wants an exception to cross back returns it instead. OSError if the
     fork itself fails.
     """
+    _reap_exited()
     read_fd, write_fd = os.pipe()
     try:
         pid = os.fork()

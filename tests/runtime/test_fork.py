@@ -98,3 +98,42 @@ def test_a_result_cut_short_on_the_pipe_is_child_failed(monkeypatch):
     pipe = io.BytesIO((forked._MAPPED_MIN_BYTES * 2).to_bytes(forked._SIZE_BYTES, "little") + b"\0" * 100)
     assert forked._read_sized(pipe, mapped=True) == b""
     assert forked._read_sized(io.BytesIO(b"\1\0")) is None  # not even a whole size
+
+
+def test_a_whole_result_does_not_wait_for_the_child_to_exit_and_the_child_is_reaped_later(monkeypatch):
+    import signal
+
+    real_exit = os._exit
+
+    def slow_exit(status):  # what the child calls once its result is written
+        time.sleep(60)
+        real_exit(status)
+
+    monkeypatch.setattr(os, "_exit", slow_exit)
+    child = forked.start(lambda: list(range(10)), marshal)
+    monkeypatch.setattr(os, "_exit", real_exit)  # this process: as before
+    assert child.result() == list(range(10))
+    assert os.waitpid(child._pid, os.WNOHANG) == (0, 0)  # still exiting: result() did not wait for it
+    assert forked._exiting == [child._pid]
+    os.kill(child._pid, signal.SIGKILL)  # end its exit now
+    for _ in range(200):
+        forked._reap_exited()
+        if not forked._exiting:
+            break
+        time.sleep(0.05)
+    assert forked._exiting == []
+    with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
+        os.waitpid(child._pid, os.WNOHANG)
+
+
+def test_a_result_cut_short_still_waits_for_the_child_and_says_how_it_ended():
+    class HalfWritten:
+        @staticmethod
+        def dump(value, out):
+            out.write(pickle.dumps(value)[:-3])
+
+        loads = staticmethod(pickle.loads)
+
+    with pytest.raises(forked.ChildFailed):
+        forked.start(lambda: list(range(100)), HalfWritten).result()
+    assert forked._exiting == []
