@@ -102,7 +102,8 @@ def _read_split(graph: Any) -> _Builder:
         raise
     try:
         # Received in a mapping of its own: the nodes built after it then hold ~8 MB less at 300k nodes.
-        fields = child.result(mapped=True) if child is not None else None
+        # Its exit is not waited for: the rules' fork reaps it (fork.start).
+        fields = child.result(mapped=True, reap=False) if child is not None else None
     except forked.ChildFailed:
         fields = None
     if fields is None:

@@ -31,10 +31,12 @@ class Child:
         self._codec = codec
         self._reaped = False
 
-    def result(self, mapped: bool = False) -> Any:
+    def result(self, mapped: bool = False, reap: bool = True) -> Any:
         """Wait for the child's result and return what its work returned (ChildFailed if it did not).
 
-        Once the result is whole, the child's exit is not waited for: it is reaped later.
+        `reap=False`: once the result is whole, the child's exit (milliseconds unmapping all it
+        inherited) is not waited for; the next start() or result() reaps it, so that its CPU time
+        still counts in this process's children's (what benchmarks measure).
         `mapped`: a big result is received in memory mapped for it alone (see _read_sized).
         Interrupted while waiting (Ctrl-C), it ends the child first: none outlives the parent.
         """
@@ -47,14 +49,13 @@ class Child:
             self.stop()
             raise
         try:
-            if not done and data is not None:
+            if not done and not reap and data is not None:
                 try:
                     value = self._codec.loads(data)
                 except Exception:
                     pass  # not a whole result: how the child ends says why (below)
                 else:
-                    # A whole result: the child is exiting, which takes milliseconds (it unmaps all it
-                    # inherited) that nobody needs to wait for; it is reaped later (_reap_exited).
+                    # A whole result: the child is exiting, and reaped later (_reap_exited).
                     self._reaped = True
                     _exiting.append(self._pid)
                     return value

@@ -112,15 +112,12 @@ def test_a_whole_result_does_not_wait_for_the_child_to_exit_and_the_child_is_rea
     monkeypatch.setattr(os, "_exit", slow_exit)
     child = forked.start(lambda: list(range(10)), marshal)
     monkeypatch.setattr(os, "_exit", real_exit)  # this process: as before
-    assert child.result() == list(range(10))
+    assert child.result(reap=False) == list(range(10))
     assert os.waitpid(child._pid, os.WNOHANG) == (0, 0)  # still exiting: result() did not wait for it
     assert forked._exiting == [child._pid]
     os.kill(child._pid, signal.SIGKILL)  # end its exit now
-    for _ in range(200):
-        forked._reap_exited()
-        if not forked._exiting:
-            break
-        time.sleep(0.05)
+    os.waitid(os.P_PID, child._pid, os.WEXITED | os.WNOWAIT)  # until it has exited, leaving it to reap
+    assert forked.start(lambda: 1, marshal).result() == 1  # the next child's start reaps it
     assert forked._exiting == []
     with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
         os.waitpid(child._pid, os.WNOHANG)
@@ -135,5 +132,16 @@ def test_a_result_cut_short_still_waits_for_the_child_and_says_how_it_ended():
         loads = staticmethod(pickle.loads)
 
     with pytest.raises(forked.ChildFailed):
-        forked.start(lambda: list(range(100)), HalfWritten).result()
+        forked.start(lambda: list(range(100)), HalfWritten).result(reap=False)
     assert forked._exiting == []
+
+
+def test_a_result_waits_for_the_childs_exit_by_default(monkeypatch):
+    real_exit = os._exit
+    monkeypatch.setattr(os, "_exit", lambda status: (time.sleep(0.5), real_exit(status)))
+    child = forked.start(lambda: 7, marshal)
+    monkeypatch.setattr(os, "_exit", real_exit)
+    assert child.result() == 7
+    assert forked._exiting == []
+    with pytest.raises(ChildProcessError):  # reaped: its CPU time counts in this process's children's
+        os.waitpid(child._pid, os.WNOHANG)
