@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -33,8 +34,10 @@ _AttrEntry = protos.message_class("tflint.lite.AttrEntry")
 # (nodes_of_split); fewer take less time than starting it costs.
 SPLIT_MIN_NODES = 20_000
 # The share of the nodes (percent, the later ones) whose fields the child reads: this process builds
-# every Node, so it reads fewer fields itself, and the child's part is ready when it needs it.
-_CHILD_SHARE = 55
+# every Node, so it reads fewer fields itself, and builds the child's pieces as they come.
+_CHILD_SHARE = 65
+# How many pieces the child sends its part in.
+_PIECES = 8
 
 
 def read_nodes(graph_bytes: bytes, workers: int = 1) -> list[Node]:
@@ -79,66 +82,76 @@ def _read_split(graph: Any) -> _Builder:
     sends each of its nodes' name, op, device and inputs, and each distinct
     attr set once (as the entries' bytes); this process builds every Node
     (decoding each distinct attr entry once, for both parts), so the Nodes
-    are those nodes_of builds. If the child cannot be started or fails, this
-    process reads those nodes too. While the child works, this process
-    parses the inputs of its own nodes.
+    are those nodes_of builds. The child sends its part in pieces, and this
+    process builds each piece's nodes (and parses their inputs) while the
+    child reads the next. What the child does not send (it cannot be
+    started, or fails), this process reads too.
     """
     import marshal
 
     from tflint.runtime import fork as forked
 
-    split = len(graph.node) * (100 - _CHILD_SHARE) // 100
+    total = len(graph.node)
+    split = total * (100 - _CHILD_SHARE) // 100
+    bounds = [split + (total - split) * number // _PIECES for number in range(_PIECES + 1)]
     try:
-        child: forked.Child | None = forked.start(lambda: _fields(graph, split), marshal)
+        child: forked.Child | None = forked.start(lambda: _field_pieces(graph, bounds), marshal, stream=True)
     except OSError:  # no process to spare (EAGAIN, ENOMEM): this process reads them all
         child = None
     builder = _Builder()
     try:
         builder.add_messages(islice(graph.node, split))  # one message object at a time, not a list of them
         builder.parse_inputs()
+        if child is not None:
+            try:
+                for _ in range(_PIECES):
+                    # Received in a mapping of its own: the nodes built after it then hold less memory
+                    # (~8 MB at 300k nodes, when the child's part came in one piece).
+                    builder.add_fields(*child.next_result(mapped=True))
+                    builder.parse_inputs()
+            except forked.ChildFailed:  # next_result ended it
+                child = None
+            else:
+                child.release()
+                child = None
     except BaseException:
         if child is not None:
             child.stop()
         raise
-    try:
-        # Received in a mapping of its own: the nodes built after it then hold ~8 MB less at 300k nodes.
-        # Its exit is not waited for: the rules' fork reaps it (fork.start).
-        fields = child.result(mapped=True, reap=False) if child is not None else None
-    except forked.ChildFailed:
-        fields = None
-    if fields is None:
+    if len(builder.nodes) < total:
         messages = graph.node
-        builder.add_messages(messages[number] for number in range(split, len(messages)))
-    else:
-        builder.add_fields(*fields)
-    builder.parse_inputs()
+        builder.add_messages(messages[number] for number in range(len(builder.nodes), total))
+        builder.parse_inputs()
     return builder
 
 
-def _fields(graph: Any, start: int) -> tuple[Any, ...]:
-    """The fields of the nodes of `graph` from `start` on, as data marshal can carry (see nodes_of_split).
+def _field_pieces(graph: Any, bounds: list[int]) -> Iterator[tuple[Any, ...]]:
+    """The fields of the nodes of `graph` from bounds[0] on, piece by piece, as data marshal can carry.
 
-    Columns: names, ops, devices, input tuples, the number of each node's attr
-    set (an array("q")'s bytes), and the distinct attr sets (tuples of entry
-    bytes) in that numbering.
+    Piece k holds the nodes bounds[k] to bounds[k + 1], in columns: names,
+    ops, devices, input tuples, the number of each node's attr set (an
+    array("q")'s bytes), and the attr sets (tuples of entry bytes) first
+    used in the piece, numbered on from those of the pieces before.
     """
-    messages = graph.node[start:]
     intern = sys.intern
     numbers: dict[tuple[bytes, ...], int] = {}
     number = numbers.setdefault
-    # As an array's bytes: a list would cost the receiver an int object per node, freed only after
-    # the nodes are built, and left as holes in the memory the graph is built in.
-    attr_numbers = array("q", [number(tuple(message.attr[:]), len(numbers)) for message in messages]).tobytes()
-    return (
-        [message.name for message in messages],
-        # Interned here, so marshal carries each op and device once and this process's marshal.loads
-        # interns it again: the Nodes share the strings add_messages interns.
-        [intern(message.op) for message in messages],
-        [intern(message.device) for message in messages],
-        [tuple(message.input[:]) for message in messages],
-        attr_numbers,
-        list(numbers),
-    )
+    for start, end in zip(bounds, bounds[1:]):
+        messages = graph.node[start:end]
+        known = len(numbers)
+        # As an array's bytes: a list would cost the receiver an int object per node, freed only after
+        # the nodes are built, and left as holes in the memory the graph is built in.
+        attr_numbers = array("q", [number(tuple(message.attr[:]), len(numbers)) for message in messages]).tobytes()
+        yield (
+            [message.name for message in messages],
+            # Interned here, so marshal carries each op and device once and this process's marshal.loads
+            # interns it again: the Nodes share the strings add_messages interns.
+            [intern(message.op) for message in messages],
+            [intern(message.device) for message in messages],
+            [tuple(message.input[:]) for message in messages],
+            attr_numbers,
+            list(islice(numbers, known, None)),
+        )
 
 
 class _Builder:
@@ -149,6 +162,7 @@ class _Builder:
         # The nodes' distinct input strings, parsed (parse_all_inputs); the first `_parsed` nodes' inputs are set.
         self.inputs: dict[str, Input] = {}
         self._parsed = 0
+        self._numbered: list[dict[str, Any]] = []
         self._sets: dict[tuple[bytes, ...], dict[str, Any]] = {}
         self._entries: dict[bytes, tuple[str, Any]] = {}
 
@@ -195,10 +209,10 @@ class _Builder:
         attr_numbers: bytes,
         attr_sets: list[tuple[bytes, ...]],
     ) -> None:
-        """Append the Nodes of _fields' columns (as marshal.loads returns them: ops and devices interned)."""
+        """Append the Nodes of a piece of _field_pieces (as marshal.loads returns it: ops and devices interned)."""
         sets = self._sets
         entries = self._entries
-        shared = []
+        shared = self._numbered  # the attr sets of the pieces so far, by number
         for raw in attr_sets:
             attrs = sets.get(raw)
             if attrs is None:

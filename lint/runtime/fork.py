@@ -31,12 +31,9 @@ class Child:
         self._codec = codec
         self._reaped = False
 
-    def result(self, mapped: bool = False, reap: bool = True) -> Any:
-        """Wait for the child's result and return what its work returned (ChildFailed if it did not).
+    def result(self, mapped: bool = False) -> Any:
+        """Wait for the child to finish and return what its work returned (ChildFailed if it did not).
 
-        `reap=False`: once the result is whole, the child's exit (milliseconds unmapping all it
-        inherited) is not waited for; the next start() or result() reaps it, so that its CPU time
-        still counts in this process's children's (what benchmarks measure).
         `mapped`: a big result is received in memory mapped for it alone (see _read_sized).
         Interrupted while waiting (Ctrl-C), it ends the child first: none outlives the parent.
         """
@@ -44,28 +41,12 @@ class Child:
         try:
             with self._pipe:
                 data = _read_sized(self._pipe, mapped)
-            done, status = os.waitpid(self._pid, os.WNOHANG)
+            _, status = os.waitpid(self._pid, 0)
+            self._reaped = True
         except BaseException:
             self.stop()
             raise
         try:
-            if not done and not reap and data is not None:
-                try:
-                    value = self._codec.loads(data)
-                except Exception:
-                    pass  # not a whole result: how the child ends says why (below)
-                else:
-                    # A whole result: the child is exiting, and reaped later (_reap_exited).
-                    self._reaped = True
-                    _exiting.append(self._pid)
-                    return value
-            if not done:
-                try:
-                    _, status = os.waitpid(self._pid, 0)
-                except BaseException:
-                    self.stop()
-                    raise
-            self._reaped = True
             if status != 0 or data is None:
                 raise ChildFailed(f"a forked worker process failed (wait status {status})")
             try:
@@ -75,6 +56,38 @@ class Child:
         finally:
             if isinstance(data, mmap.mmap):
                 data.close()
+
+    def next_result(self, mapped: bool = False) -> Any:
+        """The next result of a child started with `stream=True`, as soon as it is sent (see result()).
+
+        If the child sent no whole result (it failed, or died), it is ended and ChildFailed raised.
+        """
+        try:
+            data = _read_sized(self._pipe, mapped)
+        except BaseException:
+            self.stop()
+            raise
+        try:
+            if data is None:
+                raise ChildFailed("a forked worker process ended before sending all its results")
+            try:
+                return self._codec.loads(data)
+            except Exception as error:  # cut short: not a whole result
+                raise ChildFailed(f"a forked worker process sent an unreadable result ({error})") from None
+        except ChildFailed:
+            self.stop()
+            raise
+        finally:
+            if isinstance(data, mmap.mmap):
+                data.close()
+
+    def release(self) -> None:
+        """Once a streaming child's last result came: it is exiting, which takes milliseconds (it unmaps
+        all it inherited) not worth waiting for; the next start() or result() reaps it."""
+        self._pipe.close()
+        if not self._reaped:
+            self._reaped = True
+            _exiting.append(self._pid)
 
     def stop(self) -> None:
         """End a child whose result is no longer wanted, and reap it (once: calling it again does nothing)."""
@@ -92,7 +105,8 @@ class Child:
             pass
 
 
-# Children whose whole result came back, reaped once they have exited (_reap_exited).
+# Released children (Child.release), reaped once they have exited (_reap_exited), so that their CPU
+# time counts in this process's children's, as benchmarks measure it.
 _exiting: list[int] = []
 
 
@@ -139,14 +153,15 @@ def _read_sized(pipe: io.BufferedIOBase, mapped: bool = False) -> bytes | mmap.m
     return buffer
 
 
-def start(work: Callable[[], Any], codec: ModuleType) -> Child:
+def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> Child:
     """Fork a child that runs `work()` and sends back its return value, serialized by `codec`.
 
     `codec` is `pickle` or `marshal` (anything with `dumps(value)` or
     `dump(value, file)`, and `loads(bytes)`); marshal is faster, for plain data. If `work` raises,
     the child exits with status 1 and result() raises ChildFailed: a caller
     that wants an exception to cross back returns it instead. OSError if the
-    fork itself fails.
+    fork itself fails. With `stream`, `work()` returns an iterable: each item is sent as soon as it is
+    made, and read with Child.next_result().
     """
     _reap_exited()
     read_fd, write_fd = os.pipe()
@@ -162,19 +177,25 @@ def start(work: Callable[[], Any], codec: ModuleType) -> Child:
             # Ctrl-C reaches the whole process group: the parent alone handles it, and ends its children.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             os.close(read_fd)
-            result = work()
-            if hasattr(codec, "dumps"):
-                encoded: bytes | memoryview = codec.dumps(result)
-            else:
-                stream = io.BytesIO()
-                codec.dump(result, stream)
-                encoded = stream.getbuffer()
+            results = work() if stream else (work(),)
             with os.fdopen(write_fd, "wb") as out:
-                out.write(len(encoded).to_bytes(_SIZE_BYTES, "little"))
-                out.write(encoded)
+                for result in results:
+                    encoded = _encoded(result, codec)
+                    out.write(len(encoded).to_bytes(_SIZE_BYTES, "little"))
+                    out.write(encoded)
+                    out.flush()
         except BaseException:
             status = 1
         finally:
             os._exit(status)  # no atexit handlers, no second flush of the parent's buffers
     os.close(write_fd)
     return Child(pid, os.fdopen(read_fd, "rb"), codec)
+
+
+def _encoded(result: Any, codec: ModuleType) -> bytes | memoryview:
+    if hasattr(codec, "dumps"):
+        encoded: bytes | memoryview = codec.dumps(result)
+        return encoded
+    buffer = io.BytesIO()
+    codec.dump(result, buffer)
+    return buffer.getbuffer()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 import pytest
 from conftest import CORPUS, lint_bytes, require
 from google.protobuf.message import DecodeError
@@ -170,10 +172,42 @@ def test_split_read_survives_a_failing_child(monkeypatch):
         raise RuntimeError("the child breaks")
 
     _split_everything(monkeypatch)
-    monkeypatch.setattr(binfast, "_fields", fail)
+    monkeypatch.setattr(binfast, "_field_pieces", fail)
     split = binfast.read_nodes(data, workers=2)
     assert _fields(split) == _fields(whole)
     assert _sharing(split) == _sharing(whole)
+
+
+def test_split_read_survives_a_child_failing_after_some_pieces(monkeypatch):
+    data = _many_nodes(300)
+    whole = binfast.read_nodes(data)
+    pieces = binfast._field_pieces
+
+    def some_pieces(graph, bounds):
+        for number, piece in enumerate(pieces(graph, bounds)):
+            if number == 3:
+                raise RuntimeError("the child breaks")
+            yield piece
+
+    _split_everything(monkeypatch)
+    monkeypatch.setattr(binfast, "_field_pieces", some_pieces)
+    split = binfast.read_nodes(data, workers=2)
+    assert _fields(split) == _fields(whole)
+    assert _sharing(split) == _sharing(whole)
+    assert [n.ordinal for n in split] == list(range(300))
+
+
+def test_split_read_pieces_cover_the_childs_part_and_number_attr_sets_on():
+    graph = binfast.LiteGraphDef.FromString(_many_nodes(100))
+    bounds = [40, 41, 41, 70, 100]  # an empty piece too
+    pieces = list(binfast._field_pieces(graph, bounds))
+    assert [len(piece[0]) for piece in pieces] == [1, 0, 29, 30]
+    assert [name for piece in pieces for name in piece[0]] == ["n%d" % number for number in range(40, 100)]
+    numbered = [raw for piece in pieces for raw in piece[5]]
+    assert len(numbered) == len(set(numbered))  # each attr set sent once, in the piece that first uses it
+    numbers = [number for piece in pieces for number in array("q", piece[4])]
+    messages = graph.node
+    assert [numbered[number] for number in numbers] == [tuple(messages[n].attr[:]) for n in range(40, 100)]
 
 
 def test_split_read_when_no_process_can_be_forked(monkeypatch):

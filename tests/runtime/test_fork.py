@@ -100,40 +100,70 @@ def test_a_result_cut_short_on_the_pipe_is_child_failed(monkeypatch):
     assert forked._read_sized(io.BytesIO(b"\1\0")) is None  # not even a whole size
 
 
-def test_a_whole_result_does_not_wait_for_the_child_to_exit_and_the_child_is_reaped_later(monkeypatch):
+def test_a_streaming_child_sends_each_result_as_it_is_made():
+    import select
+
+    def work():
+        yield [1]
+        time.sleep(60)  # the second is not made yet when the first is read
+        yield [2]
+
+    child = forked.start(work, marshal, stream=True)
+    assert select.select([child._pipe], [], [], 30)[0]  # the first result arrives while the child still works
+    assert child.next_result() == [1]
+    child.stop()
+    with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
+        os.waitpid(child._pid, os.WNOHANG)
+
+
+def test_a_released_child_is_not_waited_for_and_is_reaped_by_the_next_start(monkeypatch):
     import signal
 
     real_exit = os._exit
 
-    def slow_exit(status):  # what the child calls once its result is written
+    def slow_exit(status):  # what the child calls once its results are written
         time.sleep(60)
         real_exit(status)
 
     monkeypatch.setattr(os, "_exit", slow_exit)
-    child = forked.start(lambda: list(range(10)), marshal)
+    child = forked.start(lambda: iter([[1], [2, 3]]), marshal, stream=True)
     monkeypatch.setattr(os, "_exit", real_exit)  # this process: as before
-    assert child.result(reap=False) == list(range(10))
-    assert os.waitpid(child._pid, os.WNOHANG) == (0, 0)  # still exiting: result() did not wait for it
+    assert [child.next_result(), child.next_result()] == [[1], [2, 3]]
+    child.release()
+    assert os.waitpid(child._pid, os.WNOHANG) == (0, 0)  # still exiting: release() did not wait for it
     assert forked._exiting == [child._pid]
     os.kill(child._pid, signal.SIGKILL)  # end its exit now
     os.waitid(os.P_PID, child._pid, os.WEXITED | os.WNOWAIT)  # until it has exited, leaving it to reap
     assert forked.start(lambda: 1, marshal).result() == 1  # the next child's start reaps it
     assert forked._exiting == []
-    with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
+    with pytest.raises(ChildProcessError):  # reaped: its CPU time counts in this process's children's
         os.waitpid(child._pid, os.WNOHANG)
 
 
-def test_a_result_cut_short_still_waits_for_the_child_and_says_how_it_ended():
+def test_a_streaming_child_that_fails_midway_is_child_failed_after_its_first_results():
+    def work():
+        yield "first"
+        raise KeyError("lost")
+
+    child = forked.start(work, marshal, stream=True)
+    assert child.next_result() == "first"
+    with pytest.raises(forked.ChildFailed, match="ended before sending all its results"):
+        child.next_result()
+    with pytest.raises(ChildProcessError):  # ended and reaped
+        os.waitpid(child._pid, os.WNOHANG)
+
+
+def test_a_truncated_streamed_result_is_child_failed():
     class HalfWritten:
         @staticmethod
-        def dump(value, out):
-            out.write(pickle.dumps(value)[:-3])
+        def dumps(value):
+            return pickle.dumps(value)[:-3]
 
         loads = staticmethod(pickle.loads)
 
-    with pytest.raises(forked.ChildFailed):
-        forked.start(lambda: list(range(100)), HalfWritten).result(reap=False)
-    assert forked._exiting == []
+    child = forked.start(lambda: iter([list(range(100))]), HalfWritten, stream=True)
+    with pytest.raises(forked.ChildFailed, match="unreadable result"):
+        child.next_result()
 
 
 def test_a_result_waits_for_the_childs_exit_by_default(monkeypatch):
