@@ -66,6 +66,8 @@ class GraphSource:
     `graph_id` is the graph's index in its file (keys into `positions`),
     `label` names it for humans (e.g. a meta graph's tags), `op_list` is a
     MetaGraphDef's `stripped_op_list`, `meta_graph` the MetaGraphDef itself.
+    `inputs_by_raw` holds the nodes' distinct input strings parsed when the
+    reader set every node's inputs (the binary reader), for GraphIndex.
     """
 
     graph: Any
@@ -75,7 +77,6 @@ class GraphSource:
     op_list: Any
     meta_graph: Any
     positions: SourceMap | None
-    # The nodes' distinct input strings parsed, when the reader set every node's inputs (tflint.read.binary).
     inputs_by_raw: dict[str, Any] | None
 
     def __init__(
@@ -87,6 +88,7 @@ class GraphSource:
         op_list: Any = None,
         meta_graph: Any = None,
         positions: SourceMap | None = None,
+        inputs_by_raw: dict[str, Any] | None = None,
     ) -> None:
         self.graph = graph
         self.nodes = nodes
@@ -95,7 +97,7 @@ class GraphSource:
         self.op_list = op_list
         self.meta_graph = meta_graph
         self.positions = positions
-        self.inputs_by_raw = None
+        self.inputs_by_raw = inputs_by_raw
 
     def node_list(self) -> Any:
         """The graph's nodes, however they were read (NodeDefs or fast-reader nodes)."""
