@@ -25,11 +25,12 @@ class ChildFailed(RuntimeError):
 class Child:
     """A forked child computing one result: collect it with result(), or stop() the child."""
 
-    def __init__(self, pid: int, pipe: io.BufferedIOBase, codec: ModuleType) -> None:
+    def __init__(self, pid: int, pipe: io.BufferedIOBase, codec: ModuleType, spill: int | None = None) -> None:
         self._pid = pid
         self._pipe = pipe
         self._codec = codec
         self._reaped = False
+        self._spill = spill  # a streaming child's results file (see start), else None
 
     def result(self, mapped: bool = False) -> Any:
         """Wait for the child to finish and return what its work returned (ChildFailed if it did not).
@@ -63,7 +64,7 @@ class Child:
         If the child sent no whole result (it failed, or died), it is ended and ChildFailed raised.
         """
         try:
-            data = _read_sized(self._pipe, mapped)
+            data = _read_sized(self._pipe, mapped) if self._spill is None else _read_spilled(self._pipe, self._spill)
         except BaseException:
             self.stop()
             raise
@@ -85,6 +86,7 @@ class Child:
         """Once a streaming child's last result came: it is exiting, which takes milliseconds (it unmaps
         all it inherited) not worth waiting for; the next start() or result() reaps it."""
         self._pipe.close()
+        self._close_spill()
         if not self._reaped:
             self._reaped = True
             _exiting.append(self._pid)
@@ -92,6 +94,7 @@ class Child:
     def stop(self) -> None:
         """End a child whose result is no longer wanted, and reap it (once: calling it again does nothing)."""
         self._pipe.close()
+        self._close_spill()
         if self._reaped:
             return
         self._reaped = True
@@ -103,6 +106,11 @@ class Child:
             os.waitpid(self._pid, 0)
         except ChildProcessError:
             pass
+
+    def _close_spill(self) -> None:
+        if self._spill is not None:
+            os.close(self._spill)
+            self._spill = None
 
 
 # Released children (Child.release), reaped once they have exited (_reap_exited), so that their CPU
@@ -153,6 +161,37 @@ def _read_sized(pipe: io.BufferedIOBase, mapped: bool = False) -> bytes | mmap.m
     return buffer
 
 
+def _read_spilled(pipe: io.BufferedIOBase, spill: int) -> mmap.mmap | bytes | None:
+    """A streamed result: its place in the results file, from the pipe, then the bytes there, mapped.
+
+    None when not even its place came; b"" when the file does not hold it.
+    """
+    header = pipe.read(2 * _SIZE_BYTES)
+    if len(header) < 2 * _SIZE_BYTES:
+        return None
+    offset = int.from_bytes(header[:_SIZE_BYTES], "little")
+    size = int.from_bytes(header[_SIZE_BYTES:], "little")
+    try:
+        return mmap.mmap(spill, size, offset=offset, access=mmap.ACCESS_READ)
+    except (ValueError, OSError):  # beyond the file's end, or empty
+        return b""
+
+
+def _spill_file() -> int | None:
+    """A file in memory for a streaming child's results (Linux), or None."""
+    try:
+        return os.memfd_create("tflint-results", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):
+        return None
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    with memoryview(data) as view:
+        written = 0
+        while written < len(view):
+            written += os.write(fd, view[written:])
+
+
 def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> Child:
     """Fork a child that runs `work()` and sends back its return value, serialized by `codec`.
 
@@ -161,15 +200,18 @@ def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> C
     the child exits with status 1 and result() raises ChildFailed: a caller
     that wants an exception to cross back returns it instead. OSError if the
     fork itself fails. With `stream`, `work()` returns an iterable: each item is sent as soon as it is
-    made, and read with Child.next_result().
+    made, and read with Child.next_result(). A streaming child writes its results to a file in memory
+    (where one exists) and only their places to the pipe, so it never waits for this process to read
+    one before making the next.
     """
     _reap_exited()
+    spill = _spill_file() if stream else None
     read_fd, write_fd = os.pipe()
     try:
         pid = os.fork()
     except BaseException:
-        os.close(read_fd)
-        os.close(write_fd)
+        for fd in (read_fd, write_fd) if spill is None else (read_fd, write_fd, spill):
+            os.close(fd)
         raise
     if pid == 0:  # the child: never returns
         status = 0
@@ -181,15 +223,21 @@ def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> C
             with os.fdopen(write_fd, "wb") as out:
                 for result in results:
                     encoded = _encoded(result, codec)
-                    out.write(len(encoded).to_bytes(_SIZE_BYTES, "little"))
-                    out.write(encoded)
+                    if spill is None:
+                        out.write(len(encoded).to_bytes(_SIZE_BYTES, "little"))
+                        out.write(encoded)
+                    else:
+                        offset = os.lseek(spill, 0, os.SEEK_CUR)  # a multiple of the page size (below)
+                        _write_all(spill, encoded)
+                        os.lseek(spill, -len(encoded) % mmap.ALLOCATIONGRANULARITY, os.SEEK_CUR)  # a hole
+                        out.write(offset.to_bytes(_SIZE_BYTES, "little") + len(encoded).to_bytes(_SIZE_BYTES, "little"))
                     out.flush()
         except BaseException:
             status = 1
         finally:
             os._exit(status)  # no atexit handlers, no second flush of the parent's buffers
     os.close(write_fd)
-    return Child(pid, os.fdopen(read_fd, "rb"), codec)
+    return Child(pid, os.fdopen(read_fd, "rb"), codec, spill)
 
 
 def _encoded(result: Any, codec: ModuleType) -> bytes | memoryview:

@@ -175,3 +175,28 @@ def test_a_result_waits_for_the_childs_exit_by_default(monkeypatch):
     assert forked._exiting == []
     with pytest.raises(ChildProcessError):  # reaped: its CPU time counts in this process's children's
         os.waitpid(child._pid, os.WNOHANG)
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="results go through the pipe without memfd_create")
+def test_a_streaming_child_makes_all_its_results_without_waiting_for_them_to_be_read():
+    big = [bytes([number]) * 4096 for number in range(256)] * 3  # ~3 MB each: far beyond a pipe's capacity
+    child = forked.start(lambda: iter([big, big[:5], big]), marshal, stream=True)
+    for _ in range(600):  # until it has exited, nothing read yet (a pipe would hold it at its first result)
+        if os.waitid(os.P_PID, child._pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
+            break
+        time.sleep(0.05)
+    else:
+        child.stop()
+        pytest.fail("the child waited for its results to be read")
+    assert [child.next_result(), child.next_result(), child.next_result()] == [big, big[:5], big]
+    child.release()
+
+
+def test_without_a_file_in_memory_results_stream_through_the_pipe(monkeypatch):
+    monkeypatch.setattr(forked, "_spill_file", lambda: None)
+    value = [bytes([number % 256]) * 1000 for number in range(3000)]  # received in a mapping of its own
+    child = forked.start(lambda: iter([value, [1]]), marshal, stream=True)
+    assert child._spill is None
+    assert child.next_result(mapped=True) == value
+    assert child.next_result() == [1]
+    child.release()
