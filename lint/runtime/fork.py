@@ -205,8 +205,8 @@ def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> C
     one before making the next.
     """
     _reap_exited()
-    spill = _spill_file() if stream else None
     read_fd, write_fd = os.pipe()
+    spill = _spill_file() if stream else None
     try:
         pid = os.fork()
     except BaseException:

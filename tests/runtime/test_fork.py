@@ -58,14 +58,15 @@ def test_stop_kills_and_reaps_a_child_still_working():
         os.waitpid(child._pid, os.WNOHANG)
 
 
-def test_a_failed_fork_raises_oserror_and_leaks_no_descriptor(monkeypatch):
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_failed_fork_raises_oserror_and_leaks_no_descriptor(monkeypatch, stream):
     def no_fork():
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     before = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     monkeypatch.setattr(os, "fork", no_fork)
     with pytest.raises(OSError):
-        forked.start(lambda: 1, marshal)
+        forked.start(lambda: iter([1]) if stream else 1, marshal, stream=stream)
     if before is not None:
         assert set(os.listdir("/proc/self/fd")) == before
 
@@ -200,3 +201,14 @@ def test_without_a_file_in_memory_results_stream_through_the_pipe(monkeypatch):
     assert child.next_result(mapped=True) == value
     assert child.next_result() == [1]
     child.release()
+
+
+def test_a_streaming_childs_descriptors_are_closed_once_released_or_stopped():
+    before = set(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    done = forked.start(lambda: iter([[1]]), marshal, stream=True)
+    assert done.next_result() == [1]
+    done.release()
+    stopped = forked.start(lambda: iter([[1], [2]]), marshal, stream=True)
+    stopped.stop()
+    if before is not None:
+        assert set(os.listdir("/proc/self/fd")) == before
