@@ -286,14 +286,7 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
                 raise
         if not os.path.isdir(directory):
             directory = os.path.dirname(directory)
-        while True:
-            found = config_in(directory)
-            if found is not None or os.path.exists(os.path.join(directory, ".git")):
-                return found
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                return None
-            directory = parent
+        return ConfigFinder().nearest(directory)
     except OSError as error:  # a directory without permission, a symlink loop
         raise ConfigError(f"{start}: cannot search for a config: {error.strerror or error}") from None
 

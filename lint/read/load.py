@@ -179,13 +179,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
                     return Artifact(path=found, message_type="SavedModel", form="binary", unsupported=CHUNKED_MESSAGE)
                 if input_type is None:
                     input_type = "savedmodel"
-        mapped = _load_mapped(target, target if saved_model_dir else path, input_type, workers=workers)
+        mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
             return mapped
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
-        shown = target if saved_model_dir else path
+        shown = target
     _split_input_type(input_type)  # a bad --input-type is a usage error whatever the file holds
     unread = _unreadable_reason(data, saved_model_dir is not None or _split_input_type(input_type)[0] == "SavedModel")
     if unread is not None:
