@@ -331,11 +331,9 @@ def _token_bytes(text: str, fields: _Fields) -> bytes | None:
         if scalar:
             encoded = memo.get(scalar)
             if encoded is None:
-                encoded = _scalar_field(field, scalar)
+                encoded = _encoded_scalar(field, scalar, memo)
                 if encoded is None:
                     return None
-                if len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
-                    memo[scalar] = encoded
             chunks.append(encoded)
             continue
         if sub_fields is None or len(open_messages) >= MAX_DEPTH - 2:
@@ -457,6 +455,17 @@ def _first(field: _Field, seen: set[str]) -> bool:
     return True
 
 
+def _encoded_scalar(field: _Field, scalar: str, memo: dict[Any, bytes]) -> bytes | None:
+    """The wire bytes of `scalar` as `field` (None: it does not encode), kept in the field's memo when short.
+
+    The callers look `memo` up first, inline: this is the miss.
+    """
+    encoded = _scalar_field(field, scalar)
+    if encoded is not None and len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
+        memo[scalar] = encoded
+    return encoded
+
+
 def _filled(layout: _Layout, scalars: list[str]) -> bytes | None:
     """The wire bytes of the text of `layout` with `scalars`, or None if one of them does not encode."""
     chunks: list[bytes] = []
@@ -467,11 +476,9 @@ def _filled(layout: _Layout, scalars: list[str]) -> bytes | None:
             scalar = next_scalar()
             encoded = memo.get(scalar)
             if encoded is None:
-                encoded = _scalar_field(data, scalar)
+                encoded = _encoded_scalar(data, scalar, memo)
                 if encoded is None:
                     return None
-                if len(scalar) <= _MEMO_SCALAR and len(memo) < _MEMO_ENTRIES:
-                    memo[scalar] = encoded
             chunks.append(encoded)
         elif kind == 1:  # _CONSTANT
             chunks.append(data)
