@@ -101,7 +101,7 @@ class BundledOps(Mapping[str, Any]):
         self._parsed: dict[str, Any] = {}
         parts = index.split()
         spans = dict(zip(parts[0::3], zip(parts[1::3], parts[2::3])))
-        if len(parts) % 3 or len(spans) * 3 != len(parts) or not parts or int(parts[-1]) != len(data):
+        if len(parts) % 3 or len(spans) * 3 != len(parts) or not parts or parts[-1] != str(len(data)):
             spans = self._parse_all()
         self._spans = spans
 
@@ -117,10 +117,17 @@ class BundledOps(Mapping[str, Any]):
         op = self._parsed.get(name)
         if op is None:
             start, end = self._spans[name]  # KeyError: not a bundled op
+            from google.protobuf.message import DecodeError
+
             from tflint import protos
 
-            op = protos.OpDef.FromString(self._data[int(start) : int(end)])
-            if op.name != name:
+            op = None
+            if start.isdigit() and end.isdigit():
+                try:
+                    op = protos.OpDef.FromString(self._data[int(start) : int(end)])
+                except DecodeError:
+                    pass
+            if op is None or op.name != name:  # a stale index: parse them all
                 self._spans = self._parse_all()
                 return self._parsed[name]
             self._parsed[name] = op
