@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from tflint.records import record
 
-# One alternative per token kind; text is already known to be valid text format.
+# One alternative per token kind; text is already known to be valid text format. A bracketed name
+# (an extension or Any type) holds no `[`: each `[` is looked past once, however many there are.
 TOKEN = re.compile(
     r"""
       (?P<space>\s+)
     | (?P<comment>\#[^\n]*)
     | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-    | (?P<bracketed>\[[^\]\s"'{}<>]*\])
+    | (?P<bracketed>\[[^\[\]\s"'{}<>]*\])
     | (?P<word>[A-Za-z0-9_.+\-]+)
     | (?P<open>[{<])
     | (?P<close>[}>])
@@ -125,77 +127,85 @@ def _graph_root_depth(root: str) -> tuple[str, ...]:
     return {"GraphDef": (), "MetaGraphDef": ("graph_def",), "SavedModel": ("meta_graphs", "graph_def")}[root]
 
 
-def scan_positions(text: str, root: str) -> SourceMap:
-    """Scan accepted text-format `text` whose top message is `root`.
+# The next token from a position, after the blanks, comments and separators before it (TOKEN's
+# spaces, comments and punctuation, which the scan ignores). Its alternatives are TOKEN's, in
+# TOKEN's order, but a field name comes with what follows it when that is a message's open or a
+# scalar value: one match for `key: "T"` or `value {` instead of three. Blanks and comments take
+# turns (a comment runs to a newline), and every character is some token (`other` at worst), as is
+# the end: a match is never undone, which could give back the end of a comment to read as tokens.
+_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+_BRACKETED = r"""\[[^\[\]\s"'{}<>]*\]"""
+_NEXT = re.compile(
+    rf"""[\s:,;]*(?:\#[^\n]*[\s:,;]*)*
+    (?:(?P<field>[A-Za-z0-9_.+\-]+|{_BRACKETED})[\s:]*(?:\#[^\n]*[\s:]*)*
+         (?:(?P<field_open>[{{<])|(?P<value>{_STRING}|{_BRACKETED}|[A-Za-z0-9_.+\-]+))?
+      |(?P<string>{_STRING})
+      |(?P<open>[{{<])
+      |(?P<close>[}}>])
+      |(?P<list_open>\[)
+      |(?P<list_close>\])
+      |(?P<other>.)
+      |(?P<end>\Z))""",
+    re.VERBOSE | re.DOTALL,
+)
+# What can change the nesting depth inside a message the scan skips: its braces, found by search
+# (the text between them is passed over in C), and the tokens that may hold a brace (strings,
+# comments, bracketed names), matched whole from where TOKEN would start them.
+_NESTING = re.compile(rf"""([{{<])|([}}>])|{_STRING}|\#[^\n]*|{_BRACKETED}""")
 
-    `root` is "GraphDef", "MetaGraphDef" or "SavedModel".
+
+def _rest_of_message(depth: int) -> re.Pattern[str] | None:
+    """The rest of a message nested at most `depth` levels, up to its close, in one match (Python 3.11+).
+
+    The same tokens as _NESTING, each taken whole and never given back
+    (possessive), so a message nested deeper only fails to match, in time
+    linear in its length.
     """
-    lines = LineTable(text)
-    source = SourceMap()
-    graph_path = _graph_root_depth(root)
-
-    # The stack holds, per open message, its field name and a counter of
-    # repeated child fields seen so far (to know node/function indexes).
-    stack: _Stack = [("", {})]
-    # Open `field: [ ... ]` lists, with the stack depth they belong to: inside
-    # one, the field name carries on from element to element.
-    lists: list[tuple[str | None, int]] = []
-    pending: str | None = None
-    pending_offset = 0
-    meta_index = -1
-
-    def carried() -> str | None:
-        if lists and lists[-1][1] == len(stack):
-            return lists[-1][0]
-        return None
-
-    for match in TOKEN.finditer(text):
-        kind = match.lastgroup
-        if kind in ("space", "comment", "punct"):
-            continue
-        if kind in ("word", "bracketed", "string"):
-            if pending is None:
-                if kind != "string":  # a field name
-                    pending = match.group()
-                    pending_offset = match.start()
-                continue  # a string with no field: the tail of "a" "b" concatenation
-            _scalar(stack, pending, match.group(), pending_offset, lines, source, graph_path, meta_index)
-            pending = carried()
-        elif kind == "list_open":
-            lists.append((pending, len(stack)))
-        elif kind == "list_close":
-            lists.pop()
-            pending = None
-        elif kind == "open":
-            name = pending or ""
-            counters = stack[-1][1]
-            counters[name] = counters.get(name, -1) + 1
-            if name == "meta_graphs" and len(stack) == 1:
-                meta_index = counters[name]
-            stack.append((name, {"@index": counters[name], "@offset": pending_offset}))
-            _opened(stack, lines, source, graph_path, meta_index)
-            pending = None
-        else:  # close
-            stack.pop()
-            pending = carried()
-    return source
+    if sys.version_info < (3, 11):
+        return None  # no possessive quantifiers before 3.11: _past_message counts braces in a loop
+    # A `[` that starts no bracketed name, a quote that starts no string: a character each.
+    possessive = str.maketrans({"*": "*+"})
+    tokens = (
+        rf"""[^{{}}<>"'\#\[]++|{_STRING.translate(possessive)}|\#[^\n]*+|{_BRACKETED.translate(possessive)}|[\["']"""
+    )
+    nested = ""  # `|` and a message nested in this one, itself nesting up to the levels left
+    for _ in range(depth):
+        nested = rf"""|[{{<](?:{tokens}{nested})*+[}}>]"""
+    return re.compile(rf"""(?:{tokens}{nested})*+[}}>]""")
 
 
-_Stack = list[tuple[str, dict[Any, Any]]]  # per open message: its field name, its counters (see scan_positions)
+# Most skipped messages (attr values, a shape, a list of them) nest less deeply than this.
+_REST_OF_MESSAGE = _rest_of_message(5)
 
 
-def _path(stack: _Stack) -> tuple[str, ...]:
-    return tuple(name for name, _ in stack[1:])
+def _past_message(text: str, start: int) -> int:
+    """The offset just past the close of the message whose open ends at `start`."""
+    if _REST_OF_MESSAGE is not None:
+        rest = _REST_OF_MESSAGE.match(text, start)
+        if rest is not None:
+            return rest.end()
+    depth = 1
+    for match in _NESTING.finditer(text, start):
+        if match.group(1) is not None:
+            depth += 1
+        elif match.group(2) is not None:
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    return len(text)
 
 
-def _graph_index(stack: _Stack, graph_path: tuple[str, ...], meta_index: int) -> tuple[int, int] | None:
-    """If the stack is inside the GraphDef, return (graph index, depth of the GraphDef)."""
-    path = _path(stack)
-    depth = len(graph_path)
-    if path[:depth] != graph_path:
-        return None
-    return (meta_index if graph_path and graph_path[0] == "meta_graphs" else 0), depth
-
+# What an open message is to scan_positions: what its opening, and its `name` or `key` field, locate.
+_OTHER = 0  # a message on the way to those below
+_GRAPH = 1
+_FUNCTION = 2
+_VERSIONS = 3
+_NODE = 4
+_FUNCTION_NODE = 5
+_OP = 6
+_NODE_ATTR = 7
+_SIGNATURE = 8
+_FUNCTION_NODE_ATTR = 9
 
 # Where a meta graph's stripped_op_list entries sit, by the file's top message.
 _OP_PATHS = {
@@ -204,64 +214,182 @@ _OP_PATHS = {
 }
 
 
-def _opened(stack: _Stack, lines: LineTable, source: SourceMap, graph_path: tuple[str, ...], meta_index: int) -> None:
+def _roles(root: str) -> dict[tuple[str, ...], int]:
+    """The field paths of the messages scan_positions looks inside, with what each is.
+
+    They lead to what findings point at (the graph, its nodes and their attr
+    keys, its functions, their signatures' names, their nodes and attr keys,
+    its versions, a meta graph's OpDefs); any other message is skipped whole.
+    """
+    graph = _graph_root_depth(root)
+    roles = {
+        graph + ("library", "function"): _FUNCTION,
+        graph + ("versions",): _VERSIONS,
+        graph + ("node",): _NODE,
+        graph + ("library", "function", "node_def"): _FUNCTION_NODE,
+        graph + ("node", "attr"): _NODE_ATTR,
+        graph + ("library", "function", "signature"): _SIGNATURE,
+        graph + ("library", "function", "node_def", "attr"): _FUNCTION_NODE_ATTR,
+    }
+    if graph:
+        roles[graph] = _GRAPH
+    if root in _OP_PATHS:
+        roles[_OP_PATHS[root]] = _OP
+    for path in list(roles):
+        for length in range(1, len(path)):
+            roles.setdefault(path[:length], _OTHER)
+    return roles
+
+
+class _Frame(NamedTuple):
+    """An open message of scan_positions' stack."""
+
+    path: tuple[str, ...]
+    role: int
+    number: int  # among the messages of its field in its parent
+    counters: dict[str, int]  # how many messages of each field it has opened so far
+
+
+class _Lines:
+    """LineTable.position for offsets met in increasing order: lines counted as the scan goes."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._offset = 0  # the last offset asked about
+        self._line = 1  # its line
+        self._line_start = 0  # where that line starts
+        self._table: LineTable | None = None
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if offset < self._offset:  # not met in order (never, for a scan): look it up
+            if self._table is None:
+                self._table = LineTable(self._text)
+            return self._table.position(offset)
+        newlines = self._text.count("\n", self._offset, offset)
+        if newlines:
+            self._line += newlines
+            self._line_start = self._text.rfind("\n", self._offset, offset) + 1
+        self._offset = offset
+        return self._line, offset - self._line_start + 1
+
+
+def scan_positions(text: str, root: str) -> SourceMap:
+    """Scan accepted text-format `text` whose top message is `root`.
+
+    `root` is "GraphDef", "MetaGraphDef" or "SavedModel". Messages that hold
+    nothing findings point at (attr values, a SavedModel's object graph, ...)
+    are passed over by their braces alone: most of a big file's tokens are there.
+    """
+    lines = _Lines(text)
+    source = SourceMap()
+    roles = _roles(root)
+    in_meta_graphs = root == "SavedModel"  # graphs are numbered by meta graph, else all are graph 0
+    graph = 0
+    stack: list[_Frame] = [_Frame((), _OTHER, 0, {})]
+    # Open `field: [ ... ]` lists, with the stack depth they belong to: inside
+    # one, the field name carries on from element to element.
+    lists: list[tuple[str | None, int]] = []
+    pending: str | None = None  # the field name read, whose value or message comes next
+    pending_offset = -1  # where it is written; -1 when it is carried on in a list
+
+    next_token = _NEXT.match
+    position = 0
+    while True:
+        match = next_token(text, position)
+        if match is None or match.lastgroup == "end":  # (never None: every text has a next token, or its end)
+            return source
+        position = match.end()
+        kind = match.lastgroup
+        if kind == "field" or kind == "value" or kind == "field_open":
+            if pending is not None:
+                # A value of a list (`[a, b]`): the word alone, and what follows is read again.
+                value = match.group("field")
+                position = match.end("field")
+                kind = "scalar"
+            elif kind == "field":
+                pending = match.group("field")
+                pending_offset = match.start("field")
+                continue
+            else:
+                pending = match.group("field")
+                pending_offset = match.start("field")
+                value = match.group("value")
+                kind = "scalar" if kind == "value" else "open"
+        elif kind == "string":
+            if pending is None:
+                continue  # a string with no field: the tail of "a" "b" concatenation
+            value = match.group("string")
+            kind = "scalar"
+        if kind == "scalar":
+            if pending == "name" or pending == "key":
+                frame = stack[-1]
+                role = frame.role
+                if pending == "name":
+                    if role == _NODE:
+                        source.nodes[(graph, None, frame.number)] = lines.position(pending_offset)
+                    elif role == _FUNCTION_NODE:
+                        source.nodes[(graph, stack[-2].number, frame.number)] = lines.position(pending_offset)
+                    elif role == _SIGNATURE:
+                        source.functions[(graph, stack[-2].number)] = lines.position(pending_offset)
+                elif role == _NODE_ATTR:
+                    key: tuple[int, int | None, int, str] = (graph, None, stack[-2].number, _unquote(value))
+                    if key not in source.attrs:
+                        source.attrs[key] = lines.position(pending_offset)
+                elif role == _FUNCTION_NODE_ATTR:
+                    key = (graph, stack[-3].number, stack[-2].number, _unquote(value))
+                    if key not in source.attrs:
+                        source.attrs[key] = lines.position(pending_offset)
+            pending = lists[-1][0] if lists and lists[-1][1] == len(stack) else None
+            pending_offset = -1
+        elif kind == "open":
+            name = pending or ""
+            parent = stack[-1]
+            counters = parent.counters
+            index = counters[name] = counters.get(name, -1) + 1
+            if in_meta_graphs and name == "meta_graphs" and len(stack) == 1:
+                graph = index
+            path = parent.path + (name,)
+            opened = roles.get(path)
+            if opened is None:
+                position = _past_message(text, position)
+            else:
+                # A message starts at its field name; a later element of a `field: [ ... ]` list, at its brace.
+                stack.append(_Frame(path, opened, index, {}))
+                if opened != _OTHER:
+                    offset = pending_offset if pending_offset >= 0 else match.start(kind)
+                    _opened(source, opened, graph, stack, lines.position(offset))
+                pending = None
+                pending_offset = -1
+                continue
+            pending = lists[-1][0] if lists and lists[-1][1] == len(stack) else None
+            pending_offset = -1
+        elif kind == "close":
+            stack.pop()
+            pending = lists[-1][0] if lists and lists[-1][1] == len(stack) else None
+            pending_offset = -1
+        elif kind == "list_open":
+            lists.append((pending, len(stack)))
+        elif kind == "list_close":
+            lists.pop()
+            pending = None
+
+
+def _opened(source: SourceMap, role: int, graph: int, stack: list[_Frame], where: tuple[int, int]) -> None:
     """Record the openings findings point at: graphs, functions, nodes, versions, OpDefs."""
-    located = _graph_index(stack, graph_path, meta_index)
-    if located is None:
-        path = _path(stack)
-        if path in _OP_PATHS.values():
-            graph = meta_index if path[0] == "meta_graphs" else 0
-            source.ops[(graph, stack[-1][1]["@index"])] = lines.position(stack[-1][1]["@offset"])
-        return
-    graph, depth = located
-    path = _path(stack)
-    offset = stack[-1][1]["@offset"]
-    rest = path[depth:]
-    if len(path) == depth and depth > 0:
-        source.graphs.setdefault(graph, lines.position(offset))
-    elif rest == ("library", "function"):
-        source.functions[(graph, stack[-1][1]["@index"])] = lines.position(offset)
-    elif rest == ("versions",):
-        source.fields.setdefault((graph, "versions"), lines.position(offset))
-    elif rest == ("node",):
+    index = stack[-1].number
+    if role == _NODE:
         # Until its `name:` is seen, a node is located at its opening field.
-        source.nodes[(graph, None, stack[-1][1]["@index"])] = lines.position(offset)
-    elif rest == ("library", "function", "node_def"):
-        source.nodes[(graph, stack[-2][1]["@index"], stack[-1][1]["@index"])] = lines.position(offset)
-
-
-def _scalar(
-    stack: _Stack,
-    field_name: str,
-    value: str,
-    offset: int,
-    lines: LineTable,
-    source: SourceMap,
-    graph_path: tuple[str, ...],
-    meta_index: int,
-) -> None:
-    """Record node names and attr keys: the fields findings point at."""
-    if field_name not in ("name", "key"):
-        return
-    located = _graph_index(stack, graph_path, meta_index)
-    if located is None:
-        return
-    graph, depth = located
-    rest = _path(stack)[depth:]
-    if rest == ("node",) and field_name == "name":
-        source.nodes[(graph, None, stack[-1][1]["@index"])] = lines.position(offset)
-    elif rest == ("library", "function", "node_def") and field_name == "name":
-        function = stack[-2][1]["@index"]
-        source.nodes[(graph, function, stack[-1][1]["@index"])] = lines.position(offset)
-    elif rest == ("library", "function", "signature") and field_name == "name":
-        source.functions[(graph, stack[-2][1]["@index"])] = lines.position(offset)
-    elif rest == ("node", "attr") and field_name == "key":
-        node = stack[-2][1]["@index"]
-        source.attrs.setdefault((graph, None, node, _unquote(value)), lines.position(offset))
-    elif rest == ("library", "function", "node_def", "attr") and field_name == "key":
-        function = stack[-3][1]["@index"]
-        node = stack[-2][1]["@index"]
-        source.attrs.setdefault((graph, function, node, _unquote(value)), lines.position(offset))
+        source.nodes[(graph, None, index)] = where
+    elif role == _FUNCTION_NODE:
+        source.nodes[(graph, stack[-2].number, index)] = where
+    elif role == _FUNCTION:
+        source.functions[(graph, index)] = where
+    elif role == _GRAPH:
+        source.graphs.setdefault(graph, where)
+    elif role == _VERSIONS:
+        source.fields.setdefault((graph, "versions"), where)
+    elif role == _OP:
+        source.ops[(graph, index)] = where
 
 
 def _unquote(token: str) -> str:
