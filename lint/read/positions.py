@@ -10,16 +10,18 @@ repeated fields on the way to nodes, attrs and functions.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tflint.records import record
+from tflint.runtime.patterns import lazy
 
 # One alternative per token kind; text is already known to be valid text format. A bracketed name
 # (an extension or Any type) holds no `[`: each `[` is looked past once, however many there are.
-TOKEN = re.compile(
+TOKEN = lazy(
     r"""
       (?P<space>\s+)
     | (?P<comment>\#[^\n]*)
@@ -154,6 +156,7 @@ _NEXT = re.compile(
 _NESTING = re.compile(rf"""([{{<])|([}}>])|{_STRING}|\#[^\n]*|{_BRACKETED}""")
 
 
+@functools.cache
 def _rest_of_message(depth: int) -> re.Pattern[str] | None:
     """The rest of a message nested at most `depth` levels, up to its close, in one match (Python 3.11+).
 
@@ -175,13 +178,15 @@ def _rest_of_message(depth: int) -> re.Pattern[str] | None:
 
 
 # Most skipped messages (attr values, a shape, a list of them) nest less deeply than this.
-_REST_OF_MESSAGE = _rest_of_message(5)
+_ONE_MATCH_DEPTH = 5
+# From this long a text on, skipped messages are matched whole (compiling the pattern costs 1-2 ms).
+_ONE_MATCH_TEXT = 256 << 10
 
 
-def _past_message(text: str, start: int) -> int:
+def _past_message(text: str, start: int, one_match: re.Pattern[str] | None) -> int:
     """The offset just past the close of the message whose open ends at `start`."""
-    if _REST_OF_MESSAGE is not None:
-        rest = _REST_OF_MESSAGE.match(text, start)
+    if one_match is not None:
+        rest = one_match.match(text, start)
         if rest is not None:
             return rest.end()
     depth = 1
@@ -292,6 +297,7 @@ def scan_positions(text: str, root: str) -> SourceMap:
     pending: str | None = None  # the field name read, whose value or message comes next
     pending_offset = -1  # where it is written; -1 when it is carried on in a list
 
+    one_match = _rest_of_message(_ONE_MATCH_DEPTH) if len(text) >= _ONE_MATCH_TEXT else None
     next_token = _NEXT.match
     position = 0
     while True:
@@ -351,7 +357,7 @@ def scan_positions(text: str, root: str) -> SourceMap:
             path = parent.path + (name,)
             opened = roles.get(path)
             if opened is None:
-                position = _past_message(text, position)
+                position = _past_message(text, position, one_match)
             else:
                 # A message starts at its field name; a later element of a `field: [ ... ]` list, at its brace.
                 stack.append(_Frame(path, opened, index, {}))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import CORPUS, require
 
@@ -262,3 +264,25 @@ def test_a_file_that_looks_like_text_but_is_not_utf8_is_read_as_binary(tmp_path)
     path.write_bytes(graph.SerializeToString().replace("\xe9".encode(), b"\xe9"))
     artifact = load_path(str(path))
     assert artifact.form == "binary"
+
+
+def test_graph_blocks_are_the_lines_a_multiline_regex_finds():
+    """_line_blocks and _lines_at search for the lines themselves; they find what these regexes find."""
+    import random
+
+    from tflint.read import load
+
+    old_blocks = {
+        "MetaGraphDef": re.compile(r"^graph_def \{\n.*?^\}\n", re.MULTILINE | re.DOTALL),
+        "SavedModel": re.compile(r"^  graph_def \{\n.*?^  \}\n", re.MULTILINE | re.DOTALL),
+    }
+    old_meta_graphs = re.compile(r"^meta_graphs \{\n", re.MULTILINE)
+    pieces = ["graph_def {\n", "}\n", "  graph_def {\n", "  }\n", "meta_graphs {\n", "x", "\n", " ", "{", " }\n"]
+    texts = ["", "graph_def {\n}\n", "  graph_def {\n  node {\n  }\n  }\n}\n"]
+    generator = random.Random(18)
+    texts += ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 12))) for _ in range(3000)]
+    for text in texts:
+        for kind, regex in old_blocks.items():
+            expected = [(match.start(), match.end()) for match in regex.finditer(text)]
+            assert load._line_blocks(text, *load._GRAPH_BLOCK[kind]) == expected, (kind, text)
+        assert load._lines_at(text, load._META_GRAPH) == [match.start() for match in old_meta_graphs.finditer(text)]

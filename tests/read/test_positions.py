@@ -187,20 +187,22 @@ def _both(text: str, root: str) -> tuple[SourceMap, SourceMap]:
     return scan_positions(text, root), reference_scan(text, root)
 
 
+@pytest.fixture(params=[True, False], ids=["one-match skip", "brace loop"])
+def one_match(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Skipped messages matched whole (as in a big text) or by counting braces (a small one)."""
+    monkeypatch.setattr(positions, "_ONE_MATCH_TEXT", 0 if request.param else 1 << 60)
+    return bool(request.param)
+
+
 @pytest.mark.parametrize("path", TEXT_FILES, ids=lambda path: str(path.relative_to(DATA)))
-def test_same_positions_as_the_reference_on_test_graphs(path: Path) -> None:
+def test_same_positions_as_the_reference_on_test_graphs(path: Path, one_match: bool) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
     fast, reference = _both(text, _root(path, text))
     assert fast == reference
 
 
 @pytest.mark.parametrize("name", sorted(TRICKY))
-@pytest.mark.parametrize("one_match", [True, False], ids=["one-match skip", "brace loop"])
-def test_same_positions_as_the_reference_on_tricky_layouts(
-    name: str, one_match: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if not one_match:
-        monkeypatch.setattr(positions, "_REST_OF_MESSAGE", None)
+def test_same_positions_as_the_reference_on_tricky_layouts(name: str, one_match: bool) -> None:
     root, text = TRICKY[name]
     fast, reference = _both(text, root)
     assert fast == reference
@@ -212,7 +214,7 @@ def test_a_later_list_element_is_located_at_its_brace() -> None:
     assert scan_positions(text, "GraphDef").nodes == {(0, None, 0): (1, 9), (0, None, 1): (2, 3)}
 
 
-def test_a_skipped_message_nested_deeper_than_one_match_reaches_its_close() -> None:
+def test_a_skipped_message_nested_deeper_than_one_match_reaches_its_close(one_match: bool) -> None:
     depth = 40
     text = 'node { attr { key: "v" value { ' + _nested_funcs(depth, "i: 1") + ' } }\n name: "late" }\n'
     assert scan_positions(text, "GraphDef").nodes == {(0, None, 0): (2, 2)}
