@@ -43,6 +43,8 @@ TF_WEIGHTS_MODEL = "ResNet50"
 DEFAULT_SIZES = (10_000, 100_000, 300_000)
 QUICK_SIZES = (60, 240)
 SMALL_GRAPH_NODES = 40  # "a small graph file (< 50 nodes)": the pre-commit case
+# Issue 18's own small file ("a 27-node .pbtxt"): a graph TensorFlow 1.x wrote, kept in the tests.
+ISSUE_SMALL_GRAPH = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "a_tf1_saver_ref.graph.pbtxt"
 JOBS_FILES = 8
 DEFAULT_JOBS_NODES = 20_000
 QUICK_JOBS_NODES = 60
@@ -399,9 +401,14 @@ def measure_latency(args: argparse.Namespace, small_text: Path) -> dict[str, Any
     repeats = args.latency_repeats
     time_process([*args.tflint, "--version"], 1)  # warm the file cache: the pre-commit case is a warm machine
     lint = time_process([*args.tflint, str(small_text)], repeats)
+    runs = [("lint", lint)]
+    result: dict[str, Any] = {"nodes": SMALL_GRAPH_NODES}
+    if ISSUE_SMALL_GRAPH.exists():
+        runs.append(("lint_tf", time_process([*args.tflint, str(ISSUE_SMALL_GRAPH)], repeats)))
+        result["tf_nodes"] = ISSUE_SMALL_GRAPH.read_text(encoding="utf-8").splitlines().count("node {")
     version = time_process([*args.tflint, "--version"], repeats)
-    result = {"nodes": SMALL_GRAPH_NODES}
-    for name, run in (("lint", lint), ("version", version)):
+    runs.append(("version", version))
+    for name, run in runs:
         result[name] = {key: run[key] for key in ("median", "times", "rss_mb", "rc")}
         if any(code not in (0, 1) for code in run["rc"]):
             result[name]["error"] = (
@@ -593,6 +600,16 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             unit=" ms",
             note=failed(latency, "lint"),
         )
+        if "lint_tf" in latency:
+            lint_tf = median(latency, "lint_tf")
+            add(
+                "4a-tf",
+                f"small TF-written graph ({latency['tf_nodes']} nodes, the issue's), whole process",
+                lint_tf * 1000 if lint_tf else None,
+                100,
+                unit=" ms",
+                note=failed(latency, "lint_tf"),
+            )
         add(
             "4b",
             "tflint --version, whole process",
@@ -688,9 +705,15 @@ def format_report(results: dict[str, Any]) -> str:
     latency = results.get("latency")
     if latency:
         lines.append("")
+        issue_graph = (
+            f"on the issue's {latency['tf_nodes']}-node TF-written graph {latency['lint_tf']['median'] * 1000:.0f} ms, "
+            if "lint_tf" in latency
+            else ""
+        )
         lines.append(
             f"pre-commit: tflint on a {latency['nodes']}-node graph {latency['lint']['median'] * 1000:.0f} ms, "
-            f"tflint --version {latency['version']['median'] * 1000:.0f} ms (median of {len(latency['lint']['times'])})"
+            f"{issue_graph}tflint --version {latency['version']['median'] * 1000:.0f} ms "
+            f"(median of {len(latency['lint']['times'])})"
         )
     failures = [
         (_short(size), key, row[key]["error"])

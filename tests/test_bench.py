@@ -117,6 +117,8 @@ def test_quick_run_prints_the_table(quick_run):
         "peak RSS",
         "text: time/node",
         "tflint --version",
+        "on the issue's 27-node TF-written graph",
+        "4a-tf",
         "-j speedup",
     ):
         assert row in result.stdout
