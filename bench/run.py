@@ -591,33 +591,22 @@ def compute_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         add("3", "time/node scaling", None, 1.25, note="needs two sizes")
     latency = results.get("latency")
     if latency:
-        lint, version = median(latency, "lint"), median(latency, "version")
-        add(
-            "4a",
-            f"small graph ({latency['nodes']} nodes), whole process",
-            lint * 1000 if lint else None,
-            100,
-            unit=" ms",
-            note=failed(latency, "lint"),
-        )
-        if "lint_tf" in latency:
-            lint_tf = median(latency, "lint_tf")
-            add(
-                "4a-tf",
-                f"small TF-written graph ({latency['tf_nodes']} nodes, the issue's), whole process",
-                lint_tf * 1000 if lint_tf else None,
-                100,
-                unit=" ms",
-                note=failed(latency, "lint_tf"),
-            )
-        add(
-            "4b",
-            "tflint --version, whole process",
-            version * 1000 if version else None,
-            40,
-            unit=" ms",
-            note=failed(latency, "version"),
-        )
+        rows_ms = [
+            ("4a", f"small graph ({latency['nodes']} nodes)", "lint", 100),
+            ("4a-tf", f"small TF-written graph ({latency.get('tf_nodes')} nodes, the issue's)", "lint_tf", 100),
+            ("4b", "tflint --version", "version", 40),
+        ]
+        for ident, label, key, limit in rows_ms:
+            if key in latency:
+                seconds = median(latency, key)
+                add(
+                    ident,
+                    f"{label}, whole process",
+                    seconds * 1000 if seconds else None,
+                    limit,
+                    unit=" ms",
+                    note=failed(latency, key),
+                )
     memory_size = _nearest(sizes, MEMORY_SIZE)
     if memory_size is not None:
         row = rows[memory_size]["tflint_text"]
