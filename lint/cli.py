@@ -387,7 +387,7 @@ def _main(argv: list[str]) -> int:
 def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
     """Apply (--fix) or show (--diff) the safe autofix: (whether anything changes, whether a file failed)."""
     from tflint.api import fix_paths
-    from tflint.escape import escape
+    from tflint.escape import escape, escape_lines
 
     _check_config_option(args)
     options = _walk_options(args)
@@ -395,7 +395,7 @@ def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
     results = fix_paths(args.paths, write=args.fix, input_type=args.input_type, config=args.config, **options)
     for result in results:
         if result.removed and args.diff:
-            sys.stdout.write(_escaped_diff(result.diff))
+            sys.stdout.write(escape_lines(result.diff))
         elif result.removed:
             count = len(result.removed)
             print(
@@ -406,17 +406,6 @@ def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
             print(f"tflint: {escape(result.path)}: not fixed: {escape(result.problem)}", file=sys.stderr)
     sys.stdout.flush()
     return any(result.removed for result in results), any(result.error for result in results)
-
-
-def _escaped_diff(diff: str) -> str:
-    """A diff with what escape() shows as escapes escaped line by line, its line ends and tabs kept as they are."""
-    from tflint.escape import escape
-
-    lines = []
-    for line in diff.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        lines.append("\t".join(escape(part) for part in body.split("\t")) + line[len(body) :])
-    return "".join(lines)
 
 
 def _min_tf(args: argparse.Namespace) -> int:

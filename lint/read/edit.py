@@ -22,7 +22,6 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 
-from tflint.read.positions import TOKEN
 from tflint.records import record
 
 # A comment that is a line suppression directive (engine/suppress.py reads them; file-ignore covers
@@ -45,19 +44,40 @@ class Removal:
         vars(self).update(text=text, spans=spans, removed=removed)
 
 
+# What nesting depends on: strings and comments (which may hold braces), an extension's `[name]`, and
+# the brackets themselves. Words, numbers, spaces and separators are passed over by the regex engine,
+# not by a Python loop.
+_STRUCTURE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*|[{}<>\]]|\[(?:[^\[\]\s"'{}<>]*\])?""")
+_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
 class _Container:
     """An open `{`/`<` block or `[` list during the scan."""
 
-    __slots__ = ("is_list", "start", "name", "parent_list", "end", "elements", "ordinal")
+    __slots__ = ("is_list", "start", "parent_list", "end", "elements", "ordinal")
 
-    def __init__(self, is_list: bool, start: int, name: int, parent_list: _Container | None) -> None:
+    def __init__(self, is_list: bool, start: int, parent_list: _Container | None) -> None:
         self.is_list = is_list
         self.start = start
-        self.name = name  # offset of the field name before it, or -1
         self.parent_list = parent_list  # the list this block is an element of
         self.end = -1
         self.elements: list[_Container] = []  # a list's element blocks, in order
         self.ordinal = -1  # an element block's place in its list
+
+    def name(self, text: str) -> tuple[int, str]:
+        """(offset, name) of the field this block or list is the value of (`name {`, `name: [`); (-1, "") if none.
+
+        A comment between the name and the bracket is not looked past: such an entry is not recognised, so
+        not removed, and reported so.
+        """
+        base = max(0, self.start - 256)  # a bounded look back: a name and its colon are short
+        head = text[base : self.start].rstrip()
+        if head.endswith(":"):
+            head = head[:-1].rstrip()
+        begin = len(head)
+        while begin > 0 and head[begin - 1] in _WORD_CHARACTERS:
+            begin -= 1
+        return (base + begin, head[begin:]) if begin < len(head) else (-1, "")
 
 
 def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> Removal:
@@ -71,33 +91,25 @@ def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> 
     owner: dict[int, _Container] = {}  # key index -> the innermost block holding its key
     next_key = 0
     stack: list[_Container] = []
-    last_word = last_colon_word = -1
-    for match in TOKEN.finditer(text):
-        while next_key < len(wanted) and wanted[next_key][0] <= match.start():
-            if stack and wanted[next_key][0] == match.start():
-                owner[wanted[next_key][1]] = stack[-1]
-            next_key += 1
-        kind = match.lastgroup
-        if kind in ("space", "comment"):
-            continue
-        if kind == "word":
-            last_word = match.start()
-            last_colon_word = -1
-            continue
-        if kind == "punct" and match.group() == ":":
-            last_colon_word = last_word
-            continue
-        if kind in ("open", "list_open"):
-            name = last_colon_word if last_colon_word >= 0 else last_word
+    next_offset = wanted[0][0] if wanted else len(text) + 1
+    for match in _STRUCTURE.finditer(text):
+        at = match.start()
+        if at >= next_offset:
+            while next_key < len(wanted) and wanted[next_key][0] <= at:
+                if stack:  # the key (its `key` word or its string) is in the block open before this token
+                    owner[wanted[next_key][1]] = stack[-1]
+                next_key += 1
+            next_offset = wanted[next_key][0] if next_key < len(wanted) else len(text) + 1
+        first = text[at]
+        if first == "{" or first == "<" or (first == "[" and match.end() == at + 1):
             parent = stack[-1] if stack and stack[-1].is_list else None
-            opened = _Container(kind == "list_open", match.start(), -1 if parent else name, parent)
-            if parent is not None and not opened.is_list:
+            opened = _Container(first == "[", at, parent)
+            if parent is not None and first != "[":
                 opened.ordinal = len(parent.elements)
                 parent.elements.append(opened)
             stack.append(opened)
-        elif kind in ("close", "list_close") and stack:
+        elif (first == "}" or first == ">" or first == "]") and stack:
             stack.pop().end = match.end()
-        last_word = last_colon_word = -1
 
     spans: list[tuple[int, int]] = []
     removed = [False] * len(key_positions)
@@ -108,12 +120,14 @@ def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> 
             continue
         parent = block.parent_list
         if parent is not None:
-            if parent.name >= 0 and text.startswith("attr", parent.name) and parent.end >= 0:
+            if parent.name(text)[1] == "attr" and parent.end >= 0:
                 going.setdefault(id(parent), set()).add(block.ordinal)
                 lists[id(parent)] = parent
                 removed[index] = True
-        elif block.name >= 0 and text.startswith("attr", block.name):
-            spans.append(_with_separator(text, block.name, block.end))
+            continue
+        name, field = block.name(text)
+        if field == "attr":
+            spans.append(_with_separator(text, name, block.end))
             removed[index] = True
     for key, ordinals in going.items():
         spans.extend(_list_spans(text, lists[key], ordinals))
@@ -137,7 +151,7 @@ def _list_spans(text: str, listed: _Container, ordinals: set[int]) -> Iterator[t
     """What to cut from a list `attr: [ {...}, {...} ]` so that the elements `ordinals` go."""
     elements = listed.elements
     if len(ordinals) == len(elements):
-        yield _with_separator(text, listed.name, listed.end)  # an empty list is not valid everywhere: the field goes
+        yield _with_separator(text, listed.name(text)[0], listed.end)  # not every reader takes `[]`: the field goes
         return
     ordinal = 0
     while ordinal < len(elements):
