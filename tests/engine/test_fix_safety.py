@@ -259,3 +259,33 @@ def test_diff_on_stdin_says_what_diff_cannot_do(monkeypatch, capsys):
     )
     assert main(["--fix", "-"]) == 2
     assert capsys.readouterr().err == "tflint: error: --fix cannot edit stdin (-): name the file\n"
+
+
+def test_an_entry_the_edit_cannot_place_is_reported_not_counted(tmp_path, capsys):
+    text = GRAPH.replace(
+        'attr { key: "transpose_a"', 'attr  # a comment between name and brace\n  { key: "transpose_a"'
+    )
+    path = _graph(tmp_path, text=text)
+    assert main(["--diff", str(path)]) == 0  # nothing would change: no endless "1 to remove"
+    out, err = capsys.readouterr()
+    assert out == "" and path.read_text() == text
+    assert err == (
+        f"tflint: {path}: not fixed: 1 default-valued attr not removed: the text edit could not place it"
+        " (written in a layout tflint does not edit)\n"
+    )
+
+
+def test_the_diff_shows_a_bidi_override_escaped(tmp_path, capsys):
+    text = GRAPH.replace("value { b: false } }", "value { b: false } }  # \u202egnp.\t<-")
+    path = _graph(tmp_path, text=text)
+    assert main(["--diff", str(path)]) == 1
+    assert '-  attr { key: "transpose_a" value { b: false } }  # \\u202egnp.\t<-\n' in capsys.readouterr().out
+
+
+def test_fix_paths_applies_the_excludes_of_the_config_it_is_given(tmp_path):
+    (tmp_path / "vendored").mkdir()
+    kept = _graph(tmp_path / "vendored")
+    fixed = _graph(tmp_path)
+    results = fix_paths([tmp_path], config={"extend-exclude": ["vendored/"]})
+    assert [result.path for result in results] == [str(fixed)]
+    assert kept.read_text() == GRAPH and fixed.read_text() == FIXED
