@@ -216,47 +216,43 @@ def unified_diff(old: str, spans: Sequence[tuple[int, int]], path: str) -> str:
     """The unified diff (`diff -u`, 3 lines of context) of cutting `spans` (sorted, disjoint) from `old`.
 
     Built from the spans in one pass: comparing the two texts (difflib) is quadratic in the worst case.
+    Lines end at `\\n` only (a `\\r` or a Unicode line separator inside a line is part of it, as for diff).
     """
     if not spans:
         return ""
-    starts = [0] + [match.end() for match in re.finditer("\n", old)]
-    if starts[-1] == len(old) and len(starts) > 1:
-        starts.pop()  # no line after the last newline
-    line_count = len(starts)
+    lines = _lines(old)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
 
     def line_of(offset: int) -> int:
         return bisect.bisect_right(starts, offset) - 1
 
-    # Changes: (first old line, end old line, new lines), each a run of lines some span touches.
-    changes: list[tuple[int, int, list[str]]] = []
+    # Changes: [first old line, end old line) and the new lines, each a run of lines some span touches.
+    runs: list[list[int]] = []
     for start, end in spans:
         first, last = line_of(start), line_of(max(start, end - 1))
-        if changes and first < changes[-1][1]:
-            first = changes[-1][0]
-            last = max(last, changes[-1][1] - 1)
-            changes.pop()
-        changes.append((first, last + 1, []))
+        if runs and first < runs[-1][1]:
+            runs[-1][1] = max(last + 1, runs[-1][1])
+        else:
+            runs.append([first, last + 1])
+    changes: list[tuple[int, int, list[str]]] = []
     cuts = iter(spans)
     pending = next(cuts, None)
-    for number, (first, stop, new_lines) in enumerate(changes):
-        begin = starts[first]
-        finish = starts[stop] if stop < line_count else len(old)
+    for first, stop in runs:
+        finish = starts[stop]
         kept = []
-        position = begin
+        position = starts[first]
         while pending is not None and pending[0] < finish:
             kept.append(old[position : pending[0]])
             position = pending[1]
             pending = next(cuts, None)
         kept.append(old[position:finish])
-        new_lines.extend("".join(kept).splitlines(keepends=True))
-        changes[number] = (first, stop, new_lines)
-
-    def old_line(number: int) -> str:
-        return old[starts[number] : starts[number + 1] if number + 1 < line_count else len(old)]
+        changes.append((first, stop, _lines("".join(kept))))
 
     out = [f"--- {path}\n+++ {path}\n"]
     index = 0
-    shift = 0  # new line number minus old line number, before the current change
+    shift = 0  # new line number minus old line number before the current hunk
     while index < len(changes):
         group = [changes[index]]
         index += 1
@@ -264,25 +260,33 @@ def unified_diff(old: str, spans: Sequence[tuple[int, int]], path: str) -> str:
             group.append(changes[index])
             index += 1
         old_begin = max(0, group[0][0] - _CONTEXT)
-        old_end = min(line_count, group[-1][1] + _CONTEXT)
+        old_end = min(len(lines), group[-1][1] + _CONTEXT)
         body: list[str] = []
-        new_count = 0
         cursor = old_begin
-        group_shift = shift
+        growth = 0
         for first, stop, new_lines in group:
-            body.extend(" " + old_line(number) for number in range(cursor, first))
-            body.extend("-" + old_line(number) for number in range(first, stop))
-            body.extend("+" + line for line in new_lines)
-            new_count += (first - cursor) + len(new_lines)
-            shift += len(new_lines) - (stop - first)
+            body += [" " + line for line in lines[cursor:first]]
+            body += ["-" + line for line in lines[first:stop]]
+            body += ["+" + line for line in new_lines]
+            growth += len(new_lines) - (stop - first)
             cursor = stop
-        body.extend(" " + old_line(number) for number in range(cursor, old_end))
-        new_count += old_end - cursor
+        body += [" " + line for line in lines[cursor:old_end]]
         old_count = old_end - old_begin
-        new_begin = old_begin + group_shift
-        out.append(f"@@ -{_range(old_begin, old_count)} +{_range(new_begin, new_count)} @@\n")
-        out.extend(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in body)
+        out.append(f"@@ -{_range(old_begin, old_count)} +{_range(old_begin + shift, old_count + growth)} @@\n")
+        shift += growth
+        if old_end == len(lines):  # the text's last line may lack its newline, in the old text or the new
+            body = [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in body]
+        out += body
     return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of `text`, each with its `\\n` (the last one may have none)."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 def _range(begin: int, count: int) -> str:

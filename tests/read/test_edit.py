@@ -131,3 +131,59 @@ def test_the_unified_diff_marks_a_last_line_without_newline():
         f'-node {{ name: "b" {X} }}\n\\ No newline at end of file\n'
         '+node { name: "b" }\n\\ No newline at end of file\n'
     )
+
+
+def _patched(old: str, diff: str) -> str:
+    """`old` with a unified diff applied (what `patch` does), for diffs of removals and replacements."""
+    lines = old.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    result: list[str] = []
+    position = 0
+    for hunk in re.split(r"^(?=@@ )", diff.split("\n", 2)[2], flags=re.M)[1:]:
+        header, _, body = hunk.partition("\n")
+        old_start, old_count, new_start, new_count = re.match(
+            r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))?", header
+        ).groups()
+        start = int(old_start) - (old_count != "0")
+        result += lines[position:start]
+        position = start
+        assert int(new_start) - (new_count != "0") == len(result)  # the hunk says where it lands in the new text
+        for line in body.splitlines(keepends=True):
+            if line.startswith("\\"):  # the line before has no newline
+                if result and previous == "+":
+                    result[-1] = result[-1][:-1]
+                continue
+            previous, content = line[0], line[1:]
+            if previous == " ":
+                assert lines[position].rstrip("\n") == content.rstrip("\n")
+                result.append(lines[position])
+            if previous in " -":
+                position += 1
+            else:
+                result.append(content)
+    return "".join(result + lines[position:])
+
+
+def test_the_unified_diff_applies_to_the_old_text_giving_the_new():
+    import random
+
+    chooser = random.Random(29)
+    for _ in range(400):
+        nodes = []
+        for number in range(chooser.randint(1, 25)):
+            layout = chooser.random()
+            if layout < 0.35:
+                nodes.append(f'node {{ name: "n{number}" {X} }}\n')
+            elif layout < 0.6:
+                nodes.append(f'node {{\n  name: "n{number}"\n  {X}\n}}\n')
+            else:
+                nodes.append('node { name: "same" }\n')  # repeated lines, which a text comparison may align anywhere
+        text = "".join(nodes)
+        if chooser.random() < 0.3:
+            text = text.rstrip("\n")
+        keys = [where for where in _key_positions(text, "x") if chooser.random() < 0.7]
+        removal = remove_attr_entries(text, keys)
+        diff = unified_diff(text, removal.spans, "g")
+        assert (diff == "") == (removal.text == text)
+        if diff:
+            assert _patched(text, diff) == removal.text, diff
