@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Iterator, Sequence
 
 from tflint.records import record
@@ -44,10 +45,19 @@ class Removal:
         vars(self).update(text=text, spans=spans, removed=removed)
 
 
-# What nesting depends on: strings and comments (which may hold braces), an extension's `[name]`, and
-# the brackets themselves. Words, numbers, spaces and separators are passed over by the regex engine,
-# not by a Python loop.
+# What nesting depends on: strings and comments (which may hold brackets), an extension's `[name]`, and
+# the brackets themselves, one token each (_brackets_by_token).
 _STRUCTURE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*|[{}<>\]]|\[(?:[^\[\]\s"'{}<>]*\])?""")
+# The same, from Python 3.11 (possessive quantifiers): everything up to the next bracket in one match, strings
+# and comments included, so that the Python loop sees brackets only (_brackets_by_skip). Possessive, it never
+# backtracks into a string or comment to find a bracket there.
+_UP_TO_BRACKET = (
+    re.compile(
+        r"""(?:[^"'#{}<>\[\]]++|"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+'|#[^\n]*+|\[[^\[\]\s"'{}<>]*+\])*+[{}<>\[\]]"""
+    )
+    if sys.version_info >= (3, 11)
+    else None
+)
 _WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
@@ -89,27 +99,38 @@ def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> 
         if 0 < line <= len(starts)
     )
     owner: dict[int, _Container] = {}  # key index -> the innermost block holding its key
+    # Open brackets by offset (a list's as ~offset, negative); records only for what may be edited: the
+    # blocks holding a key, lists and their elements (a record per block would cost more than the scan).
+    stack: list[int] = []
+    containers: dict[int, _Container] = {}
     next_key = 0
-    stack: list[_Container] = []
     next_offset = wanted[0][0] if wanted else len(text) + 1
-    for match in _STRUCTURE.finditer(text):
-        at = match.start()
+    for at in _brackets(text):
         if at >= next_offset:
             while next_key < len(wanted) and wanted[next_key][0] <= at:
-                if stack:  # the key (its `key` word or its string) is in the block open before this token
-                    owner[wanted[next_key][1]] = stack[-1]
+                if stack and stack[-1] >= 0:  # the key (its `key` word or string) is in the block open here
+                    start = stack[-1]
+                    block = containers.get(start)
+                    if block is None:
+                        block = containers[start] = _Container(False, start, None)
+                    owner[wanted[next_key][1]] = block
                 next_key += 1
             next_offset = wanted[next_key][0] if next_key < len(wanted) else len(text) + 1
-        first = text[at]
-        if first == "{" or first == "<" or (first == "[" and match.end() == at + 1):
-            parent = stack[-1] if stack and stack[-1].is_list else None
-            opened = _Container(first == "[", at, parent)
-            if parent is not None and first != "[":
-                opened.ordinal = len(parent.elements)
-                parent.elements.append(opened)
-            stack.append(opened)
-        elif (first == "}" or first == ">" or first == "]") and stack:
-            stack.pop().end = match.end()
+        bracket = text[at]
+        if bracket == "{" or bracket == "<" or bracket == "[":
+            is_list = bracket == "["
+            parent = containers[~stack[-1]] if stack and stack[-1] < 0 else None
+            if parent is not None or is_list:
+                opened = containers[at] = _Container(is_list, at, None if is_list else parent)
+                if parent is not None and not is_list:
+                    opened.ordinal = len(parent.elements)
+                    parent.elements.append(opened)
+            stack.append(~at if is_list else at)
+        elif stack:
+            top = stack.pop()
+            closed = containers.get(~top if top < 0 else top)
+            if closed is not None:
+                closed.end = at + 1
 
     spans: list[tuple[int, int]] = []
     removed = [False] * len(key_positions)
@@ -139,6 +160,28 @@ def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> 
         position = end
     out.append(text[position:])
     return Removal("".join(out), tuple(cut), tuple(removed))
+
+
+def _brackets(text: str) -> Iterator[int]:
+    """The offsets of the brackets that nest (`{ } < > [ ]` outside strings, comments and `[extension.names]`)."""
+    return _brackets_by_skip(text) if _UP_TO_BRACKET is not None else _brackets_by_token(text)
+
+
+def _brackets_by_token(text: str) -> Iterator[int]:
+    for match in _STRUCTURE.finditer(text):
+        at = match.start()
+        first = text[at]
+        if first in "{}<>]" or (first == "[" and match.end() == at + 1):
+            yield at
+
+
+def _brackets_by_skip(text: str) -> Iterator[int]:
+    assert _UP_TO_BRACKET is not None
+    match = _UP_TO_BRACKET.match
+    position = 0
+    while (found := match(text, position)) is not None:  # None: no bracket in the rest (whitespace, comments)
+        position = found.end()
+        yield position - 1
 
 
 def _with_separator(text: str, start: int, end: int) -> tuple[int, int]:

@@ -9,6 +9,7 @@ import pytest
 from google.protobuf import text_format
 
 from tflint import protos
+from tflint.read import edit
 from tflint.read.edit import remove_attr_entries, unified_diff
 
 
@@ -187,3 +188,24 @@ def test_the_unified_diff_applies_to_the_old_text_giving_the_new():
         assert (diff == "") == (removal.text == text)
         if diff:
             assert _patched(text, diff) == removal.text, diff
+
+
+TRICKY = [
+    pytest.param(
+        'node { name: "{[<" op: \'}]>\' attr { key: "x" value { s: "\\"}" } } }  # } ] > { [ <\n', "{{{}}}", id="quoted"
+    ),
+    pytest.param(
+        'node { [ext.name] { a: 1 } attr: [] attr: [ { key: "x" value { i: 1 } }, < key: "y" value < i: 2 > > ] }\n',
+        "{{}[{{}}<<>>]}",
+        id="lists-and-extensions",
+    ),
+    pytest.param('node {\n  # a " quote and a { brace\n  name: "a"\n}\n# trailing { [ <\n', "{}", id="comments"),
+]
+
+
+@pytest.mark.parametrize("text, brackets", TRICKY)
+def test_only_the_brackets_that_nest_are_found_by_both_scans(text, brackets):
+    found = list(edit._brackets_by_token(text))
+    assert "".join(text[at] for at in found) == brackets
+    if edit._UP_TO_BRACKET is not None:  # Python 3.11+: the scan that skips to the next bracket
+        assert list(edit._brackets_by_skip(text)) == found
