@@ -17,6 +17,7 @@ from typing import Any
 from tflint.config.settings import Config, RuleConfig
 from tflint.engine.findings import RuleCrash
 from tflint.engine.findings import is_compat_rule as is_compat_rule  # re-exported (tflint.api imports it from here)
+from tflint.engine.place import locator_of, meta_position
 from tflint.engine.run import lint_artifact
 from tflint.finding import Finding, Issue, Severity
 from tflint.read.interface import ModelVersion
@@ -54,9 +55,7 @@ def compare_versions(old: ModelVersion, new: ModelVersion, config: Config, regis
         )
     pair = VersionPair(interface_of(old), interface_of(new), registry)
     path = new.artifact.path
-    locator = None
-    if new.artifact.text is not None and new.artifact.message_type in ("MetaGraphDef", "SavedModel"):
-        locator = Locator(new.artifact.text, new.artifact.message_type)
+    locator = locator_of(new.artifact)
     findings: list[Finding] = []
     for rule_id, rule_config in config.enabled():
         if not is_compat_rule(rule_id, config.modules):
@@ -98,12 +97,10 @@ def _findings(
         line = column = None
         if where is not None and where.meta is not None:
             label = label or where.meta.label
-            if locator is not None:
-                for key in (*where.keys, ("tags",), ("meta",)):
-                    found = locator.get(where.meta.ordinal, *key)
-                    if found is not None:
-                        line, column = found
-                        break
+            # Past the element itself, a removed input or output points at the tag set, else the meta graph.
+            found = meta_position(locator, where.meta.ordinal, (*where.at, ("tags",), ("meta",)))
+            if found is not None:
+                line, column = found
         yield Finding(
             rule=rule_id,
             severity=severity,
