@@ -289,3 +289,27 @@ def test_fix_paths_applies_the_excludes_of_the_config_it_is_given(tmp_path):
     results = fix_paths([tmp_path], config={"extend-exclude": ["vendored/"]})
     assert [result.path for result in results] == [str(fixed)]
     assert kept.read_text() == GRAPH and fixed.read_text() == FIXED
+
+
+def test_after_a_sigkill_mid_write_the_file_is_whole_and_the_next_run_leaves_no_temporary(tmp_path):
+    path = _graph(tmp_path)
+    code = (
+        "import sys, time\n"
+        "from tflint.engine import fix\n"
+        "from tflint.cli import main\n"
+        "def stuck(descriptor):\n"
+        "    print('writing', flush=True)\n"
+        "    time.sleep(600)\n"
+        "fix.os.fsync = stuck\n"
+        f"main(['--fix', {str(path)!r}])\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "writing\n"  # the child is in the middle of the write
+    finally:
+        child.kill()  # SIGKILL: no handler, no cleanup
+        child.wait()
+        child.stdout.close()
+    assert path.read_text() == GRAPH  # never half-written
+    assert fix_paths([path])[0].written and path.read_text() == FIXED
+    assert _leftovers(tmp_path) == []
