@@ -47,8 +47,8 @@ _TEMPORARY = lazy(r"\..+\.tflint-fix-(?P<pid>[0-9]+)-[0-9a-f]{8}\.tmp\Z")
 class FixResult:
     """What `--fix` did (or, with `--diff`, would do) to one file.
 
-    `removed`: the attrs removed, as `op.attr` labels; `diff`: a unified diff for text, a summary
-    for binary (filled when nothing is written); `written`: whether the file was replaced;
+    `removed`: the attrs removed (or, with `--diff`, to remove), as `op.attr` labels; `diff`: a
+    unified diff for text, a summary for binary; `written`: whether the file was replaced;
     `problem`: why the file was left alone or only partly fixed (a symbolic link, a read-only file,
     a file changed during the run, attrs the text edit could not locate), else None; `error`: the
     problem is a failure (unreadable file, a write refused by the system), not a choice.
@@ -134,12 +134,14 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> 
 def _edit(target: str, data: bytes, input_type: str | None) -> tuple[bytes, tuple[str, ...], str, int] | None:
     """(new bytes, labels of the attrs removed, diff, how many strippable attrs stay), or None: nothing to do."""
     from tflint import protos
+    from tflint.engine.parallel import core_count
     from tflint.engine.run import build_index
     from tflint.read.load import load_bytes
     from tflint.tf.registry import user_registry
     from tflint.tf.strip import strippable
 
-    artifact = load_bytes(data, target, input_type)
+    # A big text is read by two processes where a lint would read it so (the result is the same).
+    artifact = load_bytes(data, target, input_type, workers=core_count(None))
     if artifact.failure is not None or artifact.message_type is None or artifact.unsupported:
         return None  # not read, so not edited: the lint reports it
     registry = user_registry()
