@@ -90,10 +90,11 @@ def fix_files(
             else "--diff cannot show a change to stdin (-): it diffs files; name the file"
         )
     inside = _Roots(roots)
-    return [_fix_one(path, inside, write, input_type) for path in files]
+    swept: set[str] = set()  # directories already cleared of killed runs' temporary files
+    return [_fix_one(path, inside, write, input_type, swept) for path in files]
 
 
-def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> FixResult:
+def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swept: set[str]) -> FixResult:
     target = path
     if os.path.isdir(path):
         found = saved_model_file(path)
@@ -126,7 +127,7 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> 
         return FixResult(target, (), problem="a read-only file: not replaced")
     try:
         with termination_deferred():
-            _replace(target, new, data, status)
+            _replace(target, new, data, status, swept)
     except _Changed:
         return FixResult(target, (), problem="changed while tflint read it: not written; run --fix again")
     except OSError as error:
@@ -221,14 +222,16 @@ class _Changed(Exception):
     """The file on disk is no longer the one analysed."""
 
 
-def _replace(path: str, new: bytes, old: bytes, status: os.stat_result) -> None:
+def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: set[str]) -> None:
     """Replace the file at `path`, which held `old` when `status` was taken, by `new`, atomically.
 
     Raises _Changed (nothing written) if the file no longer holds `old`, OSError if the system
     refuses; the temporary file never outlives the call, unless the process is killed.
     """
     directory = os.path.dirname(os.path.abspath(path))
-    _sweep(directory)
+    if directory not in swept:  # once per directory and run: a folder of many graphs is listed once
+        swept.add(directory)
+        _sweep(directory)
     descriptor, temporary = _written(directory, path, new, status, unnamed=True)
     try:
         try:

@@ -346,3 +346,12 @@ def test_a_sigterm_mid_write_ends_the_run_once_the_file_is_replaced(tmp_path):
     # It ended when the write was done (the fallback to a named temporary file writes twice), not after the run.
     assert child.returncode == -signal.SIGTERM and "after the run" not in out
     assert path.read_text() == FIXED and _leftovers(tmp_path) == []
+
+
+def test_a_directory_is_searched_for_old_temporary_files_once_per_run(tmp_path, monkeypatch):
+    for name in ("a.pbtxt", "b.pbtxt", "c.pbtxt"):
+        _graph(tmp_path, name)
+    listed = []
+    monkeypatch.setattr(fix.os, "listdir", lambda directory: listed.append(directory) or [])
+    assert all(result.written for result in fix_paths([tmp_path]))
+    assert listed == [str(tmp_path)]  # not once per file: a folder of N graphs would cost N listings of N names
