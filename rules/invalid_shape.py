@@ -50,7 +50,8 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.runtime.memo import IdentityMemo
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.op_signatures import signatures
 from tflint.tf.tensors import (
     OpPlan,

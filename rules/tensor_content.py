@@ -69,7 +69,8 @@ from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.runtime.memo import IdentityMemo
-from tflint.tf.index import REF_OFFSET, GraphIndex, Node
+from tflint.tf.index import REF_OFFSET, GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import snapshot_info
 from tflint.tf.tensors import (
