@@ -100,6 +100,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="record every current finding in FILE, then report as if it were the baseline",
     )
+    which.add_argument(
+        "--no-baseline",
+        dest="baseline",
+        action="store_const",
+        const=False,
+        help="hide nothing: ignore the config's baseline",
+    )
     baseline.add_argument(
         "--prune-baseline",
         action="store_true",
@@ -610,6 +617,9 @@ def _compat_parser() -> argparse.ArgumentParser:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE")
     which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE")
+    which.add_argument(
+        "--no-baseline", dest="baseline", action="store_const", const=False, help="ignore the config's baseline"
+    )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
