@@ -292,7 +292,7 @@ def _flat(values: list[list[str]] | None) -> tuple[str, ...] | None:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         import argparse
 
         raise argparse.ArgumentTypeError(f"expected a count (0 or more), got {text!r}")
@@ -319,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    _tolerant_output()
     try:
         return _main(args_list)
     except _UsageExit as error:
@@ -340,6 +341,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return _fail(f"internal error: {message} (run with --debug for the traceback)")
+
+
+def _tolerant_output() -> None:
+    """A character the output's encoding lacks (PYTHONIOENCODING=ascii, a cp1252 pipe on Windows) is written
+    as an escape (`\\u2603`), never an internal error, whichever command prints it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream already written in a way that cannot change: left as it is
+                pass
 
 
 def _fail(message: str, prefix: str = "error") -> int:
