@@ -31,7 +31,7 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            raise _UsageExit(message)
+            raise _UsageExit(message, self.prog)
 
     # No abbreviations (`--fail` for `--fail-on`): a later flag could make a script's abbreviation ambiguous.
     kwargs.setdefault("allow_abbrev", False)
@@ -39,7 +39,11 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
 
 class _UsageExit(Exception):
-    pass
+    """A usage error of the command `prog` (`tflint`, `tflint compat`, ...), whose help it points to."""
+
+    def __init__(self, message: str, prog: str = "tflint") -> None:
+        super().__init__(message)
+        self.prog = prog
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -116,14 +120,16 @@ def _build_parser() -> argparse.ArgumentParser:
     selection.add_argument(
         "--select",
         action="append",
-        type=_names,
+        type=_rule_names,
         metavar="RULES",
         help="run only these rules (comma-separated rule ids; repeatable); invalid-graph always runs",
     )
     selection.add_argument(
-        "--extend-select", action="append", type=_names, metavar="RULES", help="also run these rules"
+        "--extend-select", action="append", type=_rule_names, metavar="RULES", help="also run these rules"
     )
-    selection.add_argument("--ignore", action="append", type=_names, metavar="RULES", help="do not run these rules")
+    selection.add_argument(
+        "--ignore", action="append", type=_rule_names, metavar="RULES", help="do not run these rules"
+    )
     selection.add_argument(
         "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
     )
@@ -287,6 +293,16 @@ def _names(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+def _rule_names(text: str) -> list[str]:
+    """A RULES value: at least one rule id or category (`--select ""` would silently run nothing)."""
+    names = _names(text)
+    if not names:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected comma-separated rule ids or categories, got {text!r}")
+    return names
+
+
 def _flat(values: list[list[str]] | None) -> tuple[str, ...] | None:
     return None if values is None else tuple(item for value in values for item in value)
 
@@ -323,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(args_list)
     except _UsageExit as error:
-        return _fail(f"{error} (see 'tflint --help')", prefix="usage error")
+        return _fail(f"{error} (see '{error.prog} --help')", prefix="usage error")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -591,7 +607,8 @@ def _emit(report: Any, args: argparse.Namespace) -> int:
     failing = bool(report.failing())
     warnings = sum(1 for finding in report.findings if finding.severity == Severity.WARNING)
     if args.max_warnings is not None and warnings > args.max_warnings:
-        print(f"tflint: {warnings} warnings, more than --max-warnings {args.max_warnings}", file=sys.stderr)
+        counted = f"{warnings} warning" if warnings == 1 else f"{warnings} warnings"
+        print(f"tflint: {counted}, more than --max-warnings {args.max_warnings}", file=sys.stderr)
         failing = True
     if args.exit_zero:
         return EXIT_OK
@@ -657,7 +674,7 @@ def _compat(argv: list[str]) -> int:
     elif len(args.paths) == 2:
         pairs = [(args.paths[0], args.paths[1])]
     else:
-        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths")
+        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths", "tflint compat")
     _refuse_overwriting_versions(args, pairs)
     report = compat_pairs(
         pairs,
