@@ -406,6 +406,11 @@ def _main(argv: list[str]) -> int:
     if args.show_settings:
         return _show_settings(args)
     if not args.paths:
+        if args.target_tf:  # `tflint --target-tf x`: the known releases, as with a path
+            from tflint.tf.releases import resolve
+
+            for spec in args.target_tf.split(","):
+                resolve(spec)
         raise _UsageExit("no paths given")
     if args.show_files:
         return _show_files(args)

@@ -330,7 +330,10 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
+        from tflint.errors import did_you_mean
+
+        hint = did_you_mean(normalized[:200], INPUT_TYPES, more=f"expected one of: {', '.join(INPUT_TYPES)}")
+        raise UsageError(f"unknown input type {quote(input_type)}{hint}")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized
