@@ -269,3 +269,16 @@ def test_the_readme_names_the_release_that_first_registers_each_op_it_mentions()
     assert claims, "the README's --min-tf example is gone"
     for release, op in claims:
         assert first_release_with_op(op) == release, (op, release)
+
+
+def test_the_readme_suppression_example_suppresses_something_with_every_directive():
+    from conftest import lint_text
+
+    section = README.split("## Suppressing findings", 1)[1]
+    example = section.split("```\n", 2)[1]
+    graph = re.sub(r"\s+<- .*", "", example)  # the README's annotations are not part of the file
+    assert "tflint: file-ignore[" in graph and "tflint: ignore[" in graph
+    assert [(f.rule, f.line) for f in lint_text(graph)] == []
+    # and each directive is needed: without the directives, each suppressed rule reports
+    bare = re.sub(r"#\s*tflint:.*", "", graph)
+    assert {f.rule for f in lint_text(bare)} == {"deprecated-op", "unknown-op", "unknown-attr"}
