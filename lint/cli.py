@@ -503,7 +503,7 @@ def _show_files(args: argparse.Namespace) -> int:
         shown = args.stdin_filename if path == "-" else path
         print(shown if skipped is None else f"{shown}  (skipped, not a TensorFlow graph: {skipped})")
     if not any(skipped is None for _, skipped in entries):
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     return EXIT_OK
 
 
@@ -518,9 +518,32 @@ def _show_settings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _warn_nothing_found(paths: Sequence[str]) -> None:
-    where = ", ".join(paths)
-    print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+def _warn_nothing_found(args: argparse.Namespace) -> None:
+    """Why a run read no graph: the paths named hold none, or --force-exclude dropped them."""
+    from tflint.escape import escape
+
+    excluded = _force_excluded(args) if args.force_exclude else []
+    searched = [path for path in args.paths if path not in excluded]
+    if excluded:
+        where = ", ".join(escape(path) for path in excluded)
+        print(f"tflint: warning: excluded by the configuration (--force-exclude): {where}", file=sys.stderr)
+    if searched:
+        where = ", ".join(escape(path) for path in searched)
+        print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+
+
+def _force_excluded(args: argparse.Namespace) -> list[str]:
+    """The paths named that hold graphs only the configured excludes hide (asked only when nothing was read)."""
+    from tflint.api import discover
+
+    options = _walk_options(args)
+    excluded = []
+    for path in args.paths:
+        if path == "-" or discover([path], args.config, **options):
+            continue
+        if discover([path], args.config, **{**options, "force_exclude": False}):
+            excluded.append(path)
+    return excluded
 
 
 def version_text() -> str:
@@ -568,7 +591,7 @@ def _lint(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if not report.files:
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     if args.write_baseline:
         from tflint.escape import escape
 
