@@ -6,7 +6,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 from tflint.config.plugins import OP_DEFS_GROUP
 from tflint.config.settings import (
@@ -36,6 +36,19 @@ from tflint.runtime import process
 from tflint.tf.registry import OpRegistry, user_registry
 
 ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
+
+
+class GraphMessage(Protocol):
+    """A GraphDef, MetaGraphDef or SavedModel message: tflint's own (`tflint.protos`) or TensorFlow's."""
+
+    @property
+    def DESCRIPTOR(self) -> Any: ...  # noqa: N802 (protobuf's name): its full_name says which message
+
+    def SerializeToString(self) -> bytes: ...  # noqa: N802 (protobuf's name)
+
+
+# What lint_graph and validate read from memory: a graph message, or its bytes (text or binary).
+GraphLike = GraphMessage | bytes | bytearray | memoryview
 
 
 @record(frozen=True)
@@ -525,7 +538,7 @@ def _import_args(value: Any) -> Any:
 
 
 def lint_graph(
-    graph: Any,
+    graph: GraphLike,
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -654,7 +667,7 @@ def compat_pairs(
 
 
 def validate(
-    graph_or_path: Any,
+    graph_or_path: GraphLike | str | os.PathLike[str],
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -689,14 +702,14 @@ def validate(
 
     given = {"input_map": input_map, "return_elements": return_elements, "name": name}
     import_args = {key: value for key, value in given.items() if value is not None} or None
-    is_path = isinstance(graph_or_path, (str, os.PathLike))
-    near = os.fspath(graph_or_path) if is_path and trust_model_config else None
+    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+    near = path if trust_model_config else None
     resolved = _validation_config(resolve_config(config, near=near), trust_model_config)
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)
     if serving:
         resolved = with_serving_preset(resolved)
-    if is_path:
+    if isinstance(graph_or_path, (str, os.PathLike)):
         report = lint_paths(
             [graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args, target_tf=target_tf
         )
