@@ -32,7 +32,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
-from tflint.read.load import Artifact
 
 ID = "invalid-graph"
 CATEGORY = "input"
@@ -47,7 +46,7 @@ SUPPRESSIBLE = False
 MAX_DETAIL = 240
 
 
-def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+def check(artifact: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield the issue of a file the reader could not parse, at the parser's position (text files)."""
     failure = artifact.failure
     if failure is None:
