@@ -60,18 +60,20 @@ _QUOTED = lazy(r"(?:^|(?<=[\s(\[]))'[^'\n]{0,200}'")
 
 def target(finding: Finding) -> str:
     """What a finding points at, its key in a baseline: the subject (node within function and meta graph),
-    or for a finding without one the start of its message up to the first name it quotes (or its first
-    `:`), so that two findings about two different things never share a key."""
+    or for a finding without a node, its meta graph or function and the start of its message up to the
+    first name it quotes (or its first `:`), so that two findings about two different things never share
+    a key."""
     about = subject(finding)
-    if about:
+    if finding.node is not None:
         return about
     message = finding.message
     quoted = _QUOTED.search(message)
     cut = quoted.end() if quoted is not None else -1
     colon = min((i for i in (message.find(": "), message.find("; ")) if i >= 0), default=-1)
-    if colon >= 0 and (cut < 0 or colon < quoted.start()):  # type: ignore[union-attr]
+    if colon >= 0 and (quoted is None or colon < quoted.start()):
         cut = colon
-    return message[:cut] if cut > 0 else message[:200]
+    named = message[:cut] if cut > 0 else message[:200]
+    return f"{about} > {named}" if about else named
 
 
 @record(frozen=True)

@@ -341,6 +341,8 @@ def test_the_target_of_a_finding_without_a_node(message, key):
 
     assert target(Finding("r", Severity.ERROR, message, "f.pbtxt")) == key
     assert target(Finding("r", Severity.ERROR, message, "f.pbtxt", node="n")) == "n"
+    in_meta_graph = Finding("r", Severity.ERROR, message, "f.pbtxt", graph="meta graph [serve]")
+    assert target(in_meta_graph) == f"meta graph [serve] > {key}"
 
 
 def test_no_baseline_shows_everything(repo, capsys):
