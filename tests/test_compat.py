@@ -339,6 +339,23 @@ def test_baseline_hides_compat_findings_and_lint_keeps_them(tmp_path, capsys):
     assert [f.rule for f in report.findings if f.rule == "unused-suppression"] == []
 
 
+def test_compat_baseline_entries_of_rules_turned_off_are_not_stale_and_no_baseline_shows_all(tmp_path, capsys):
+    shutil.copytree(PAIRS / "batch_fixed", tmp_path / "m")
+    baseline = tmp_path / "baseline.json"
+    assert main(["compat", str(tmp_path / "m"), "--write-baseline", str(baseline)]) == 0
+    recorded = json.loads(baseline.read_text())["files"]
+    rules = {rule for entries in recorded.values() for rule in entries}
+    off = sorted(rules)[0]
+    report = tflint.compat(tmp_path / "m", config={"rules": {off: "off"}}, baseline=baseline)
+    assert [f for f in report.findings if f.rule == "unused-suppression"] == []
+    (tmp_path / "m" / ".tflint.yaml").write_text(f"baseline: {baseline}\n")
+    capsys.readouterr()
+    assert main(["compat", str(tmp_path / "m")]) == 0
+    assert "2 baselined findings not shown" in capsys.readouterr().out
+    assert main(["compat", "--no-baseline", str(tmp_path / "m")]) == 1
+    assert "baselined" not in capsys.readouterr().out
+
+
 # -- the pre-commit hook ---------------------------------------------------------------------------
 
 
