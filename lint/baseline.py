@@ -304,8 +304,8 @@ def apply_to_run(
         def ran(shown: str | None, rule_id: str, fallback: Config = fallback) -> bool:
             if is_compat_rule(rule_id, modules) != compat:
                 return False
-            rule = config_of.get(shown, fallback).rules.get(rule_id) if shown is not None else None
-            rule = rule if shown is not None else fallback.rules.get(rule_id)
+            resolved = config_of.get(shown, fallback) if shown is not None else fallback  # None: a file gone
+            rule = resolved.rules.get(rule_id)
             return rule is not None and rule.severity > Severity.OFF
 
         def rules_for(shown: str | None, fallback: Config = fallback) -> list[RuleLevel]:
@@ -355,7 +355,7 @@ MAX_COUNT = 1 << 31
 
 def _validated(data: Any, shown: str) -> Counts:
     version = data.get("version") if isinstance(data, dict) else None
-    if version not in VERSIONS or isinstance(version, bool) or not isinstance(data.get("files"), dict):
+    if isinstance(version, bool) or version not in VERSIONS or not isinstance(data.get("files"), dict):
         raise UsageError(f'{shown}: not a tflint baseline (expected {{"version": {VERSION}, "files": {{...}}}})')
     counts: Counts = {}
     for file, rules in data["files"].items():

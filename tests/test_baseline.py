@@ -199,6 +199,21 @@ def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsy
             "base.json: files.g.pbtxt: expected a mapping of rule to subjects",
             id="rules",
         ),
+        pytest.param(
+            '{"version": 2, "files": {"g.pbtxt": {"unknown-op": {"fatal": {"a": 1}}}}}',
+            "base.json: files.g.pbtxt.unknown-op: 'fatal' is not a severity (expected info, warning, error)",
+            id="severity",
+        ),
+        pytest.param(
+            '{"version": 2, "files": {"g.pbtxt": {"unknown-op": {"error": {"a": -1}}}}}',
+            "base.json: files.g.pbtxt.unknown-op.error: expected a mapping of subject to a positive count",
+            id="count-v2",
+        ),
+        pytest.param(
+            '{"version": true, "files": {}}',
+            'base.json: not a tflint baseline (expected {"version": 2, "files": {...}})',
+            id="version-bool",
+        ),
     ],
 )
 def test_bad_baselines_are_exit_2_one_line(repo, capsys, content, message):
