@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
@@ -13,7 +13,6 @@ from tflint.config.resolve import ConfigCache, ConfigLike, rule_registry, valida
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
 from tflint.engine import parallel
-from tflint.engine.findings import RuleLevel, configured
 from tflint.engine.fix import FixResult
 from tflint.engine.min_tf import MinTf, oldest_release
 from tflint.engine.run import lint_artifact, lint_path
@@ -23,6 +22,19 @@ from tflint.read.load import artifact_from_message, coerce_message, holds_saved_
 from tflint.read.walk import WalkOptions, iter_graph_files
 from tflint.records import record, replace
 from tflint.runtime import process
+
+
+class GraphMessage(Protocol):
+    """A GraphDef, MetaGraphDef or SavedModel message: tflint's own (`tflint.protos`) or TensorFlow's."""
+
+    @property
+    def DESCRIPTOR(self) -> Any: ...  # noqa: N802 (protobuf's name): its full_name says which message
+
+    def SerializeToString(self) -> bytes: ...  # noqa: N802 (protobuf's name)
+
+
+# What lint_graph and validate read from memory: a graph message, or its bytes (text or binary).
+GraphLike = GraphMessage | bytes | bytearray | memoryview
 
 
 @record(frozen=True)
@@ -186,9 +198,7 @@ def lint_paths(
     configs = ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
-    explicit = (
-        _load_baseline(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
-    )  # fail before the work
+    named = _named_baseline(baseline, write_baseline)  # fail before the work
     plan = [(path, *configs.for_run(path, contract, op_defs, target_tf)) for path in files]
     workers, cores = parallel.worker_count(files, jobs), parallel.core_count(jobs)
     linted = parallel.lint_planned(plan, lint_path, input_type, stdin_name, progress, workers, cores)
@@ -198,29 +208,16 @@ def lint_paths(
     shown_files = [shown for shown, _, _, what in linted if what is None]
     findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
     modules = rule_registry(config_of.values())
-    if write_baseline is not None:
-        from tflint.baseline import Baseline
-
-        written = Baseline.from_findings(write_baseline, findings, modules)
-        written.write()
-        baselines = {os.fspath(write_baseline): (written, shown_files)}
-    else:
-        groups = _baseline_groups(linted, baseline)
-        baselines = {path: (explicit or _load_baseline(path), members) for path, members in groups.items()}
-        if prune_baseline and not baselines and linted:
-            raise UsageError(
-                "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
-            )
-    hidden = stale = 0
-    linting = _not_compat(modules)
-    for loaded, members in baselines.values():
-        if not members:
-            continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
-        findings, applied = _apply_baseline(loaded, members, findings, config_of, modules, prune_baseline, linting)
-        hidden += applied.hidden
-        if prune_baseline:
-            loaded.pruned(applied.matched, members, linting).write()
-            stale += applied.stale
+    findings, hidden, stale = _baselined(
+        findings,
+        [(shown, resolved) for shown, resolved, _, _ in linted],
+        modules,
+        compat=False,
+        baseline=baseline,
+        named=named,
+        write_baseline=write_baseline,
+        prune=prune_baseline,
+    )
 
     file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _, _ in linted}
     default_fail_on = override or (linted[0][1].fail_on if linted else Severity.ERROR)
@@ -300,56 +297,26 @@ def settings_for(
     return base.for_file(named), base.source
 
 
-def _apply_baseline(
-    baseline: Any,
-    members: list[str],
-    findings: list[Finding],
-    config_of: Mapping[str, Config],
-    modules: Mapping[str, Any],
-    pruning: bool,
-    judged: Any = None,
-) -> tuple[list[Finding], Any]:
-    """`findings` with `baseline` applied to those of the files in `members` (`judged`: see Baseline.apply)."""
-    member_set = set(members)
-    fallback = config_of[members[0]]
+def _named_baseline(baseline: Any, write_baseline: Any) -> Any:
+    """The baseline file a run names, loaded before the work (tflint.baseline is imported only when one is)."""
+    if not isinstance(baseline, (str, os.PathLike)) or write_baseline is not None:
+        return None
+    from tflint.baseline import named_baseline
 
-    def rules_for(shown: str | None) -> list[RuleLevel]:
-        if pruning:
-            return []  # the entries are being removed: nothing to report
-        return configured(config_of.get(cast(str, shown), fallback))  # None (a file that is gone): the fallback
-
-    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, rules_for, judged)
-    outside = [f for f in findings if f.file not in member_set]
-    return sorted(outside + applied.findings, key=Finding.sort_key), applied
+    return named_baseline(baseline, write_baseline)
 
 
-def _load_baseline(path: str | os.PathLike[str]) -> Any:
-    """The baseline file at `path` (tflint.baseline is imported only by a run that has one)."""
-    from tflint.baseline import Baseline
+def _baselined(
+    findings: list[Finding], files: list[tuple[str, Config]], modules: Mapping[str, Any], **how: Any
+) -> tuple[list[Finding], int, int]:
+    """`findings` after the run's baselines (tflint.baseline.apply_to_run), the count hidden and pruned."""
+    in_force = how["named"] is not None or any(resolved.baseline for _, resolved in files)
+    if how["write_baseline"] is None and not how["prune"] and (how["baseline"] is False or not in_force):
+        return findings, 0, 0  # no baseline in force: tflint.baseline is not even imported
+    from tflint.baseline import apply_to_run
 
-    return Baseline.load(path)
-
-
-def _not_compat(modules: Mapping[str, Any]) -> Any:
-    """The rules a lint runs: all but the compat rules (those compare two versions: `compat`)."""
-    from tflint.engine.findings import is_compat_rule
-
-    return lambda rule_id: not is_compat_rule(rule_id, modules)
-
-
-def _baseline_groups(linted: Sequence[tuple[Any, ...]], baseline: Any) -> dict[str, list[str]]:
-    """Baseline path -> the files it applies to (an explicit one applies to all).
-
-    `linted` holds (shown path, config, ...) per file, from a lint or a compat run.
-    """
-    groups: dict[str, list[str]] = {}
-    if baseline is False:
-        return groups
-    for shown, resolved, *_ in linted:
-        path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
-        if path:
-            groups.setdefault(path, []).append(shown)
-    return groups
+    result = apply_to_run(findings, files, modules, **how)
+    return result.findings, result.hidden, result.pruned
 
 
 def project_root(start: str | None = None) -> str:
@@ -406,7 +373,7 @@ def _import_args(value: Any) -> Any:
 
 
 def lint_graph(
-    graph: Any,
+    graph: GraphLike,
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -492,41 +459,33 @@ def compat_pairs(
     write_baseline: str | os.PathLike[str] | None = None,
 ) -> Report:
     """`compat` for several (old, new) pairs, in one report (the pre-commit hook's changed versions)."""
-    from tflint.baseline import Baseline
-    from tflint.engine.compat import compare_paths, is_compat_rule
+    from tflint.engine.compat import compare_paths
 
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
-    explicit = (
-        Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
-    )  # fail before the work
+    named = _named_baseline(baseline, write_baseline)  # fail before the work
     compared = compare_paths(pairs, ConfigCache(config), op_defs, input_type)
 
     config_of = {shown: resolved for shown, resolved, _ in compared}
     shown_files = [shown for shown, _, _ in compared]
     findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
     modules = rule_registry(config_of.values())
-    if write_baseline is not None:
-        from tflint.baseline import Baseline
-
-        written = Baseline.from_findings(write_baseline, findings, modules)
-        written.write()
-        baselines = {os.fspath(write_baseline): (written, shown_files)}
-    else:
-        groups = _baseline_groups(compared, baseline)
-        baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
-    hidden = 0
-    for loaded, members in baselines.values():
-        findings, applied = _apply_baseline(
-            loaded, members, findings, config_of, modules, False, lambda rule_id: is_compat_rule(rule_id, modules)
-        )
-        hidden += applied.hidden
+    findings, hidden, _ = _baselined(
+        findings,
+        [(shown, resolved) for shown, resolved, _ in compared],
+        modules,
+        compat=True,
+        baseline=baseline,
+        named=named,
+        write_baseline=write_baseline,
+        prune=False,
+    )
     file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in compared}
     default_fail_on = override or (compared[0][1].fail_on if compared else Severity.ERROR)
     return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules)
 
 
 def validate(
-    graph_or_path: Any,
+    graph_or_path: GraphLike | str | os.PathLike[str],
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -561,14 +520,14 @@ def validate(
 
     given = {"input_map": input_map, "return_elements": return_elements, "name": name}
     import_args = {key: value for key, value in given.items() if value is not None} or None
-    is_path = isinstance(graph_or_path, (str, os.PathLike))
-    near = os.fspath(graph_or_path) if is_path and trust_model_config else None
+    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+    near = path if trust_model_config else None
     resolved = validation_config(resolve_config(config, near=near), trust_model_config)
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)
     if serving:
         resolved = with_serving_preset(resolved)
-    if is_path:
+    if isinstance(graph_or_path, (str, os.PathLike)):
         report = lint_paths(
             [graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args, target_tf=target_tf
         )
