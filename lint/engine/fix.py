@@ -42,6 +42,7 @@ from tflint.runtime.process import termination_deferred
 from tflint.runtime.patterns import lazy
 
 _BOM = b"\xef\xbb\xbf"
+_EUID = os.geteuid() if hasattr(os, "geteuid") else -1  # -1 where there are no user ids (Windows)
 _TEMPORARY = lazy(r"\..+\.tflint-fix-(?P<pid>[0-9]+)-[0-9a-f]{8}\.tmp\Z")
 
 
@@ -265,10 +266,13 @@ def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, u
     mode = status.st_mode & 0o7777
     descriptor, name = _temporary(directory, os.path.basename(path), mode, unnamed)
     try:
-        os.fchmod(descriptor, mode)  # the umask applied at creation: the file keeps the original's mode
+        if hasattr(os, "fchmod"):  # the umask applied at creation: the file keeps the original's mode
+            os.fchmod(descriptor, mode)
+        elif name is not None:
+            os.chmod(name, mode)
         with os.fdopen(descriptor, "wb", closefd=False) as stream:
             stream.write(new)
-        if os.geteuid() == 0 and (status.st_uid, status.st_gid) != (0, os.getegid()):
+        if _EUID == 0 and (status.st_uid, status.st_gid) != (0, os.getegid()):
             with contextlib.suppress(OSError):  # keep the owner when root fixes someone's file
                 os.fchown(descriptor, status.st_uid, status.st_gid)
         os.fsync(descriptor)
@@ -328,7 +332,7 @@ def _sweep(directory: str) -> None:
         where = os.path.join(directory, name)
         with contextlib.suppress(OSError):
             status = os.lstat(where)
-            if stat.S_ISREG(status.st_mode) and status.st_uid == os.geteuid():
+            if stat.S_ISREG(status.st_mode) and status.st_uid == _EUID:
                 os.unlink(where)
 
 
