@@ -13,15 +13,15 @@ from tflint.config.resolve import ConfigCache, ConfigLike, rule_registry, valida
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
 from tflint.engine import parallel
+from tflint.engine.fix import FixResult
 from tflint.engine.min_tf import MinTf, oldest_release
 from tflint.engine.run import lint_artifact, lint_path
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Finding, Severity
-from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes, load_path
+from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes
 from tflint.read.walk import WalkOptions, iter_graph_files
 from tflint.records import record, replace
 from tflint.runtime import process
-from tflint.tf.registry import user_registry
 
 
 class GraphMessage(Protocol):
@@ -559,122 +559,31 @@ def min_tf(
     return oldest_release(shown, registry, "target-saver", input_type)
 
 
-@record(frozen=True)
-class FixResult:
-    """What `--fix` did (or, with `--diff`, would do) to one file: the attrs removed, as `op.attr` labels."""
-
-    path: str
-    removed: tuple[str, ...]
-    diff: str
-    written: bool
-
-    def __init__(self, path: str, removed: tuple[str, ...], diff: str = "", written: bool = False) -> None:
-        vars(self).update(path=path, removed=removed, diff=diff, written=written)
-
-
 def fix_paths(
-    paths: Iterable[str | os.PathLike[str]], *, write: bool = True, input_type: str | None = None
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    write: bool = True,
+    input_type: str | None = None,
+    config: ConfigLike = None,
+    overrides: Overrides | None = None,
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
 ) -> list[FixResult]:
     """Remove every attr whose value is its default on every bundled TensorFlow (tflint.tf.strip).
 
-    A text file is edited in place, every other byte unchanged; a binary one is rewritten
-    atomically. `write=False` changes nothing and fills `diff` (a unified diff for text, a
-    summary for binary). Files that do not parse are left alone.
+    The files are those `lint_paths` would read (the same excludes, `force_exclude` and ignore
+    files). A text file keeps every byte not removed; every file is replaced atomically, only if
+    it still holds what was analysed; symbolic links, read-only files and files reached from
+    outside `paths` are left alone (`FixResult.problem`). `write=False` changes nothing and fills
+    `diff` (a unified diff for text, a summary for binary). Files that do not parse are left alone.
+    How: tflint.engine.fix.
     """
-    import difflib
+    from tflint.engine.fix import fix_files
 
-    from tflint import protos
-    from tflint.engine.run import build_index
-    from tflint.read.edit import remove_attr_entries
-    from tflint.report.output import write_atomically
-    from tflint.tf.strip import strippable
-
-    results = []
-    registry = user_registry()
-    for path in iter_graph_files([os.fspath(path) for path in paths]):
-        if path == "-":
-            raise UsageError("--fix cannot edit stdin (-)")
-        target = _saved_model_file(path) if os.path.isdir(path) else path
-        artifact = load_path(target, input_type)
-        if artifact.failure is not None or artifact.message_type is None:
-            continue
-        found: list[tuple[int, Any, str]] = []
-        for source in artifact.graphs:
-            graph = build_index(source, registry, artifact)
-            try:
-                found.extend((source.graph_id, node, key) for node, key in strippable(graph))
-            finally:
-                graph.release()
-        removed = tuple(f"{node.op}.{key}" for _, node, key in found)
-        if not found:
-            results.append(FixResult(target, ()))
-            continue
-        if artifact.form == "text":
-            original = artifact.text or ""
-            positions = [node.attr_position(key) for _, node, key in found]
-            fixed = remove_attr_entries(original, [where for where in positions if where is not None])
-            diff = "".join(
-                difflib.unified_diff(
-                    original.splitlines(keepends=True), fixed.splitlines(keepends=True), target, target
-                )
-            )
-            if write:
-                write_atomically(target, fixed)
-            results.append(FixResult(target, removed, diff, write))
-            continue
-        with open(target, "rb") as file:
-            message = getattr(protos, artifact.message_type).FromString(file.read())
-        for graph_id, node, key in found:
-            graph_def = _graph_of(message, artifact.message_type, graph_id)
-            if node.function is None:
-                del graph_def.node[node.ordinal].attr[key]
-            else:
-                function = next(f for f in graph_def.library.function if f.signature.name == node.function)
-                del function.node_def[node.ordinal].attr[key]
-        summary = f"{target}: {len(found)} default-valued attrs to remove ({_counted(removed)})\n"
-        if write:
-            _write_bytes_atomically(target, message.SerializeToString())
-        results.append(FixResult(target, removed, summary, write))
-    return results
-
-
-def _saved_model_file(directory: str) -> str:
-    for name in ("saved_model.pb", "saved_model.pbtxt"):
-        candidate = os.path.join(directory, name)
-        if os.path.isfile(candidate):
-            return candidate
-    raise UsageError(f"{directory}: no saved_model.pb or saved_model.pbtxt")
-
-
-def _graph_of(message: Any, kind: str, graph_id: int) -> Any:
-    if kind == "GraphDef":
-        return message
-    if kind == "MetaGraphDef":
-        return message.graph_def
-    return message.meta_graphs[graph_id].graph_def
-
-
-def _counted(labels: tuple[str, ...]) -> str:
-    counts: dict[str, int] = {}
-    for label in labels:
-        counts[label] = counts.get(label, 0) + 1
-    return ", ".join(f"{label} \u00d7{count}" if count > 1 else label for label, count in sorted(counts.items()))
-
-
-def _write_bytes_atomically(path: str, data: bytes) -> None:
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tflint-fix-")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    given = [os.fspath(path) for path in paths]
+    configs = ConfigCache(config, overrides)
+    files = discover(given, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
+    return fix_files(files, given, write=write, input_type=input_type)
 
 
 __all__ = [

@@ -417,29 +417,36 @@ def _main(argv: list[str]) -> int:
     if args.min_tf:
         return _min_tf(args)
     if args.fix or args.diff:
-        changed = _fix(args)
+        changed, failed = _fix(args)
+        if failed:
+            return EXIT_USAGE
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     return _lint(args)
 
 
-def _fix(args: argparse.Namespace) -> bool:
-    """Apply (--fix) or show (--diff) the safe autofix; whether anything changes."""
+def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
+    """Apply (--fix) or show (--diff) the safe autofix: (whether anything changes, whether a file failed)."""
     from tflint.api import fix_paths
+    from tflint.escape import escape, escape_lines
 
-    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type)
+    _check_config_option(args)
+    options = _walk_options(args)
+    del options["stdin_name"]
+    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type, config=args.config, **options)
     for result in results:
-        if not result.removed:
-            continue
-        if args.diff:
-            sys.stdout.write(result.diff)
-        else:
+        if result.removed and args.diff:
+            sys.stdout.write(escape_lines(result.diff))
+        elif result.removed:
             count = len(result.removed)
             print(
-                f"tflint: fixed {result.path}: removed {count} default-valued attr{'s' * (count != 1)}", file=sys.stderr
+                f"tflint: fixed {escape(result.path)}: removed {count} default-valued attr{'s' * (count != 1)}",
+                file=sys.stderr,
             )
+        if result.problem is not None:
+            print(f"tflint: {escape(result.path)}: not fixed: {escape(result.problem)}", file=sys.stderr)
     sys.stdout.flush()
-    return any(result.removed for result in results)
+    return any(result.removed for result in results), any(result.error for result in results)
 
 
 def _min_tf(args: argparse.Namespace) -> int:

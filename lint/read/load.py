@@ -175,7 +175,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
     """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
 
     `workers` > 1 lets a GraphDef text of SPLIT_MIN_CHARS or more be read by two processes
-    (textfast.read_nodes_split); the result is the same as one reader's.
+    (tflint.read.text.read_nodes_split); the result is the same as one reader's.
     """
     saved_model_dir = None
     if path == "-":
@@ -626,7 +626,7 @@ def _load_binary(
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     artifact = Artifact(path=name, form="binary")
     first = hint or "GraphDef"
@@ -637,7 +637,7 @@ def _load_binary(
     fallback = None
     for candidate in candidates:
         # A GraphDef is read as tflint.lite.GraphDef: the same checks, attrs decoded once per distinct entry.
-        message = binfast.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
+        message = binary.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
         try:
             message.ParseFromString(data)
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
@@ -688,14 +688,14 @@ def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSour
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
     MetaGraphDef is re-read as one.
     """
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
         graph = source.graph
-        if not isinstance(graph, binfast.LiteGraphDef):
-            graph = binfast.LiteGraphDef.FromString(graph.SerializeToString())
-        source.nodes, source.inputs_by_raw = binfast.nodes_and_inputs(graph, workers)
+        if not isinstance(graph, binary.LiteGraphDef):
+            graph = binary.LiteGraphDef.FromString(graph.SerializeToString())
+        source.nodes, source.inputs_by_raw = binary.nodes_and_inputs(graph, workers)
     return sources
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from tflint import finding
 from tflint.finding import Place
 from tflint.records import record
-from tflint.tf.index import parse_input
+from tflint.tf.node import parse_input
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, asset_file_defs
 
 PREDICT = "tensorflow/serving/predict"
