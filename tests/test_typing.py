@@ -82,3 +82,13 @@ def test_type_checkers_read_records_as_dataclasses(package_tree, tmp_path):
     assert result.returncode == 1
     assert 'Property "line" defined in "Finding" is read-only' in result.stdout
     assert 'Incompatible types in assignment (expression has type "str", variable has type "int")' in result.stdout
+
+
+def test_validate_is_typed_precisely(package_tree, tmp_path):
+    # validate() takes a path, a graph message or its bytes: anything else is a type error, not `Any`.
+    consumer = tmp_path / "wrong_consumer.py"
+    consumer.write_text("import tflint\n\ntflint.validate(42)\ntflint.lint_graph([1, 2])\n")
+    result = mypy(package_tree, "--follow-imports=silent", str(consumer))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.count('Argument 1 to "validate" has incompatible type "int"') == 1, result.stdout
+    assert 'Argument 1 to "lint_graph" has incompatible type "list[int]"' in result.stdout, result.stdout

@@ -25,6 +25,7 @@ from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
+from tflint.runtime.patterns import lazy
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -345,7 +346,10 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
+        from tflint.errors import did_you_mean
+
+        hint = did_you_mean(normalized[:200], INPUT_TYPES, more=f"expected one of: {', '.join(INPUT_TYPES)}")
+        raise UsageError(f"unknown input type {quote(input_type)}{hint}")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized
@@ -580,6 +584,20 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     return owners
 
 
+# A piece of the file in a parser's message: the echoed line or a token in quotes, what it "got".
+_ECHOED = lazy(r"""(?P<schema>"tensorflow\.[\w.]+")|'[^']*'|"[^"]*"|\bgot\b.*|\bnamed\b.*""")
+
+
+def _without_content(error: Exception) -> str:
+    """The parser's message about a file given as `--op-defs` with no piece of the file in it.
+
+    Such a path may name a file that is no OpList at all (`~/.npmrc`, a token in it), and the
+    message ends up in CI logs: the position says where to look, the message only what went wrong.
+    """
+    message = re.sub(r"^\d+:\d+ : ", "", str(error))
+    return _ECHOED.sub(lambda match: match.group("schema") or "(...)", message).strip()
+
+
 def _parse_error_text(error: Exception, text: str | None = None) -> str:
     """The parser's message without what the finding already shows.
 
@@ -800,10 +818,12 @@ def parse_op_list(data: bytes, name: str) -> Any:
             text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
         except text_format.ParseError as error:
             raise UsageError(
-                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}"
+                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_without_content(error)}"
             ) from None
-        except (UnicodeError, ValueError) as error:
-            raise UsageError(f"{name}: not an OpList: {error}") from None
+        except UnicodeError as error:
+            raise UsageError(f"{name}: not an OpList: not UTF-8 text ({type(error).__name__})") from None
+        except ValueError as error:
+            raise UsageError(f"{name}: not an OpList: {_without_content(error)}") from None
     else:
         try:
             op_list.ParseFromString(data)
