@@ -101,8 +101,7 @@ FILE_SYSTEM = {
     "cli.py": "the package's registry.json for --version, without importing the registry",
     "report/output.py": "writes the report (-o FILE), atomically",
     "runtime/fork.py": "pipes and anonymous maps between a process and its forked children",
-    "api.py": "--fix writes a binary graph back (until #29 moves --fix to engine/fix.py)",
-    "engine/fix.py": "--fix writes a graph back, atomically (#29)",
+    "engine/fix.py": "--fix writes a graph back, atomically, and cleans up its temporaries",
 }
 _OPENERS = {"open", "fdopen", "mmap", "scandir", "listdir", "walk", "mkstemp", "mkdtemp", "NamedTemporaryFile"}
 _PATH_METHODS = {"read_bytes", "read_text", "write_bytes", "write_text", "iterdir"}
@@ -136,6 +135,7 @@ def test_only_the_listed_modules_touch_the_file_system():
 WHOLE_TOOL_TESTS = {
     "test_compat.py": "the `tflint compat` command and API (engine/compat, tf/compat and the compat rules)",
     "test_serving.py": "validate() and the serving preset on real SavedModels",
+    "test_fix.py": "the `--fix` and `--diff` commands (engine/fix, read/edit, tf/strip)",
 }
 
 
