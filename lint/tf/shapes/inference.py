@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex
 from tflint.tf.node import Input, Node
@@ -722,7 +722,8 @@ class ShapeInference:
 
 def _call(c: Context) -> list[Shape]:
     """The shape function of a function call: its body's, with the caller's arguments."""
-    return c.inference.call_outputs(c)
+    inference = cast(ShapeInference, c.inference)  # the one Refiner, which follows calls
+    return inference.call_outputs(c)
 
 
 def _type_list(node: Node, name: str) -> tuple[int, ...] | None:
