@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.saved_model import read_saved_model_files
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
@@ -182,7 +183,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
-            return mapped
+            return _with_directory_files(mapped)
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = target
@@ -195,6 +196,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
         artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
+    return _with_directory_files(artifact)
+
+
+def _with_directory_files(artifact: Artifact) -> Artifact:
+    """A SavedModel directory's checkpoint index, listing and warm-up requests, read with its graph (once)."""
+    if artifact.saved_model_dir is not None and artifact.failure is None:
+        read_saved_model_files(artifact)
     return artifact
 
 
