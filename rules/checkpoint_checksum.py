@@ -60,9 +60,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import checkpoint_checksums
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.checkpoint import restored_keys
 from tflint.tf.index import GraphIndex
 
@@ -82,10 +80,10 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     restored = {item.key for item in restored_keys(graph)}
     if not restored:
         return
-    results = checkpoint_checksums(graph)
+    results = graph.artifact.checkpoint_checksums() if graph.artifact is not None else None
     if results is None:
         return
-    where = position(graph, ("saver", "restore_op_name"))
+    where = at_saver("restore_op_name")
     for result in results:
         if result.matches or result.problem is not None:
             continue  # a short or missing shard is checkpoint-shard's finding
@@ -96,6 +94,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             f"Checkpoint key '{entry.key}' ({entry.size:,} bytes in shard {entry.shard_id}): Checksum does not match: "
             f"stored {entry.crc32c} vs. calculated on the restored bytes {result.actual}"
             + ("; every loader fails at load" if read else "; nothing restores it"),
-            position=where,
+            at=where,
             lesser=not read,
         )

@@ -47,10 +47,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
-from tflint.read.tensor_bundle import header_problem
+from tflint.finding import Issue, Severity, at_saver
+from tflint.tf.checkpoint import header_problem
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import meta_graphs
 
@@ -64,7 +62,7 @@ EXAMPLE_FILES = {"checkpoint": {"w": ("DT_FLOAT", [2])}, "Fail": {"truncate": "v
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield one issue when the index does not read as TensorFlow reads it, or its header is refused."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     meta = graph.meta_graph
     if files is None or files.checkpoint is None or meta is None or not _restores(meta):
         return
@@ -80,7 +78,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     yield Issue(
         None,
         f"{what}; every loader fails at load, before any variable is restored",
-        position=position(graph, ("saver", "restore_op_name")),
+        at=at_saver("restore_op_name"),
     )
 
 

@@ -58,9 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.checkpoint import restored_keys
 from tflint.tf.index import GraphIndex
 
@@ -76,7 +74,7 @@ SHOWN = 3
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield one issue per meta graph naming the restored keys its checkpoint lacks."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     if files is None or files.checkpoint is None or files.checkpoint.problem is not None:
         return
     entries = files.checkpoint.entries
@@ -92,5 +90,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         None,
         f"The restore op reads {len(missing)} key{'s' if len(missing) > 1 else ''} that variables/variables.index "
         f"lacks ({shown}{more}): every loader fails at load with 'Key {missing[0]} not found in checkpoint'",
-        position=position(graph, ("saver", "restore_op_name")),
+        at=at_saver("restore_op_name"),
     )

@@ -65,9 +65,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.attrs import type_name
 from tflint.tf.checkpoint import restored_keys, saved_variables, shapes_agree
 from tflint.tf.index import GraphIndex
@@ -82,11 +80,11 @@ EXAMPLE_FILES = {"checkpoint": {"w": ("DT_FLOAT", [2])}}
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per restored key whose entry has another dtype, or another shape than its variable."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     if files is None or files.checkpoint is None or files.checkpoint.problem is not None:
         return
     entries = files.checkpoint.entries
-    where = position(graph, ("saver", "restore_op_name"))
+    where = at_saver("restore_op_name")
     reported: set[str] = set()
     for restored in restored_keys(graph):
         entry = entries.get(restored.key)
@@ -99,13 +97,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 f"Checkpoint key '{restored.key}' holds {type_name(entry.dtype)}, the restore op reads "
                 f"{type_name(restored.dtype)}: every loader fails at load ('tensor_name = {restored.key}; expected "
                 f"dtype {type_name(restored.dtype)} does not equal original dtype {type_name(entry.dtype)}')",
-                position=where,
+                at=where,
             )
         elif not restored.slice_spec and not shapes_agree(restored.shape, entry.shape):
             reported.add(restored.key)
-            yield Issue(
-                None, _shape_message(restored.key, restored.variable, restored.shape, entry.shape), position=where
-            )
+            yield Issue(None, _shape_message(restored.key, restored.variable, restored.shape, entry.shape), at=where)
     for variable in saved_variables(graph.meta_graph, files.object_graph):
         entry = entries.get(variable.key) if variable.key else None
         if entry is None or variable.key in reported or entry.slices:
@@ -116,7 +112,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 None,
                 _shape_message(variable.key or "", variable.name, variable.shape, entry.shape)
                 + "; tf.saved_model.load fails at load ('Received incompatible tensor with shape ...')",
-                position=where,
+                at=where,
             )
 
 

@@ -55,11 +55,8 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
-from tflint.read.tensor_bundle import BundleEntry, shard_name
-from tflint.tf.checkpoint import restored_keys
+from tflint.finding import Issue, Severity, at_saver
+from tflint.tf.checkpoint import restored_keys, shard_name
 from tflint.tf.index import GraphIndex
 
 ID = "checkpoint-shard"
@@ -74,7 +71,7 @@ EXAMPLE_FILES = {
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per shard that is missing or too short for the entries in it (restored ones first)."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     if files is None or files.checkpoint is None or files.checkpoint.problem is not None:
         return
     index = files.checkpoint
@@ -87,9 +84,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     sizes = files.listing.variable_sizes
     if not any(name.startswith("variables.data-") for name in sizes):
         return  # no data shard at all: missing-variables' finding
-    where = position(graph, ("saver", "restore_op_name"))
+    where = at_saver("restore_op_name")
     # Per shard: the entries past its end (or all of them when it is missing), restored ones first.
-    short: dict[int, list[BundleEntry]] = {}
+    short: dict[int, list[Any]] = {}
     for entry in index.entries.values():
         if entry.size <= 0 and entry.shard_id == 0:
             continue  # nothing to read (an empty tensor)
@@ -116,13 +113,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 None,
                 f"Checkpoint key '{first}'{more} that the restore op reads {'are' if more else 'is'} in {what}: "
                 "every loader fails at load ('No such file or directory' / 'Read less bytes than requested')",
-                position=where,
+                at=where,
             )
         else:
             yield Issue(
                 None,
                 f"Checkpoint key '{first}'{more}, which nothing restores, {'are' if more else 'is'} in {what}: "
                 "the checkpoint is damaged, though no loader reads these",
-                position=where,
+                at=where,
                 lesser=True,
             )

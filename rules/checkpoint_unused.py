@@ -58,9 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.checkpoint import restored_keys
 from tflint.tf.index import GraphIndex
 
@@ -74,7 +72,7 @@ SHOWN = 3
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield one issue per meta graph naming the checkpoint entries its restore op does not read."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     if files is None or files.checkpoint is None or files.checkpoint.problem is not None:
         return
     restored = {item.key for item in restored_keys(graph)}
@@ -90,5 +88,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         None,
         f"{len(unused)} checkpoint entr{'ies' if len(unused) > 1 else 'y'} ({size:,} bytes) that the restore op "
         f"does not read: {shown}{more}; loaders ignore them",
-        position=position(graph, ("saver", "restore_op_name")),
+        at=at_saver("restore_op_name"),
     )

@@ -34,12 +34,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
-from tflint.read.warmup import WARMUP_FILE
+from tflint.finding import Issue, Severity, at_tags
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import meta_graphs
+from tflint.tf.warmup import WARMUP_FILE
 
 ID = "warmup-record"
 CATEGORY = "serving"
@@ -51,7 +49,7 @@ SERVING_TAGS = frozenset({"serve"})
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield one issue when the warm-up file cannot be read the way TF Serving reads it."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     problem = files.warmup.problem if files is not None and files.warmup is not None else None
     if problem is None or not is_served(graph):
         return
@@ -60,7 +58,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         None,
         f"{WARMUP_FILE}: {problem}"
         + ("; its requests are not checked" if unread else "; TF Serving refuses the model at load (warm-up)"),
-        position=position(graph, ("tags",)),
+        at=at_tags(),
         lesser=unread,
     )
 

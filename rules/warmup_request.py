@@ -57,13 +57,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_files
-from tflint.read.warmup import WARMUP_FILE
+from tflint.finding import Issue, Severity, at_signature, at_tags
 from tflint.rules.warmup_record import is_served
 from tflint.tf.index import GraphIndex
-from tflint.tf.warmup import judge_request
+from tflint.tf.warmup import WARMUP_FILE, judge_request
 
 ID = "warmup-request"
 CATEGORY = "serving"
@@ -79,7 +76,7 @@ MAX_REPORTED = 20
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield an issue per warm-up request TF Serving would refuse (its API checks, or running it)."""
-    files = saved_model_files(graph)
+    files = graph.artifact.saved_model_files() if graph.artifact is not None else None
     if files is None or files.warmup is None or not is_served(graph):
         return
     reported = 0
@@ -96,5 +93,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             None,
             f"{WARMUP_FILE} record {request.number} ({request.kind} on '{signature}'): {when}: {refusal.message}; "
             "the model never serves (warm-up runs at load)",
-            position=position(graph, ("signature", signature), ("tags",)),
+            at=at_signature(signature) + at_tags(),
         )

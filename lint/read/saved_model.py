@@ -18,7 +18,6 @@ from tflint.read.tensor_bundle import BundleError, BundleIndex, ChecksumResult, 
 from tflint.read.tensor_bundle import verify_entries as _verify_entries
 from tflint.read.warmup import WARMUP_FILE, WarmupFile, read_warmup_file
 from tflint.records import record
-from tflint.tf.index import GraphIndex
 
 # -- the SavedModel directory ---------------------------------------------------------------------
 
@@ -63,9 +62,10 @@ class DirListing:
         )
 
 
-def saved_model_listing(graph: GraphIndex) -> DirListing | None:
-    """The `assets/` and `variables/` files of the SavedModel directory the graph came from (None for a lone file)."""
-    files = saved_model_files(graph)
+def saved_model_listing(artifact: Any) -> DirListing | None:
+    """The `assets/` and `variables/` files of the SavedModel directory an Artifact came from (None for a lone
+    file), listed once per artifact."""
+    files = saved_model_files(artifact)
     return files.listing if files is not None else None
 
 
@@ -108,9 +108,8 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _FILES = "saved_model_files"
 
 
-def saved_model_files(graph: GraphIndex) -> SavedModelFiles | None:
-    """The SavedModel directory's files for the graph's artifact (None for a lone file); read on load, else now."""
-    artifact = graph.artifact
+def saved_model_files(artifact: Any) -> SavedModelFiles | None:
+    """The SavedModel directory's files for an Artifact (None for a lone file); read on load, else now."""
     if artifact is None or not getattr(artifact, "saved_model_dir", None):
         return None
     files: SavedModelFiles | None = artifact.derived.get(_FILES)
@@ -150,12 +149,12 @@ def report_reads_to(callback: Callable[[str, int, int], None] | None) -> None:
     _READ_PROGRESS[:] = [callback] if callback is not None else []
 
 
-def checkpoint_checksums(graph: GraphIndex) -> list[ChecksumResult] | None:
+def checkpoint_checksums(artifact: Any) -> list[ChecksumResult] | None:
     """Every checkpoint entry's CRC-32C computed from the data shards (reads every byte; once per artifact)."""
-    files = saved_model_files(graph)
+    files = saved_model_files(artifact)
     if files is None or files.checkpoint is None or files.checkpoint.problem is not None:
         return None
-    cache = graph.artifact.derived
+    cache = artifact.derived
     if "checkpoint_checksums" not in cache:
         progress = None
         if _READ_PROGRESS:

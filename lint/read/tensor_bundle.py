@@ -34,6 +34,7 @@ from typing import BinaryIO
 from tflint.read import crc32c
 from tflint.read.guarded import UnreadableFile, open_regular, read_bytes
 from tflint.records import record
+from tflint.tf.checkpoint import header_problem, shard_name
 from tflint.wire import LENGTH_DELIMITED, VARINT, WireError, fields, read_varint
 
 # The footer: two block handles of at most 20 bytes each, padding, and the magic number.
@@ -43,11 +44,6 @@ BLOCK_TRAILER_SIZE = 5
 NO_COMPRESSION, SNAPPY_COMPRESSION = 0, 1
 # The header entry's key: the empty string sorts first.
 HEADER_KEY = b""
-# The bundle format version this reader knows (tensor_bundle.h: kTensorBundleVersion, and the
-# oldest producer it accepts).
-BUNDLE_VERSION = 1
-BUNDLE_MIN_PRODUCER = 0
-LITTLE_ENDIAN, BIG_ENDIAN = 0, 1
 
 # Bounds on what a hostile index can make tflint do. A real index is a few bytes to a few
 # megabytes (about 100 bytes a variable); these are far above any model's.
@@ -156,11 +152,6 @@ class BundleIndex:
         return self.path[: -len(".index")] if self.path.endswith(".index") else self.path
 
 
-def shard_name(prefix: str, shard_id: int, num_shards: int) -> str:
-    """The data file of one shard, as TensorFlow names it: `PREFIX.data-00000-of-00001`."""
-    return f"{prefix}.data-{shard_id:05d}-of-{num_shards:05d}"
-
-
 def read_bundle_index(path: str) -> BundleIndex:
     """The index file at `path`, read and parsed (an unreadable or oversized file is the index's problem)."""
     try:
@@ -190,21 +181,6 @@ def parse_bundle_index(data: bytes, path: str = "<bytes>") -> BundleIndex:
     except _Broken as broken:
         return BundleIndex(path, header, entries, BundleProblem(broken.message, broken.offset))
     return BundleIndex(path, header, entries, None)
-
-
-def header_problem(header: BundleHeader) -> str | None:
-    """Why TensorFlow's BundleReader refuses this header (its version check), or None."""
-    if header.num_shards < 1:
-        return f"the header says {header.num_shards} data shards"
-    if header.endianness not in (LITTLE_ENDIAN, BIG_ENDIAN):
-        return f"the header's endianness is {header.endianness}, neither little (0) nor big (1)"
-    if header.producer < BUNDLE_MIN_PRODUCER:
-        return f"the checkpoint's producer version {header.producer} is older than {BUNDLE_MIN_PRODUCER}"
-    if header.min_consumer > BUNDLE_VERSION:
-        return f"the checkpoint needs a reader of version {header.min_consumer} or newer; TensorFlow's is 1"
-    if BUNDLE_VERSION in header.bad_consumers:
-        return f"the checkpoint disallows reader version {BUNDLE_VERSION} (bad_consumers)"
-    return None
 
 
 def read_entry_bytes(index: BundleIndex, key: str, limit: int) -> bytes:
@@ -597,7 +573,7 @@ __all__ = [
     "BundleIndex",
     "BundleProblem",
     "ChecksumResult",
-    "header_problem",
+    "header_problem",  # re-exported: TensorFlow's semantics of a header live in tflint.tf.checkpoint
     "parse_bundle_index",
     "read_bundle_index",
     "read_entry_bytes",

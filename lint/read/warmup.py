@@ -23,9 +23,9 @@ from tflint.protos import TensorProto
 from tflint.read import crc32c
 from tflint.read.guarded import UnreadableFile, read_bytes
 from tflint.records import record
+from tflint.tf.warmup import WARMUP_FILE
 from tflint.wire import LENGTH_DELIMITED, WireError, fields
 
-WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 MAX_RECORDS = 1000  # TF Serving's WarmupConsts::kMaxNumRecords
 # Warm-up files hold a handful of requests; a larger file is reported as not read, never half-read.
 MAX_WARMUP_BYTES = 64 << 20

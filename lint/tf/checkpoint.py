@@ -72,6 +72,33 @@ class SavedVariable:
         vars(self).update(path=path, name=name, dtype=dtype, shape=shape, key=key)
 
 
+# The bundle format version TensorFlow reads (tensor_bundle.h: kTensorBundleVersion, and the oldest
+# producer it accepts), and BundleHeaderProto's byte orders.
+BUNDLE_VERSION = 1
+BUNDLE_MIN_PRODUCER = 0
+LITTLE_ENDIAN, BIG_ENDIAN = 0, 1
+
+
+def shard_name(prefix: str, shard_id: int, num_shards: int) -> str:
+    """The data file of one shard, as TensorFlow names it: `PREFIX.data-00000-of-00001`."""
+    return f"{prefix}.data-{shard_id:05d}-of-{num_shards:05d}"
+
+
+def header_problem(header: Any) -> str | None:
+    """Why TensorFlow's BundleReader refuses a BundleHeaderProto (its shard count, byte order, version), or None."""
+    if header.num_shards < 1:
+        return f"the header says {header.num_shards} data shards"
+    if header.endianness not in (LITTLE_ENDIAN, BIG_ENDIAN):
+        return f"the header's endianness is {header.endianness}, neither little (0) nor big (1)"
+    if header.producer < BUNDLE_MIN_PRODUCER:
+        return f"the checkpoint's producer version {header.producer} is older than {BUNDLE_MIN_PRODUCER}"
+    if header.min_consumer > BUNDLE_VERSION:
+        return f"the checkpoint needs a reader of version {header.min_consumer} or newer; TensorFlow's is 1"
+    if BUNDLE_VERSION in header.bad_consumers:
+        return f"the checkpoint disallows reader version {BUNDLE_VERSION} (bad_consumers)"
+    return None
+
+
 def restored_keys(graph: GraphIndex) -> list[Restored]:
     """Every key the restore op reads, in graph order (cached per graph)."""
     return graph.derived(_restored_keys)
@@ -213,6 +240,8 @@ def shapes_agree(expected: tuple[int, ...] | None, stored: tuple[int, ...] | Non
 
 __all__ = [
     "OBJECT_GRAPH_KEY",
+    "header_problem",
+    "shard_name",
     "Restored",
     "SavedVariable",
     "restored_keys",

@@ -25,6 +25,7 @@ from tflint.tf.serving import base_type, output_types, resolve_tensor
 from tflint.tf.shapes.algebra import Shape, shape_text
 from tflint.tf.shapes.inference import ShapeInference, infer_shapes
 
+WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 DEFAULT_SIGNATURE = "serving_default"
 METHODS = {"classify": "tensorflow/serving/classify", "regress": "tensorflow/serving/regress"}
 # Distinct (signature, input shapes) runs of shape inference per graph: a warm-up file repeats a few.
@@ -134,4 +135,4 @@ def _runs(graph: GraphIndex) -> dict[Any, Refusal | None]:
     return {}
 
 
-__all__ = ["DEFAULT_SIGNATURE", "Refusal", "judge_request"]
+__all__ = ["WARMUP_FILE", "DEFAULT_SIGNATURE", "Refusal", "judge_request"]
