@@ -484,6 +484,87 @@ def _parse_header(value: memoryview, where: int) -> BundleHeader:
 
 
 def _parse_entry(key: str, value: memoryview, where: int) -> BundleEntry:
+    """A BundleEntryProto: the layout TensorFlow writes read directly, anything else field by field."""
+    data = bytes(value)
+    try:
+        written = _entry_as_written(key, data)
+    except IndexError:  # ran past the end: the general reader says what is wrong
+        written = None
+    return written if written is not None else _parse_entry_fields(key, memoryview(data), where)
+
+
+# The fields of a BundleEntryProto holding varints, by tag byte: dtype, shard_id, offset, size.
+_VARINT_TAGS = {0x08: 0, 0x18: 1, 0x20: 2, 0x28: 3}
+_CRC_TAG, _SHAPE_TAG, _DIM_TAG, _SIZE_TAG = 0x35, 0x12, 0x12, 0x08
+
+
+def _entry_as_written(key: str, data: bytes) -> BundleEntry | None:
+    """The entry, when it has only the fields TensorFlow writes for an unsliced tensor, in one-byte tags.
+
+    This is a fast path (an index has an entry per variable; field-by-field decoding is most of
+    reading it): None sends any other layout to _parse_entry_fields, which checks everything.
+    """
+    numbers = [0, 0, 0, 0]
+    shape: tuple[int, ...] = ()
+    crc = 0
+    position, end = 0, len(data)
+    while position < end:
+        tag = data[position]
+        position += 1
+        slot = _VARINT_TAGS.get(tag)
+        if slot is not None:
+            numbers[slot], position = _uvarint(data, position, end)
+        elif tag == _CRC_TAG:
+            if position + 4 > end:
+                return None
+            crc = crc32c.unmask(int.from_bytes(data[position : position + 4], "little"))
+            position += 4
+        elif tag == _SHAPE_TAG:
+            length = data[position]
+            stop = position + 1 + length
+            if length >= 0x80 or stop > end:
+                return None
+            position += 1
+            dims = []
+            while position < stop:
+                dim_length = data[position + 1]
+                dim_end = position + 2 + dim_length
+                if data[position] != _DIM_TAG or dim_length >= 0x80 or dim_end > stop:
+                    return None
+                dim, position = 0, position + 2
+                if position < dim_end:
+                    if data[position] != _SIZE_TAG:
+                        return None
+                    dim, position = _uvarint(data, position + 1, dim_end)
+                if position != dim_end or len(dims) >= MAX_RANK:
+                    return None
+                dims.append(_int64(dim))
+            shape = tuple(dims)
+        else:
+            return None
+    dtype, shard_id, offset, size = (_int64(number) for number in numbers)
+    return BundleEntry(key, dtype, shape, shard_id, offset, size, crc)
+
+
+def _uvarint(data: bytes, position: int, end: int) -> tuple[int, int]:
+    """An unsigned varint and the position after it; IndexError when it runs past `end` or 10 bytes."""
+    byte = data[position]
+    if byte < 0x80:
+        return byte, position + 1
+    value, shift = byte & 0x7F, 7
+    position += 1
+    while True:
+        if position >= end or shift > 63:
+            raise IndexError("varint")
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, position
+        shift += 7
+
+
+def _parse_entry_fields(key: str, value: memoryview, where: int) -> BundleEntry:
     dtype = shard_id = offset = size = crc = 0
     shape: tuple[int, ...] | None = ()
     slices: list[tuple[tuple[int, int], ...]] = []

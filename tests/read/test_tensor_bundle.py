@@ -299,3 +299,28 @@ def test_an_entry_past_its_shard_count_is_refused_when_read(tmp_path):
     index = read_bundle_index(str(tmp_path / "variables.index"))
     with pytest.raises(BundleError, match="names shard 5"):
         read_entry_bytes(index, "a", limit=100)
+
+
+def test_the_fast_entry_reader_agrees_with_the_field_by_field_one():
+    """TF-written entries take the fast path; it gives what the general reader gives, and declines the rest."""
+    from tflint.read.tensor_bundle import _entry_as_written, _parse_entry_fields
+
+    seen = 0
+    for model in ("tf1_builder_lookup_asset", "tf2_assets_hashtable", "tf2_module_signatures"):
+        index = read_bundle_index(str(REAL / model / "variables" / "variables.index"))
+        for key in index.entries:
+            raw = _raw_values(REAL / model / "variables" / "variables.index")[key]
+            fast = _entry_as_written(key, raw)
+            assert fast is not None
+            assert fast == _parse_entry_fields(key, memoryview(raw), 0) == index.entries[key]
+            seen += 1
+    assert seen >= 5
+    sliced = entry() + b"\x3a\x06\x0a\x04\x08\x00\x10\x02"  # a TensorSliceProto: the general reader's
+    assert _entry_as_written("a", sliced) is None
+    assert _parse_entry_fields("a", memoryview(sliced), 0).slices == (((0, 2),),)
+
+
+def _raw_values(path):
+    from tflint.read.tensor_bundle import _table_items
+
+    return {key.decode(): bytes(value) for key, value, _ in _table_items(path.read_bytes()) if key}
