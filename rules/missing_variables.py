@@ -99,9 +99,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     else:
         what = f"{variables}/ has no variables.data-* shard"
     if "variables.index" in listing.variables:
-        when = "every loader fails at load ('No such file or directory')"
+        when = "every loader fails at load"
     else:
-        when = "TF Serving loads it, then its requests fail (uninitialized variables); Python loaders fail at load"
+        when = "TF Serving loads, then requests fail; Python loaders fail"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,
