@@ -50,3 +50,43 @@ def test_a_graph_that_restores_nothing_does_not_read_the_index(tmp_path):
     model = write_model(tmp_path / "m", text, {"w": ("DT_FLOAT", [2])})
     _garbage(model / "variables" / "variables.index")
     assert [f for f in lint_file(model).findings if f.rule == RULE] == []
+
+
+MAGIC = (0xDB4775248B80FB57).to_bytes(8, "little")
+
+
+def _hostile_2_to_the_62(path):
+    from tflint.wire import varint
+
+    path.write_bytes((varint(0) + varint(0) + varint(1 << 62) + varint(1 << 62)).ljust(40, b"\0") + MAGIC)
+
+
+def _hostile_loop(path):
+    from savedmodel_files import block, trailer
+    from tflint.wire import varint
+
+    data = block([(b"", b"\x08\x01")])
+    out = data + trailer(data)
+    index = block([(b"a", varint(0) + varint(len(data))), (b"b", varint(0) + varint(len(data)))])
+    at = len(out)
+    out += index + trailer(index)
+    path.write_bytes(out + (varint(0) + varint(0) + varint(at) + varint(len(index))).ljust(40, b"\0") + MAGIC)
+
+    path.write_bytes(
+        table([]).replace((1).to_bytes(4, "little") + b"\x00", (1 << 31).to_bytes(4, "little") + b"\x00", 1)
+    )
+
+
+@pytest.mark.parametrize(
+    "damage, expected",
+    [
+        pytest.param(_hostile_2_to_the_62, "points past the end of the file", id="handle-2^62"),
+        pytest.param(_hostile_loop, "two blocks overlap", id="loop"),
+    ],
+)
+def test_hostile_indexes_are_one_bounded_finding(damage, expected, tmp_path):
+    model = write_model(tmp_path / "m", TEXT, {"w": ("DT_FLOAT", [2])})
+    damage(model / "variables" / "variables.index")
+    findings = [f for f in lint_file(model).findings if f.rule.startswith("checkpoint-")]
+    assert [f.rule for f in findings] == [RULE]
+    assert expected in findings[0].message
