@@ -72,10 +72,6 @@ def _hostile_loop(path):
     out += index + trailer(index)
     path.write_bytes(out + (varint(0) + varint(0) + varint(at) + varint(len(index))).ljust(40, b"\0") + MAGIC)
 
-    path.write_bytes(
-        table([]).replace((1).to_bytes(4, "little") + b"\x00", (1 << 31).to_bytes(4, "little") + b"\x00", 1)
-    )
-
 
 @pytest.mark.parametrize(
     "damage, expected",
