@@ -109,5 +109,5 @@ def test_pre_commit_hook_tflint_fix_runs_tflint_fix():
     import yaml
 
     hooks = {hook["id"]: hook for hook in yaml.safe_load((DATA.parent.parent / ".pre-commit-hooks.yaml").read_text())}
-    assert hooks["tflint-fix"]["entry"] == "tflint --fix"
+    assert hooks["tflint-fix"]["entry"] == "tflint --fix --force-exclude"  # excluded files are not edited
     assert hooks["tflint-fix"]["files"] == hooks["tflint"]["files"] and hooks["tflint-fix"]["require_serial"]
