@@ -530,7 +530,7 @@ def _entry_as_written(key: str, data: bytes) -> BundleEntry | None:
             if length >= 0x80 or stop > end:
                 return None
             position += 1
-            dims = []
+            dims: list[int] = []
             while position < stop:
                 dim_length = data[position + 1]
                 dim_end = position + 2 + dim_length

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from tflint.records import record
-from tflint.tf.index import GraphIndex, Input, Node, Scope
+from tflint.tf.index import GraphIndex, Scope
+from tflint.tf.node import Input, Node
 from tflint.tf.serving import restore_reach
 
 RESTORE_OPS = frozenset({"RestoreV2"})

@@ -56,7 +56,7 @@ def test_verify_checksums_turns_it_on_as_an_error(tmp_path, capsys):
     assert main([str(model), "--select", "checkpoint-key-missing"]) == 0
     capsys.readouterr()
     assert main([str(model), "--verify-checksums"]) == 1
-    assert f"error: Checkpoint key 'w' (8 bytes in shard 0): Checksum does not match" in capsys.readouterr().out
+    assert "error: Checkpoint key 'w' (8 bytes in shard 0): Checksum does not match" in capsys.readouterr().out
 
 
 def test_long_reads_report_their_progress(tmp_path):

@@ -63,6 +63,7 @@ def _hostile_2_to_the_62(path):
 
 def _hostile_loop(path):
     from savedmodel_files import block, trailer
+
     from tflint.wire import varint
 
     data = block([(b"", b"\x08\x01")])
