@@ -9,7 +9,9 @@ directory`, `Read less bytes than requested`), the sharded ones too.
 
 Reported as an **error** for the entries the restore op reads; an entry
 nothing restores, in a missing or short shard, is a **warning**: no loader
-reads it, but the checkpoint is damaged. Needs the SavedModel *directory*.
+reads it, but the checkpoint is damaged. So is a shard the header counts
+that is missing while no entry is in it (TensorFlow opens a shard only to
+read an entry). Needs the SavedModel *directory*.
 
 How to fix: copy `variables/` again from the export, every shard of it.
 
@@ -63,6 +65,8 @@ ID = "checkpoint-shard"
 CATEGORY = "serving"
 DEFAULT_SEVERITY = Severity.ERROR
 OPTIONS: dict[str, Any] = {}
+# The shards a header counts are compared with the directory up to this many (a header may say 2**31).
+MAX_SHARDS_LISTED = 100_000
 EXAMPLE_FILES = {
     "checkpoint": {"w": ("DT_FLOAT", [2])},
     "Fail": {"truncate": "variables/variables.data-00000-of-00001"},
@@ -123,3 +127,20 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 at=where,
                 lesser=True,
             )
+    # Shards the header counts that no entry is in: TensorFlow opens a shard only for an entry it
+    # reads, so a missing one fails nothing, but the export is incomplete.
+    empty = [
+        shard_id
+        for shard_id in range(min(header.num_shards, MAX_SHARDS_LISTED))
+        if shard_id not in short and shard_name("variables", shard_id, header.num_shards) not in sizes
+    ]
+    if empty:
+        first = shard_name("variables/variables", empty[0], header.num_shards)
+        more = f" and {len(empty) - 1:,} more do" if len(empty) > 1 else " does"
+        yield Issue(
+            None,
+            f"The index's header counts {header.num_shards:,} data shards but {first}{more} not exist; no entry is "
+            "in them, so loaders do not open them",
+            at=where,
+            lesser=True,
+        )

@@ -63,3 +63,27 @@ def test_an_entry_in_a_shard_the_header_does_not_count(tmp_path):
     (model / "variables" / "variables.index").write_bytes(table([(b"", header), (b"w", entry)]))
     (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
     assert "shard 5, which the header's 1 shards do not include" in finding.message
+
+
+def test_a_missing_shard_that_holds_no_entry_is_a_warning(tmp_path):
+    model = write_model(tmp_path / "m", TEXT, {"w": ("DT_FLOAT", [2])})
+    header = b"\x08\x03\x1a\x02\x08\x01"  # three shards
+    entry = b"\x08\x01\x12\x04\x12\x02\x08\x02\x20\x00\x28\x08\x35\x00\x00\x00\x00"  # in shard 0
+    (model / "variables" / "variables.index").write_bytes(table([(b"", header), (b"w", entry)]))
+    (model / "variables" / SHARD).rename(model / "variables" / "variables.data-00000-of-00003")
+    (model / "variables" / "variables.data-00002-of-00003").write_bytes(b"")
+    (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert str(finding.severity) == "warning"
+    assert finding.message.startswith(
+        "The index's header counts 3 data shards but variables/variables.data-00001-of-00003 does not exist"
+    )
+
+
+def test_a_header_counting_two_billion_shards_is_compared_up_to_a_bound(tmp_path):
+    model = write_model(tmp_path / "m", TEXT, {"w": ("DT_FLOAT", [2])})
+    header = b"\x08\xff\xff\xff\xff\x07\x1a\x02\x08\x01"  # 2**31 - 1 shards
+    entry = b"\x08\x01\x12\x04\x12\x02\x08\x02\x20\x00\x28\x08\x35\x00\x00\x00\x00"
+    (model / "variables" / "variables.index").write_bytes(table([(b"", header), (b"w", entry)]))
+    findings = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert [str(f.severity) for f in findings] == ["error", "warning"]
+    assert "and 99,998 more do not exist" in findings[1].message
