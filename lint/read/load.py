@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.saved_model import read_saved_model_files
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
@@ -164,6 +165,20 @@ class Artifact:
 
         return saved_model_listing(self)
 
+    def saved_model_files(self) -> Any:
+        """What the SavedModel directory holds besides this graph: listing, checkpoint index and object graph,
+        warm-up requests (a `tflint.read.saved_model.SavedModelFiles`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_files
+
+        return saved_model_files(self)
+
+    def checkpoint_checksums(self) -> Any:
+        """Each checkpoint entry's CRC-32C computed from the data shards (reads every byte, once), or None
+        (`tflint.read.tensor_bundle.ChecksumResult`s)."""
+        from tflint.read.saved_model import checkpoint_checksums
+
+        return checkpoint_checksums(self)
+
     def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
         """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
         from tflint.read.text_schema import schema_uses
@@ -199,7 +214,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
-            return mapped
+            return _with_directory_files(mapped)
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = target
@@ -212,6 +227,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
         artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
+    return _with_directory_files(artifact)
+
+
+def _with_directory_files(artifact: Artifact) -> Artifact:
+    """A SavedModel directory's checkpoint index, listing and warm-up requests, read with its graph (once)."""
+    if artifact.saved_model_dir is not None and artifact.failure is None:
+        read_saved_model_files(artifact)
     return artifact
 
 

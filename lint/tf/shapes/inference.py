@@ -161,7 +161,9 @@ class ShapeInference:
         body: FunctionBody | None = None,
         root: ShapeInference | None = None,
         arguments: _Arguments | None = None,
+        feeds: dict[tuple[str, int], Shape] | None = None,
     ) -> None:
+        """`feeds`: top-level tensors (node, output) given a concrete shape, as a session feed replaces them."""
         self.graph = graph
         # TensorFlow's refiner uses min(its own GraphDef version, the graph's producer).
         self.producer = graph.producer
@@ -218,6 +220,8 @@ class ShapeInference:
         if graph.imports is not None:
             mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
             self._mapped = mapped or None
+        if feeds:
+            self._mapped = {**(self._mapped or {}), **feeds}
         self._run()
 
     # -- public --------------------------------------------------------------
