@@ -48,13 +48,27 @@ class Issue:
     `tflint.tf.compat.Where`), which the engine turns into the meta graph and
     the position. `lesser` marks a case one level below the rule's own, whatever
     that is set to (error -> warning -> info): an unsafe op no signature
-    reaches, beside the reachable ones.
+    reaches, beside the reachable ones; a number (2) puts it that many levels below, never
+    under info. `properties` are machine-readable facts about the finding, as (key, value)
+    pairs of JSON values (`unsafe-op`: its trigger, capability, target and path, and the
+    `security-severity` score GitHub code scanning ranks by); report formats carry them.
 
     A frozen value with `__slots__`, written out rather than made by `@dataclass` (whose generated
     code costs start-up time; see `tflint.records`, which this floor module cannot import).
     """
 
-    __slots__ = ("node", "message", "field", "function", "position", "severity", "library", "where", "lesser")
+    __slots__ = (
+        "node",
+        "message",
+        "field",
+        "function",
+        "position",
+        "severity",
+        "library",
+        "where",
+        "lesser",
+        "properties",
+    )
 
     node: Any
     message: str
@@ -64,7 +78,8 @@ class Issue:
     severity: Severity | None
     library: bool
     where: Any
-    lesser: bool
+    lesser: int
+    properties: tuple[tuple[str, Any], ...] | None
 
     def __init__(
         self,
@@ -76,7 +91,8 @@ class Issue:
         severity: Severity | None = None,
         library: bool = False,
         where: Any = None,
-        lesser: bool = False,
+        lesser: int = 0,
+        properties: tuple[tuple[str, Any], ...] | None = None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "node", node)
@@ -88,13 +104,18 @@ class Issue:
         _set(self, "library", library)
         _set(self, "where", where)
         _set(self, "lesser", lesser)
+        _set(self, "properties", properties)
 
 
-@record(frozen=True)
+@record(frozen=True, hidden=("properties",))
 class Finding:
-    """One reported problem, with everything needed to show and key it (a frozen record, as Issue)."""
+    """One reported problem, with everything needed to show and key it (a frozen record, as Issue).
 
-    __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph")
+    `properties` (the Issue's, as a tuple of pairs) are extra facts for machines; they are not
+    part of a finding's identity (equality, baselines, fingerprints).
+    """
+
+    __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph", "properties")
 
     rule: str
     severity: Severity
@@ -105,6 +126,7 @@ class Finding:
     node: str | None
     function: str | None
     graph: str | None
+    properties: tuple[tuple[str, Any], ...] | None
 
     def __init__(
         self,
@@ -117,6 +139,7 @@ class Finding:
         node: str | None = None,
         function: str | None = None,
         graph: str | None = None,
+        properties: tuple[tuple[str, Any], ...] | None = None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "rule", rule)
@@ -128,6 +151,7 @@ class Finding:
         _set(self, "node", node)
         _set(self, "function", function)
         _set(self, "graph", graph)
+        _set(self, "properties", properties)
 
     def replace(self, **changes: Any) -> Finding:
         """A copy with some fields changed (as `dataclasses.replace`)."""
@@ -161,11 +185,15 @@ class Finding:
             value = getattr(self, name)
             if value is not None and (shown := escape(value)) is not value:
                 changes[name] = shown
+        if self.properties:
+            shown_properties = tuple((key, _escape_value(value, escape)) for key, value in self.properties)
+            if shown_properties != self.properties:
+                changes["properties"] = shown_properties
         return self.replace(**changes) if changes else self
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping with stable keys."""
-        return {
+        """A JSON-ready mapping with stable keys (and `properties`, only when the finding has some)."""
+        mapping: dict[str, Any] = {
             "rule": self.rule,
             "severity": str(self.severity),
             "message": self.message,
@@ -176,3 +204,15 @@ class Finding:
             "function": self.function,
             "graph": self.graph,
         }
+        if self.properties:
+            mapping["properties"] = dict(self.properties)
+        return mapping
+
+
+def _escape_value(value: Any, escape: Any) -> Any:
+    """A JSON value with each string in it escaped (lists and tuples element by element)."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, (list, tuple)):
+        return [_escape_value(item, escape) for item in value]
+    return value

@@ -19,9 +19,19 @@ class DirListing:
     assets: frozenset[str]  # paths relative to assets/, with '/' separators
     variables: frozenset[str]  # file names directly under variables/
     has_variables_dir: bool
+    links: frozenset[str]  # the paths of `assets` that are symbolic links (a loader reads their targets)
 
-    def __init__(self, root: str, assets: frozenset[str], variables: frozenset[str], has_variables_dir: bool) -> None:
-        vars(self).update(root=root, assets=assets, variables=variables, has_variables_dir=has_variables_dir)
+    def __init__(
+        self,
+        root: str,
+        assets: frozenset[str],
+        variables: frozenset[str],
+        has_variables_dir: bool,
+        links: frozenset[str] = frozenset(),
+    ) -> None:
+        vars(self).update(
+            root=root, assets=assets, variables=variables, has_variables_dir=has_variables_dir, links=links
+        )
 
     @property
     def has_checkpoint(self) -> bool:
@@ -42,14 +52,15 @@ def saved_model_listing(graph: GraphIndex) -> DirListing | None:
         return listing
     root = artifact.saved_model_dir
     assets_dir = os.path.join(root, "assets")
-    assets = _asset_files(assets_dir, os.path.realpath(root))
+    links: set[str] = set()
+    assets = _asset_files(assets_dir, os.path.realpath(root), links)
     variables_dir = os.path.join(root, "variables")
     try:
         variables = {entry.name for entry in os.scandir(variables_dir) if entry.is_file()}
         has_dir = True
     except OSError:
         variables, has_dir = set(), False
-    listing = DirListing(root, frozenset(assets), frozenset(variables), has_dir)
+    listing = DirListing(root, frozenset(assets), frozenset(variables), has_dir, frozenset(links))
     cache["listing"] = listing
     return listing
 
@@ -58,8 +69,10 @@ def saved_model_listing(graph: GraphIndex) -> DirListing | None:
 MAX_ASSET_ENTRIES = 100_000
 
 
-def _asset_files(assets_dir: str, inside: str) -> set[str]:
+def _asset_files(assets_dir: str, inside: str, links: set[str]) -> set[str]:
     """The paths under `assets_dir` (relative, '/'-separated), never walking outside the directory `inside`.
+
+    Those that are symbolic links (to a file or a directory) are also added to `links`.
 
     Each directory is read once (a symlink loop `assets/a -> .` ends), a directory symlink that
     leads outside the SavedModel is listed as a name but not entered (`assets/x -> /usr/share`
@@ -88,8 +101,14 @@ def _asset_files(assets_dir: str, inside: str) -> set[str]:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            relative = os.path.relpath(entry.path, assets_dir).replace(os.sep, "/")
+            try:
+                if entry.is_symlink():
+                    links.add(relative)
+            except OSError:
+                pass
             if is_dir:
                 stack.append(entry.path)
             else:
-                assets.add(os.path.relpath(entry.path, assets_dir).replace(os.sep, "/"))
+                assets.add(relative)
     return assets
