@@ -325,7 +325,7 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
     trigger = triggers[0] if triggers else DORMANT
     outer = exposure(graph).path(node)
     for found in nested_ops(graph, node):
-        inner = " -> ".join(f"node '{step}'" for step in found.chain[1:])
+        inner = " -> ".join(f"'{step}'" for step in found.chain[1:])
         if found.op in listed:
             capability = _capability(found.danger, found.target)
             score = _score(found.op, found.danger, found.target, triggers)

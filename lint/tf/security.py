@@ -676,6 +676,7 @@ def is_own_saver_op(graph: GraphIndex, node: Node) -> bool:
 # How deep graphs nest in graphs, and the most bytes one nested GraphDef may have, before it is left unread.
 MAX_NESTING = 4
 MAX_NESTED_BYTES = 64 << 20
+MAX_UPSTREAM = 64
 
 
 @record(frozen=True)
@@ -691,30 +692,41 @@ class NestedOp:
         vars(self).update(chain=chain, op=op, danger=danger, target=target)
 
 
-def nested_graph_bytes(graph: GraphIndex, node: Node) -> bytes | None:
-    """The serialized GraphDef a graph-running op (`DatasetFromGraph`) is given as a constant, if it is."""
+def nested_graph_bytes(graph: GraphIndex, node: Node) -> list[bytes]:
+    """The string constants upstream of a graph-running op's GraphDef input (`DatasetFromGraph`'s `graph_def`).
+
+    The bytes need not feed the op directly: a model may pass them through
+    string ops (joined with an empty piece of a request keeps grappler from
+    folding the dataset away). At most MAX_UPSTREAM nodes are looked at, and
+    constants over MAX_NESTED_BYTES are left unread.
+    """
     spec = GRAPH_INPUTS.get(node.op)
     if spec is None or spec[0] >= len(node.data_inputs):
-        return None
+        return []
     scope = _scope(graph, node.function)
     if scope is None:
-        return None
-    name = node.data_inputs[spec[0]].node
-    for _ in range(MAX_TRACE_STEPS):
+        return []
+    found: list[bytes] = []
+    seen: set[str] = set()
+    stack = [node.data_inputs[spec[0]].node]
+    while stack and len(seen) < MAX_UPSTREAM:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
         producer = scope.by_name.get(name)
         if producer is None:
-            return None
-        if producer.op in _PASS_THROUGH and producer.data_inputs:
-            name = producer.data_inputs[0].node
             continue
         if producer.op != "Const":
-            return None
+            stack.extend(item.node for item in producer.data_inputs)
+            continue
         value = producer.attr.get("value")
         if value is None or value.WhichOneof("value") != "tensor" or len(value.tensor.string_val) != 1:
-            return None
+            continue
         data = bytes(value.tensor.string_val[0])
-        return data if len(data) <= MAX_NESTED_BYTES else None
-    return None
+        if 0 < len(data) <= MAX_NESTED_BYTES:
+            found.append(data)
+    return found
 
 
 def nested_ops(graph: GraphIndex, node: Node) -> list[NestedOp]:
@@ -739,12 +751,11 @@ def nested_graph_ops(graph: GraphIndex, node: Node) -> list[tuple[str, tuple[str
 
 def _nested_nodes(graph: GraphIndex, node: Node) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
     """(chain, NodeDef, its container's nodes by name) for each node of each nested GraphDef, bounded."""
-    data = nested_graph_bytes(graph, node)
-    if data is None:
-        return
     from tflint import protos
 
-    pending: list[tuple[tuple[str, ...], bytes, int]] = [((node.name,), data, 1)]
+    pending: list[tuple[tuple[str, ...], bytes, int]] = [
+        ((node.name,), data, 1) for data in nested_graph_bytes(graph, node)
+    ]
     while pending:
         chain, blob, depth = pending.pop()
         message = protos.GraphDef()
