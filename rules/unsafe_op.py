@@ -119,9 +119,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.saved_model import saved_model_listing
-from tflint.tf.index import GraphIndex, Node
+from tflint.finding import Issue, Severity, at_asset, at_meta_graph
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.security import (
     CATALOGUE,
     CODE,
@@ -388,10 +388,11 @@ def _assets(graph: GraphIndex) -> Iterator[Issue]:
     assets = asset_file_defs(meta)
     if not assets:
         return
-    listing = saved_model_listing(graph)
+    listing = graph.artifact.directory_listing() if graph.artifact is not None else None
     links = listing.links if listing is not None else frozenset()
+    in_field = len(meta.asset_file_def) > 0
     seen: set[tuple[str, str]] = set()
-    for asset in assets:
+    for ordinal, asset in enumerate(assets):
         name = asset.filename
         if (name, asset.tensor_info.name) in seen:
             continue  # a TF1 collection may list one asset twice
@@ -409,6 +410,7 @@ def _assets(graph: GraphIndex) -> Iterator[Issue]:
         yield Issue(
             node,
             f"Asset '{name}' is {why}; it is read when the model is loaded (file read at load)",
+            at=at_asset(ordinal) if in_field else at_meta_graph(),
             properties=(
                 ("trigger", LOAD),
                 ("triggers", [LOAD]),

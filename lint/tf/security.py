@@ -29,7 +29,8 @@ from typing import Any
 
 from tflint.records import record
 from tflint.tf.functions import func_references
-from tflint.tf.index import GraphIndex, Node, Scope, parse_input
+from tflint.tf.index import GraphIndex, Scope
+from tflint.tf.node import Node, parse_input
 from tflint.tf.serving import (
     INIT_OP_COLLECTIONS,
     asset_file_defs,
