@@ -1,7 +1,7 @@
 """Write pairs of small Keras SavedModels and what changed between them, for `tflint diff`'s tests (needs TensorFlow).
 
-Each case is `tests/data/review/<case>/{old,new}/`, two SavedModels written by
-Keras (`model.export`, TensorFlow's own SavedModel writer underneath), each in a
+Each case is `tests/data/review/<case>/{old,new}/`, two SavedModels of a Keras
+model written by `tf.saved_model.save` with one serving signature, each in a
 process of its own as a user's two training runs would be: TensorFlow numbers
 its functions per process, so even the same model saved twice differs in its
 function names, and `fingerprint.pb` holds a random id.
@@ -89,21 +89,14 @@ def _build(spec: dict[str, Any]) -> Any:
 
 
 def _save(spec: dict[str, Any], out: Path) -> None:
-    """Child process: build the model of `spec` and export it to `out`, with Keras's facts beside it."""
-    import keras
+    """Child process: build the model of `spec` and save it to `out`, with Keras's facts beside it."""
     import numpy as np
-
-    model = _build(spec)
-    archive = keras.export.ExportArchive()
-    archive.track(model)
     import tensorflow as tf
 
-    archive.add_endpoint(
-        spec["endpoint"],
-        model.call,
-        input_signature=[tf.TensorSpec(shape=(None, spec["width"]), dtype=spec["dtype"], name="features")],
-    )
-    archive.write_out(str(out), verbose=False)
+    model = _build(spec)
+    serve = tf.function(lambda features: {"scores": model(features)})
+    concrete = serve.get_concrete_function(tf.TensorSpec([None, spec["width"]], spec["dtype"], name="features"))
+    tf.saved_model.save(model, str(out), signatures={spec["endpoint"]: concrete})
     facts = {
         "params": int(model.count_params()),
         "weights": {w.path: np.asarray(w.numpy()).tolist() for w in model.weights},

@@ -166,6 +166,8 @@ class GraphView:
     functions: dict[str, dict[str, NodeView]]
     ops: Counter[str]
     costs: list[SignatureCost]
+    digests: dict[str, str]
+    machinery: tuple[int, tuple[str, ...]]
 
     def __init__(
         self,
@@ -176,6 +178,8 @@ class GraphView:
         functions: dict[str, dict[str, NodeView]],
         ops: Counter[str],
         costs: list[SignatureCost],
+        digests: dict[str, str] | None = None,
+        machinery: tuple[int, tuple[str, ...]] = (0, ()),
     ) -> None:
         self.label = label
         self.tags = tags
@@ -184,6 +188,10 @@ class GraphView:
         self.functions = functions
         self.ops = ops
         self.costs = costs
+        # Each function's content hash (by canonical name), and the checkpoint machinery left out of
+        # `nodes` and `functions`: (how many top-level nodes, which functions).
+        self.digests = digests or {}
+        self.machinery = machinery
 
 
 @record()
@@ -314,17 +322,21 @@ def view_of(
 
 
 def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) -> GraphView:
-    canonical = canonical_function_names(index)
-    nodes = {node.name: node_view(index, node, canonical) for node in index.nodes}
+    canonical, digests = canonical_function_names(index)
+    meta = source.meta_graph
+    machinery_nodes, machinery_functions = checkpoint_machinery(index, meta)
+    nodes = {node.name: node_view(index, node, canonical) for node in index.nodes if node.name not in machinery_nodes}
     functions: dict[str, dict[str, NodeView]] = {}
+    # The op histogram counts what runs and what is stored alike: machinery included.
     ops: Counter[str] = Counter(node.op for node in index.nodes)
     for scope in index.function_scopes:
+        ops.update(node.op for node in scope.nodes)
+        if scope.name in machinery_functions:
+            continue
         name = canonical.get(scope.name, scope.name)
         functions[name] = {node.name: node_view(index, node, canonical) for node in scope.nodes}
-        ops.update(node.op for node in scope.nodes)
     signatures: dict[str, SignatureView] = {}
     tags = None
-    meta = source.meta_graph
     if meta is not None:
         tags = tuple(sorted(meta.meta_info_def.tags))
         for key in sorted(meta.signature_def):
@@ -337,7 +349,77 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
             )
     costs = _costs(index, signatures, batch) if with_costs else []
     label = ",".join(tags) if tags is not None else "graph"
-    return GraphView(label, tags, signatures, dict(sorted(nodes.items())), dict(sorted(functions.items())), ops, costs)
+    kept_digests = {canonical.get(name, name): digest for name, digest in digests.items()}
+    machinery = (len(machinery_nodes), tuple(sorted(canonical.get(name, name) for name in machinery_functions)))
+    return GraphView(
+        label,
+        tags,
+        signatures,
+        dict(sorted(nodes.items())),
+        dict(sorted(functions.items())),
+        ops,
+        costs,
+        kept_digests,
+        machinery,
+    )
+
+
+def checkpoint_machinery(index: GraphIndex, meta: Any) -> tuple[set[str], set[str]]:
+    """The top-level nodes and functions that only save and restore the checkpoint (a SavedModel's saver).
+
+    TensorFlow rebuilds them from the variables on every save: they list the variables in the order the
+    object graph had them in that process, and embed the object graph itself. What they do is fully said
+    by the variables, which the review compares by name; so they are counted, not compared.
+    """
+    if meta is None or not meta.HasField("saver_def"):
+        return set(), set()
+    saver = meta.saver_def
+    roots = [name for name in (saver.save_tensor_name, saver.restore_op_name) if name]
+    serving = [
+        info.name
+        for signature in meta.signature_def.values()
+        for info in list(signature.inputs.values()) + list(signature.outputs.values())
+        if info.name
+    ]
+    if not roots:
+        return set(), set()
+    served = {node.name for node in reached(index, [_tensor(name) for name in serving])}
+    saving = {node.name for node in reached(index, [_tensor(name) for name in roots])}
+    machinery = saving - served
+    if saver.filename_tensor_name:
+        filename = _tensor(saver.filename_tensor_name)[0]
+        if filename not in served:
+            machinery.add(filename)
+    called_by: dict[str, set[str]] = {}
+    calls_from_kept: set[str] = set()
+    for node in index.nodes:
+        for name in _called_functions(node, index):
+            called_by.setdefault(name, set()).add(node.name)
+            if node.name not in machinery:
+                calls_from_kept.add(name)
+    for scope in index.function_scopes:
+        for node in scope.nodes:
+            for name in _called_functions(node, index):
+                called_by.setdefault(name, set()).add(f"{scope.name}/{node.name}")
+    functions = {
+        name
+        for name, callers in called_by.items()
+        if name not in calls_from_kept and callers and all(caller in machinery for caller in callers)
+    }
+    return machinery, functions
+
+
+def _called_functions(node: Any, index: GraphIndex) -> list[str]:
+    names = []
+    for value in node.attr.values():
+        kind = value.WhichOneof("value")
+        if kind == "func" and value.func.name in index.function_by_name:
+            names.append(value.func.name)
+        elif kind == "list":
+            names.extend(item.name for item in value.list.func if item.name in index.function_by_name)
+    if node.op in index.function_by_name:
+        names.append(node.op)
+    return names
 
 
 def _tensor_view(info: Any) -> TensorView:
@@ -383,27 +465,32 @@ def _signature_cost(key: str | None, batch: int, cost: Cost) -> SignatureCost:
     return SignatureCost(key, batch, cost.flops, cost.activation_bytes, cost.exact, tuple(unknown))
 
 
-def canonical_function_names(index: GraphIndex) -> dict[str, str]:
-    """Each library function's name without TensorFlow's per-trace number, told apart by content when needed."""
+def canonical_function_names(index: GraphIndex) -> tuple[dict[str, str], dict[str, str]]:
+    """Each library function's name without TensorFlow's per-trace number, and each function's content hash.
+
+    A base name left to one function is its name; several traces of one base are told apart by their
+    content (`base#<hash>`), so a function that did not change keeps its name whatever number
+    TensorFlow gave it. Content hashes name callees by base name.
+    """
     bases: dict[str, list[str]] = {}
     for function in index.functions:
         name = function.signature.name
         match = _NUMBERED.match(name)
         base = match.group("base") if match is not None and name.startswith("__") else name
         bases.setdefault(base, []).append(name)
+    plain = {name: base for base, names in bases.items() for name in names}
+    digests = {name: _function_digest(index, name, plain) for name in plain}
     canonical: dict[str, str] = {}
     for base, names in bases.items():
         if len(names) == 1:
             canonical[names[0]] = base
-    plain = {name: base for base, names in bases.items() for name in names}
-    for base, names in bases.items():
-        if len(names) == 1:
             continue
-        # Same base, several traces: ordered by what their bodies hold (with callees by base name).
-        digests = sorted((_function_digest(index, name, plain), name) for name in names)
-        for position, (_, name) in enumerate(digests, start=1):
-            canonical[name] = f"{base}#{position}"
-    return canonical
+        seen: Counter[str] = Counter()
+        for name in sorted(names, key=lambda item: (digests[item], item)):
+            seen[digests[name]] += 1
+            repeat = f"-{seen[digests[name]]}" if seen[digests[name]] > 1 else ""
+            canonical[name] = f"{base}#{digests[name][:6]}{repeat}"
+    return canonical, digests
 
 
 def _function_digest(index: GraphIndex, name: str, names: Mapping[str, str]) -> str:
