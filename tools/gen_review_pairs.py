@@ -38,7 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 # case -> what the pair is.
 CASES = {
-    "same_model_saved_twice": "one model saved twice, in two processes: nothing changed",
+    "same_model_saved_twice": "one model saved twice, in two processes, the second after tracing other functions",
+    "same_model_exported_twice": "one model exported twice by Keras (model.export): its variable lists in another order",
     "retrained": "the same architecture, other weights (weights only)",
     "layer_added": "a Dense layer inserted before the output layer",
     "op_swapped": "the hidden activation relu -> tanh",
@@ -48,15 +49,40 @@ CASES = {
 }
 
 # What each side of a case is built from: (hidden activation, extra layer, dtype, signature key, input width, seed).
-_BASE = {"activation": "relu", "extra": False, "dtype": "float32", "endpoint": "serving_default", "width": 8, "seed": 1}
+_BASE = {
+    "activation": "relu",
+    "extra": False,
+    "dtype": "float32",
+    "endpoint": "serving_default",
+    "width": 8,
+    "seed": 1,
+    "writer": "saved_model",
+    "warmup": 0,
+}
+# A case may change the old side too (how both are written).
+_OLD = {"same_model_exported_twice": {"writer": "export"}}
 _NEW = {
-    "same_model_saved_twice": {},
+    "same_model_saved_twice": {"warmup": 7},
+    "same_model_exported_twice": {"writer": "export", "warmup": 3},
     "retrained": {"seed": 2},
     "layer_added": {"extra": True},
     "op_swapped": {"activation": "tanh"},
     "dtype_changed": {"dtype": "float64"},
     "signature_renamed": {"endpoint": "predict"},
     "input_reshaped": {"width": 12},
+}
+
+# What the construction of each pair changes in the graph, beyond the facts TensorFlow reports (below):
+# the tests check that `tflint diff` reports this and nothing else.
+STRUCTURE = {
+    "same_model_saved_twice": {"kind": "nothing"},
+    "same_model_exported_twice": {"kind": "nothing"},
+    "retrained": {"kind": "weights only"},
+    "layer_added": {"kind": "layer added", "scope": "extra"},
+    "op_swapped": {"kind": "op swapped", "ops": ["Relu", "Tanh"]},
+    "dtype_changed": {"kind": "dtype changed", "dtypes": ["float", "double"]},
+    "signature_renamed": {"kind": "signature renamed", "keys": ["serving_default", "predict"]},
+    "input_reshaped": {"kind": "input reshaped", "input": "features", "shapes": [[-1, 8], [-1, 12]]},
 }
 
 APPS = {
@@ -93,10 +119,15 @@ def _save(spec: dict[str, Any], out: Path) -> None:
     import numpy as np
     import tensorflow as tf
 
+    for size in range(spec["warmup"]):  # functions traced before the save: TensorFlow numbers the saved ones after
+        tf.function(lambda x: x * 2).get_concrete_function(tf.TensorSpec([size + 1], tf.float32))
     model = _build(spec)
-    serve = tf.function(lambda features: {"scores": model(features)})
-    concrete = serve.get_concrete_function(tf.TensorSpec([None, spec["width"]], spec["dtype"], name="features"))
-    tf.saved_model.save(model, str(out), signatures={spec["endpoint"]: concrete})
+    if spec["writer"] == "export":
+        model.export(str(out), format="tf_saved_model", verbose=False)
+    else:
+        serve = tf.function(lambda features: {"scores": model(features)})
+        concrete = serve.get_concrete_function(tf.TensorSpec([None, spec["width"]], spec["dtype"], name="features"))
+        tf.saved_model.save(model, str(out), signatures={spec["endpoint"]: concrete})
     facts = {
         "params": int(model.count_params()),
         "weights": {w.path: np.asarray(w.numpy()).tolist() for w in model.weights},
@@ -140,7 +171,8 @@ def _case(name: str, out: Path) -> None:
     folder = out / name
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    specs = {"old": dict(_BASE), "new": dict(_BASE, **_NEW[name])}
+    old = dict(_BASE, **_OLD.get(name, {}))
+    specs = {"old": old, "new": dict(old, **_NEW[name])}
     for side, spec in specs.items():
         subprocess.run(
             [sys.executable, __file__, "--child", json.dumps(spec), str(folder / side)],
@@ -154,6 +186,7 @@ def _case(name: str, out: Path) -> None:
     old_ops, new_ops = _ops(folder / "old"), _ops(folder / "new")
     expected = {
         "description": CASES[name],
+        "structure": STRUCTURE[name],
         "params": [facts["old"]["params"], facts["new"]["params"]],
         "ops_added": sorted(set(new_ops) - set(old_ops)),
         "ops_removed": sorted(set(old_ops) - set(new_ops)),

@@ -438,7 +438,9 @@ def _costs(index: GraphIndex, signatures: Mapping[str, SignatureView], batch: in
     found = []
     served = {key: sig for key, sig in signatures.items() if not key.startswith("__")}
     if not served:
-        cost = graph_cost(index, index.nodes)
+        # No signature names the feeds: every Placeholder is one, its unknown leading dimension the batch.
+        placeholders = [(node.name, 0) for node in index.nodes if node.op == "Placeholder"]
+        cost = graph_cost(index, index.nodes, batch_feeds(index, placeholders, batch))
         found.append(_signature_cost(None, batch, cost))
         return found
     for key, signature in served.items():

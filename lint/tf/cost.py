@@ -29,8 +29,11 @@ FlopsFn = Callable[[Any, Sequence[Shape], Sequence[Shape]], "int | None"]
 # Ops whose outputs are the weights themselves, not activations: their bytes are parameters.
 VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable"})
 CONST_OPS = frozenset({"Const", "HostConst"})
-# Ops that produce no new tensor memory of their own (a view, a handle, a read of a variable, a feed).
-NO_ACTIVATION_OPS = CONST_OPS | VARIABLE_OPS | frozenset({"Identity", "NoOp", "Placeholder", "_Arg", "_Retval"})
+# Ops that make no new tensor memory of their own: a constant, a variable or a read of it (the weights),
+# a view, a feed.
+NO_ACTIVATION_OPS = (
+    CONST_OPS | VARIABLE_OPS | frozenset({"Identity", "NoOp", "Placeholder", "_Arg", "_Retval", "ReadVariableOp"})
+)
 
 
 def elements(shape: Shape) -> int | None:
