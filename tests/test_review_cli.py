@@ -1,4 +1,4 @@
-"""`tflint show`, `tflint diff`, `tflint stats`, `tflint git-setup`: the commands, and git showing graphs with real git."""
+"""`tflint show`, `diff`, `stats` and `git-setup`: the commands, and git showing graphs (real git)."""
 
 from __future__ import annotations
 

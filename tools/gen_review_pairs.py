@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 # case -> what the pair is.
 CASES = {
     "same_model_saved_twice": "one model saved twice, in two processes, the second after tracing other functions",
-    "same_model_exported_twice": "one model exported twice by Keras (model.export): its variable lists in another order",
+    "same_model_exported_twice": "one model exported twice by Keras (model.export), numbered apart",
     "retrained": "the same architecture, other weights (weights only)",
     "layer_added": "a Dense layer inserted before the output layer",
     "op_swapped": "the hidden activation relu -> tanh",

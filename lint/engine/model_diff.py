@@ -389,7 +389,8 @@ def _consumers(nodes: Mapping[str, NodeView], in_body: bool) -> dict[str, list[t
     found: dict[str, list[tuple[str, int]]] = {}
     for name, view in nodes.items():
         for position, raw in enumerate(view.inputs):
-            producer = _BODY_INPUT.match(raw).group("node") if in_body and _BODY_INPUT.match(raw) else raw.split(":")[0]
+            match = _BODY_INPUT.match(raw) if in_body else None
+            producer = match.group("node") if match is not None else raw.split(":")[0]
             found.setdefault(producer, []).append((name, position))
     return found
 

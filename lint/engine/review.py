@@ -333,8 +333,8 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
         ops.update(node.op for node in scope.nodes)
         if scope.name in machinery_functions:
             continue
-        name = canonical.get(scope.name, scope.name)
-        functions[name] = {node.name: node_view(index, node, canonical) for node in scope.nodes}
+        own = scope.function.signature.name
+        functions[canonical.get(own, own)] = {node.name: node_view(index, node, canonical) for node in scope.nodes}
     signatures: dict[str, SignatureView] = {}
     tags = None
     if meta is not None:
@@ -584,7 +584,7 @@ def _bytes_text(value: bytes) -> str:
 
 
 def _func_text(func: Any, functions: Mapping[str, str]) -> str:
-    name = functions.get(func.name, func.name)
+    name: str = functions.get(func.name, func.name)
     if not len(func.attr):
         return name
     inner = ", ".join(f"{key}={attr_text(func.attr[key], functions)}" for key in sorted(func.attr))

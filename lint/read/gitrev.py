@@ -50,13 +50,13 @@ def checkout(argument: str, into: str) -> str:
     for record in listing.split(b"\0"):
         if not record:
             continue
-        header, _, name = record.partition(b"\t")
+        header, _, raw_name = record.partition(b"\t")
         fields = header.split()
         if len(fields) < 4 or fields[1] != b"blob":
             continue
         size = int(fields[3]) if fields[3].isdigit() else 0
         total += size
-        entries.append((fields[2].decode(), os.fsdecode(name), size))
+        entries.append((fields[2].decode(), os.fsdecode(raw_name), size))
     if not entries:
         raise UsageError(f"{argument}: no such path in revision {revision}")
     if total > MAX_REVISION_BYTES:
