@@ -5,38 +5,24 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, cast
 
-from tflint.config.plugins import OP_DEFS_GROUP
-from tflint.config.settings import (
-    Config,
-    ConfigFinder,
-    Overrides,
-    config_from_mapping,
-    default_config,
-    find_config,
-    load_config,
-)
+from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
+from tflint.config.registry import target_names as target_names
+from tflint.config.resolve import ConfigCache, ConfigLike, rule_registry, validation_config
+from tflint.config.resolve import resolve_config as resolve_config
+from tflint.config.settings import Config, Overrides
 from tflint.engine import parallel
 from tflint.engine.findings import RuleLevel, configured
+from tflint.engine.min_tf import MinTf, oldest_release
 from tflint.engine.run import lint_artifact, lint_path
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Finding, Severity
-from tflint.read.load import (
-    artifact_from_message,
-    coerce_message,
-    holds_saved_model,
-    load_bytes,
-    load_path,
-    parse_op_list,
-)
-from tflint.read.walk import Excludes, WalkOptions, iter_graph_files
+from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes, load_path
+from tflint.read.walk import WalkOptions, iter_graph_files
 from tflint.records import record, replace
 from tflint.runtime import process
-from tflint.tf.registry import OpRegistry, user_registry
-
-ConfigLike = Config | Mapping[str, Any] | str | os.PathLike[str] | None
+from tflint.tf.registry import user_registry
 
 
 @record(frozen=True)
@@ -149,82 +135,6 @@ class GraphValidationError(Exception):
         self.findings = tuple(failing)
 
 
-def resolve_config(config: ConfigLike, near: str | None = None) -> Config:
-    """A Config from an object, a mapping, a path, or discovery next to `near`."""
-    if isinstance(config, Config):
-        return config
-    if isinstance(config, Mapping):
-        return config_from_mapping(config)
-    if config is not None:
-        return load_config(config)
-    found = find_config(near) if near and near != "-" else None
-    return load_config(found) if found else default_config()
-
-
-def registry_for(
-    config: Config, extra_op_defs: Iterable[str | Any] = (), target_tf: str | Sequence[str] | None = None
-) -> OpRegistry:
-    """The op registry for a run: extra OpLists, the config's op-defs, its plugins' OpDefs, then the
-    bundled snapshot.
-
-    Its targets are the releases `target_tf` names (overriding the config's `target-tf:`), if any.
-    """
-    lists = []
-    for item in list(extra_op_defs) + list(config.op_defs):
-        if isinstance(item, (str, os.PathLike)):
-            lists.append((str(item), _read_op_list(item)))
-        else:
-            lists.append(("op_defs", item))
-    for label, value in config.plugin_op_defs:
-        lists.append((label, _plugin_op_list(label, value)))
-    names = config.target_tf if target_tf is None else target_names(target_tf)
-    if not names:
-        return user_registry(lists)
-    from tflint.tf.releases import releases
-
-    return user_registry(lists, targets=releases(list(names)))
-
-
-def target_names(target_tf: str | Sequence[str]) -> tuple[str, ...]:
-    """`"2.4,2.11"`, `"2.11.1"` or `["1.15", "2.4"]`: the bundled releases meant (UsageError for unknown ones)."""
-    items = target_tf.split(",") if isinstance(target_tf, str) else [str(item) for item in target_tf]
-    items = [item.strip() for item in items if item.strip()]
-    if not items:
-        return ()
-    from tflint.tf.releases import release_key, resolve
-
-    return tuple(sorted({resolve(item) for item in items}, key=release_key))
-
-
-def _read_op_list(path: str | os.PathLike[str]) -> Any:
-    from tflint.read.guarded import MAX_OP_DEFS_BYTES, read_bytes
-
-    return parse_op_list(read_bytes(path, "op definitions", MAX_OP_DEFS_BYTES), str(path))
-
-
-def _plugin_op_list(label: str, value: Any) -> Any:
-    """A plugin's OpDefs: an OpList message (ours or TensorFlow's), its bytes, a file path, or a callable."""
-    if callable(value) and not hasattr(value, "SerializeToString"):
-        try:
-            value = value()
-        except Exception as error:
-            raise ConfigError(
-                f"{label}: its {OP_DEFS_GROUP} entry point raised {type(error).__name__}: {error}"
-            ) from None
-    if isinstance(value, (str, os.PathLike)):
-        return _read_op_list(value)
-    if hasattr(value, "SerializeToString"):
-        value = value.SerializeToString()
-    if isinstance(value, (bytes, bytearray)):
-        try:
-            return parse_op_list(bytes(value), label)
-        except UsageError as error:
-            raise ConfigError(str(error)) from None
-    raise ConfigError(
-        f"{label}: its {OP_DEFS_GROUP} entry point gave {type(value).__name__}, not an OpList, its bytes or a path"
-    )
-
-
 def lint_paths(
     paths: Iterable[str | os.PathLike[str]],
     config: ConfigLike = None,
@@ -273,25 +183,13 @@ def lint_paths(
     """
     contract = _import_args(import_args)
 
-    configs = _ConfigCache(config, overrides, stdin_name)
+    configs = ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
     explicit = (
         _load_baseline(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
     )  # fail before the work
-    registries: dict[int, OpRegistry] = {}
-    plan: list[tuple[str, Config, OpRegistry]] = []
-    with_contract: dict[int, Config] = {}
-    for path in files:
-        base = configs.for_path(path)
-        if contract is not None:
-            if id(base) not in with_contract:
-                with_contract[id(base)] = replace(base, import_args=contract)
-            base = with_contract[id(base)]
-        registry = registries.get(id(base))
-        if registry is None:
-            registry = registries[id(base)] = registry_for(base, op_defs, target_tf)
-        plan.append((path, base.for_file(configs.named(path)), registry))
+    plan = [(path, *configs.for_run(path, contract, op_defs, target_tf)) for path in files]
     workers, cores = parallel.worker_count(files, jobs), parallel.core_count(jobs)
     linted = parallel.lint_planned(plan, lint_path, input_type, stdin_name, progress, workers, cores)
 
@@ -299,7 +197,7 @@ def lint_paths(
     config_of = {shown: resolved for shown, resolved, _, _ in linted}
     shown_files = [shown for shown, _, _, what in linted if what is None]
     findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
-    modules = _rule_registry(config_of.values())
+    modules = rule_registry(config_of.values())
     if write_baseline is not None:
         from tflint.baseline import Baseline
 
@@ -340,7 +238,7 @@ def lint_paths(
 
 def discover(
     paths: Iterable[str | os.PathLike[str]],
-    config: ConfigLike | _ConfigCache = None,
+    config: ConfigLike | ConfigCache = None,
     *,
     overrides: Overrides | None = None,
     stdin_name: str = "<stdin>",
@@ -351,9 +249,9 @@ def discover(
 
     Raises UsageError for a path that does not exist, or stdin named twice.
     """
-    configs = config if isinstance(config, _ConfigCache) else _ConfigCache(config, overrides, stdin_name)
+    configs = config if isinstance(config, ConfigCache) else ConfigCache(config, overrides, stdin_name)
     options = WalkOptions(
-        excludes=_RunExcludes(configs),
+        excludes=configs.excludes(),
         respect_gitignore=respect_gitignore,
         force_exclude=force_exclude,
         holds_saved_model=holds_saved_model,
@@ -396,7 +294,7 @@ def settings_for(
     path: str | os.PathLike[str], config: ConfigLike = None, overrides: Overrides | None = None
 ) -> tuple[Config, str | None]:
     """`--show-settings`: the configuration that applies to `path` (and the file it comes from)."""
-    configs = _ConfigCache(config, overrides)
+    configs = ConfigCache(config, overrides)
     named = os.fspath(path)
     base = configs.for_path(named)
     return base.for_file(named), base.source
@@ -439,59 +337,6 @@ def _not_compat(modules: Mapping[str, Any]) -> Any:
     return lambda rule_id: not is_compat_rule(rule_id, modules)
 
 
-class _ConfigCache:
-    """One Config per config file: the given one, or the nearest config of each path; overrides laid over each.
-
-    `--stdin-filename` (`stdin_name`, when not the default) stands for `-` in
-    config discovery, excludes and per-file ignores.
-    """
-
-    def __init__(self, config: ConfigLike, overrides: Overrides | None = None, stdin_name: str = "<stdin>") -> None:
-        self._overrides = overrides
-        self._fixed = None if config is None else self._overridden(resolve_config(config))
-        self._finder = ConfigFinder()
-        self._found: dict[str, Config] = {}
-        self.stdin_path = stdin_name if stdin_name != "<stdin>" else None
-
-    def _overridden(self, config: Config) -> Config:
-        return self._overrides.apply(config) if self._overrides is not None else config
-
-    def named(self, path: str) -> str:
-        """The path `path` stands for: the --stdin-filename for `-`."""
-        return (self.stdin_path or "-") if path == "-" else path
-
-    def for_path(self, path: str) -> Config:
-        """The configuration of the file or directory `path`."""
-        if self._fixed is not None:
-            return self._fixed
-        named = self.named(path)
-        start = os.getcwd() if named == "-" else os.path.realpath(named)
-        return self.for_directory(start if os.path.isdir(start) else os.path.dirname(start))
-
-    def for_directory(self, directory: str) -> Config:
-        """The configuration in force in the absolute, real `directory`."""
-        if self._fixed is not None:
-            return self._fixed
-        found = self._finder.nearest(directory)
-        key = str(found) if found else ""
-        if key not in self._found:
-            self._found[key] = self._overridden(load_config(found) if found else default_config())
-        return self._found[key]
-
-
-class _RunExcludes(Excludes):
-    """A walk's excludes: those of the configuration in force in each directory it meets."""
-
-    def __init__(self, configs: _ConfigCache) -> None:
-        self._configs = configs
-
-    def excluded(self, path: str, is_dir: bool) -> bool:
-        return self._configs.for_directory(os.path.dirname(path)).excludes().excluded(path, is_dir)
-
-    def excluded_path(self, path: str, is_dir: bool) -> bool:
-        return self._configs.for_directory(os.path.dirname(path)).excludes().excluded_path(path, is_dir)
-
-
 def _baseline_groups(linted: Sequence[tuple[Any, ...]], baseline: Any) -> dict[str, list[str]]:
     """Baseline path -> the files it applies to (an explicit one applies to all).
 
@@ -505,16 +350,6 @@ def _baseline_groups(linted: Sequence[tuple[Any, ...]], baseline: Any) -> dict[s
         if path:
             groups.setdefault(path, []).append(shown)
     return groups
-
-
-def _rule_registry(configs: Iterable[Config]) -> Mapping[str, Any]:
-    """Every rule any config of the run knows (built-in rules plus enabled plugins)."""
-    from tflint.rules import all_rules
-
-    merged = dict(all_rules())
-    for resolved in configs:
-        merged.update(resolved.modules)
-    return merged
 
 
 def project_root(start: str | None = None) -> str:
@@ -658,35 +493,18 @@ def compat_pairs(
 ) -> Report:
     """`compat` for several (old, new) pairs, in one report (the pre-commit hook's changed versions)."""
     from tflint.baseline import Baseline
-    from tflint.engine.compat import compare_versions, is_compat_rule
-    from tflint.read.interface import read_version
+    from tflint.engine.compat import compare_paths, is_compat_rule
 
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
     explicit = (
         Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
     )  # fail before the work
-    configs = _ConfigCache(config)
-    compared: list[tuple[str, Config, list[Finding]]] = []
-    for old_path, new_path in pairs:
-        resolved = configs.for_path(new_path)
-        registry = registry_for(resolved, op_defs)
-        with process.collector_paused():
-            old_version = read_version(old_path, input_type)
-            new_version = read_version(new_path, input_type)
-            kinds = (old_version.artifact.message_type, new_version.artifact.message_type)
-            if None not in kinds and kinds[0] != kinds[1]:
-                raise UsageError(
-                    f"{old_path} is a {kinds[0]} and {new_path} a {kinds[1]}: compare two versions of the same kind"
-                )
-            if old_version.name == new_version.name:  # models/a/1 against models/b/1: the paths tell them apart
-                old_version.name, new_version.name = old_path, new_path
-            findings = compare_versions(old_version, new_version, resolved, registry)
-        compared.append((new_version.artifact.path, resolved, findings))
+    compared = compare_paths(pairs, ConfigCache(config), op_defs, input_type)
 
     config_of = {shown: resolved for shown, resolved, _ in compared}
     shown_files = [shown for shown, _, _ in compared]
     findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
-    modules = _rule_registry(config_of.values())
+    modules = rule_registry(config_of.values())
     if write_baseline is not None:
         from tflint.baseline import Baseline
 
@@ -745,7 +563,7 @@ def validate(
     import_args = {key: value for key, value in given.items() if value is not None} or None
     is_path = isinstance(graph_or_path, (str, os.PathLike))
     near = os.fspath(graph_or_path) if is_path and trust_model_config else None
-    resolved = _validation_config(resolve_config(config, near=near), trust_model_config)
+    resolved = validation_config(resolve_config(config, near=near), trust_model_config)
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)
     if serving:
@@ -763,70 +581,6 @@ def validate(
     return report
 
 
-# The rules whose findings fail a validation whatever their default level: an empty graph
-# (TensorFlow imports it), a file that is not a graph at all (a run skips it).
-_EMPTY_GRAPH = "empty-graph"
-_NOT_A_GRAPH = "not-a-graph"
-
-
-def _validation_config(config: Config, trust_model_config: bool) -> Config:
-    """`config` as validate applies it: an empty graph fails; the model's inline suppressions are off unless trusted."""
-    from tflint.config.settings import InlineSuppressions
-
-    changes: dict[str, Any] = {}
-    if not trust_model_config:
-        changes["inline_suppressions"] = InlineSuppressions(allowed=False)
-    rules = dict(config.rules)
-    for rule_id in (_EMPTY_GRAPH, _NOT_A_GRAPH):
-        setting = rules.get(rule_id)
-        if setting is not None and not setting.level_set:
-            rules[rule_id] = replace(setting, severity=Severity.ERROR, level_set=True)
-    if rules != dict(config.rules):
-        changes["rules"] = MappingProxyType(rules)
-    return replace(config, **changes) if changes else config
-
-
-@record(frozen=True)
-class MinTf:
-    """The oldest bundled TensorFlow release that imports a graph file, and why no older one does.
-
-    `release` is None when not even the newest bundled release imports it
-    (`blockers` then lists the rules that failed). `needs` holds, newest
-    first, (release, reasons): the reasons that need at least that release
-    ("op XlaCallModule", "GatherV2.batch_dims = 1 (not the default)").
-    """
-
-    path: str
-    release: str | None
-    needs: tuple[tuple[str, tuple[str, ...]], ...]
-    blockers: tuple[str, ...]
-
-    def __init__(
-        self,
-        path: str,
-        release: str | None,
-        needs: tuple[tuple[str, tuple[str, ...]], ...] = (),
-        blockers: tuple[str, ...] = (),
-    ) -> None:
-        vars(self).update(path=path, release=release, needs=needs, blockers=blockers)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.path,
-            "min_tf": self.release,
-            "needs": [{"release": release, "reasons": list(reasons)} for release, reasons in self.needs],
-            "blockers": list(self.blockers),
-        }
-
-    def text(self) -> str:
-        if self.release is None:
-            return f"{self.path}: no bundled TensorFlow imports it ({', '.join(self.blockers)})"
-        if not self.needs:
-            return f"{self.path}: TF {self.release} (the oldest bundled release) imports it"
-        reasons = "; ".join(f"\u2265 {release}: {', '.join(items)}" for release, items in self.needs)
-        return f"{self.path}: TF {self.release} (needs TF {reasons})"
-
-
 def min_tf(
     path: str | os.PathLike[str],
     config: ConfigLike = None,
@@ -835,52 +589,15 @@ def min_tf(
     input_type: str | None = None,
 ) -> MinTf:
     """The oldest bundled TensorFlow release whose importer accepts the graph file (or SavedModel) at `path`."""
-    from tflint import protos
-    from tflint.engine.run import build_index
-    from tflint.read.text_schema import schema_uses
-    from tflint.tf.functions import called_functions
-    from tflint.tf.releases import known_releases, schema_gaps
-    from tflint.tf.target import ATTR_IGNORED, SAVER, problems
+    from tflint.tf.releases import known_releases
 
     shown = os.fspath(path)
     report = lint_paths([shown], config, op_defs=op_defs, input_type=input_type, baseline=False)
     errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
     if errors:
         return MinTf(shown, None, blockers=tuple(errors))
-    names = known_releases()
-    registry = registry_for(resolve_config(config, near=shown), op_defs, list(names))
-    failing: dict[str, set[int]] = {}  # requirement -> indices (into names) of the releases it fails on
-    artifact = load_path(shown, input_type)
-    index_of = {release.name: names.index(release.name) for release in registry.targets}
-    for source in artifact.graphs:
-        graph = build_index(source, registry, artifact)
-        try:
-            for release in registry.targets:
-                for problem in problems(graph, release):
-                    if problem.kind == SAVER:  # every release's loader fails on it
-                        return MinTf(shown, None, blockers=("target-saver",))
-                    function = problem.node.function if problem.node is not None else None
-                    if function is not None and not problem.built and function not in called_functions(graph):
-                        continue  # a body only instantiation checks, and nothing calls it: the import succeeds
-                    if problem.kind != ATTR_IGNORED and not problem.deferred:
-                        failing.setdefault(problem.requirement, set()).add(index_of[release.name])
-        finally:
-            graph.release()
-    root = getattr(protos, artifact.message_type or "", None)
-    if artifact.form == "text" and artifact.text and root is not None:
-        everyone = sum(1 << release.bit for release in registry.targets)
-        gaps = schema_gaps(registry.targets)
-        for use in schema_uses(artifact.text, root.DESCRIPTOR, gaps, everyone):
-            owner = use.owner.removeprefix("tensorflow.")
-            what = f"text field {owner}.{use.name}" if use.kind == "messages" else f"text enum value {use.name}"
-            bits = {bit for bit in range(len(names)) if use.lacking & (1 << bit)}
-            failing.setdefault(what, set()).update(bits)
-    by_release: dict[int, list[str]] = {}
-    for requirement, indices in failing.items():
-        by_release.setdefault(max(indices) + 1, []).append(requirement)
-    oldest = max(by_release, default=0)
-    needs = tuple((names[i], tuple(sorted(by_release[i]))) for i in sorted(by_release, reverse=True))
-    return MinTf(shown, names[oldest], needs)
+    registry = registry_for(resolve_config(config, near=shown), op_defs, list(known_releases()))
+    return oldest_release(shown, registry, "target-saver", input_type)
 
 
 @record(frozen=True)

@@ -32,7 +32,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
-from tflint.read.load import Artifact
 
 ID = "invalid-graph"
 CATEGORY = "input"
@@ -44,7 +43,7 @@ CHECKS = "unreadable-file"
 SUPPRESSIBLE = False
 
 
-def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+def check(artifact: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield the issue of a file the reader could not parse, at the parser's position (text files)."""
     failure = artifact.failure
     if failure is None:

@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from tflint.errors import UsageError
@@ -152,6 +152,22 @@ class Artifact:
         self.skipped_because = skipped_because
         self.unsupported = unsupported
         self.derived = {} if derived is None else derived
+
+    # What rules need from the disk or the text comes through the artifact they are handed, from read/
+    # (a rule imports nothing of read/): computed on first use and kept in `derived`.
+
+    def directory_listing(self) -> Any:
+        """The `assets/` and `variables/` files of the SavedModel directory this file is the graph of
+        (a `tflint.read.saved_model.DirListing`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_listing
+
+        return saved_model_listing(self)
+
+    def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
+        """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
+        from tflint.read.text_schema import schema_uses
+
+        return schema_uses(self.text or "", root, watched, releases)
 
 
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:

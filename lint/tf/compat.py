@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from tflint import finding
+from tflint.finding import Place
 from tflint.records import record
 from tflint.tf.index import parse_input
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, asset_file_defs
@@ -177,35 +179,32 @@ class VersionPair:
 
 @record(frozen=True)
 class Where:
-    """The element of the new version an issue is about: a meta graph (None: none, the tag set is gone) and keys.
-
-    `keys` are keys of `tflint.read.meta_positions.Locator` (most precise
-    first); the engine points the finding at the first one written in a
-    text source, else at the meta graph.
+    """The element of the new version an issue is about: a meta graph (None: none, the tag set is gone) and
+    a Place in it (`tflint.finding`, most precise first); the engine points the finding at the first key
+    written in a text source, else at the meta graph's tags, else at the meta graph.
     """
 
     meta: MetaGraphInterface | None
-    keys: tuple[tuple[str, ...], ...]
+    at: Place
     label: str | None  # the meta graph's label when `meta` is None (a removed tag set: the old one's)
 
     def __init__(
         self,
         meta: MetaGraphInterface | None,
-        keys: tuple[tuple[str, ...], ...] = (),
+        at: Place = (),
         label: str | None = None,
     ) -> None:
-        vars(self).update(meta=meta, keys=keys, label=label)
+        vars(self).update(meta=meta, at=at, label=label)
 
 
 def at_signature(meta: MetaGraphInterface, signature: str) -> Where:
     """A signature of the new version (where a missing input or output is reported)."""
-    return Where(meta, (("signature", signature),))
+    return Where(meta, finding.at_signature(signature))
 
 
 def at_tensor(meta: MetaGraphInterface, signature: str, direction: str, key: str, part: str = "tensor") -> Where:
     """An input or output of the new version; `part` "dtype" or "shape" points at that field when written."""
-    keys = ((part, signature, direction, key), ("tensor", signature, direction, key), ("signature", signature))
-    return Where(meta, keys)
+    return Where(meta, finding.at_signature_entry(signature, direction, key, part) + finding.at_signature(signature))
 
 
 # -- building an interface ----------------------------------------------------------------------
