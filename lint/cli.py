@@ -785,8 +785,18 @@ def _explain(argv: list[str]) -> int:
 # -- reviewing a model: show, diff, stats, git-setup ---------------------------------------------
 
 
-def _review_parser(command: str, description: str) -> argparse.ArgumentParser:
-    parser = _parser(prog=f"tflint {command}", description=description)
+_REVIEW_DESCRIPTIONS = {
+    "show": "Render a model deterministically (signatures, nodes, non-default attrs, weights summarised), "
+    "for review and as git's textconv.",
+    "stats": "What a model costs: parameters and bytes by dtype, the op histogram, and per signature FLOPs and "
+    "activation memory at --batch N.",
+    "diff": "What changed between two versions of a model: nodes, functions, signatures, weights (by content), "
+    "parameters, FLOPs, and the serving-contract changes 'tflint compat' finds.",
+}
+
+
+def _review_parser(command: str) -> argparse.ArgumentParser:
+    parser = _parser(prog=f"tflint {command}", description=_REVIEW_DESCRIPTIONS[command])
     if command in ("show", "stats"):
         parser.add_argument("path", metavar="PATH", help="a graph file (text or binary) or a SavedModel directory")
     if command == "diff":
@@ -847,11 +857,7 @@ def _write_output(text: str, output: str | None, inputs: Sequence[str]) -> None:
 
 def _show(argv: list[str]) -> int:
     """`tflint show PATH`: the line-oriented rendering of a model, for people and for `git diff`."""
-    args = _review_parser(
-        "show",
-        "Render a model deterministically (signatures, nodes, non-default attrs, "
-        "weights summarised), for review and as git's textconv.",
-    ).parse_args(argv)
+    args = _review_parser("show").parse_args(argv)
     from tflint.api import show_model
     from tflint.errors import UsageError
     from tflint.report.review import json_text, show_text, stats_dict
@@ -892,11 +898,7 @@ def _textconv_fallback(path: str) -> int:
 
 def _stats(argv: list[str]) -> int:
     """`tflint stats PATH`: parameters, op histogram, FLOPs and activation memory per signature."""
-    args = _review_parser(
-        "stats",
-        "What a model costs: parameters and bytes by dtype, the op histogram, and per "
-        "signature FLOPs and activation memory at --batch N.",
-    ).parse_args(argv)
+    args = _review_parser("stats").parse_args(argv)
     from tflint.api import show_model
     from tflint.report.review import json_text, stats_dict, stats_text
 
@@ -911,12 +913,7 @@ def _stats(argv: list[str]) -> int:
 
 def _diff(argv: list[str]) -> int:
     """`tflint diff OLD NEW`: what changed between two versions of a model, semantically."""
-    args = _review_parser(
-        "diff",
-        "What changed between two versions of a model: nodes, functions, signatures, "
-        "weights (by content), parameters, FLOPs, and the serving-contract changes "
-        "'tflint compat' finds.",
-    ).parse_args(argv)
+    args = _review_parser("diff").parse_args(argv)
     import tempfile
 
     from tflint.api import diff_models
@@ -944,8 +941,7 @@ def _diff(argv: list[str]) -> int:
     return EXIT_FINDINGS if args.exit_code and diff.changed else EXIT_OK
 
 
-def _git_setup(argv: list[str]) -> int:
-    """`tflint git-setup`: .gitattributes and git config so that `git diff` shows graphs through `tflint show`."""
+def _git_setup_parser() -> argparse.ArgumentParser:
     parser = _parser(
         prog="tflint git-setup",
         description="Make git diff and git log -p show graph files (*.pb, *.pbtxt, *.meta) through 'tflint show': "
@@ -958,7 +954,12 @@ def _git_setup(argv: list[str]) -> int:
         help="set the driver in your global git config instead (each repository still needs the .gitattributes)",
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _git_setup(argv: list[str]) -> int:
+    """`tflint git-setup`: .gitattributes and git config so that `git diff` shows graphs through `tflint show`."""
+    args = _git_setup_parser().parse_args(argv)
     from tflint.config.git_driver import setup
     from tflint.escape import escape
 

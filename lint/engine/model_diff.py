@@ -18,7 +18,7 @@ from typing import Any
 
 from tflint.engine.review import GraphView, ModelView, NodeView, SignatureView, Weight
 from tflint.read.weights import Change
-from tflint.records import record
+from tflint.records import record, replace
 
 # A function body's input `node:out_arg:i`: the output arg is named after the producer's op.
 _BODY_INPUT = re.compile(r"^(?P<node>[^:]+)(?::(?P<arg>[^:]+))?(?::(?P<index>\d+))?$")
@@ -108,6 +108,7 @@ class ModelDiff:
     weights_removed: list[Weight]
     weights_renamed: list[tuple[Weight, Weight]]
     weights_changed: list[WeightChange]
+    weights_unread: list[tuple[Weight, Weight]]
     compat: list[Any]
 
     def __init__(self, old: ModelView, new: ModelView) -> None:
@@ -120,6 +121,8 @@ class ModelDiff:
         self.weights_removed = []
         self.weights_renamed = []
         self.weights_changed = []
+        # Weights of the same form on both sides whose contents are still to compare (read_weights).
+        self.weights_unread = []
         self.compat = []
 
     @property
@@ -461,43 +464,79 @@ def _strip_arg(raw: str) -> str:
 
 
 def _weights(old: Mapping[str, Weight], new: Mapping[str, Weight], result: ModelDiff) -> None:
-    removed = [old[name] for name in sorted(old) if name not in new]
-    added = [new[name] for name in sorted(new) if name not in old]
+    """Weights by name: added, removed, renamed (same content), changed; unhashed ones of equal form left unread."""
+    result.weights_removed = [old[name] for name in sorted(old) if name not in new]
+    result.weights_added = [new[name] for name in sorted(new) if name not in old]
+    pair_renamed_weights(result)
+    for name in sorted(set(old) & set(new)):
+        a, b = old[name], new[name]
+        if (a.dtype, a.shape, a.size) != (b.dtype, b.shape, b.size):
+            result.weights_changed.append(WeightChange(a, b, None))
+        elif a.digest is None or b.digest is None:
+            result.weights_unread.append((a, b))
+        elif a.digest != b.digest:
+            result.weights_changed.append(WeightChange(a, b, None))
+
+
+def pair_renamed_weights(result: ModelDiff) -> None:
+    """A removed and an added weight with the same dtype, shape and content hash are one weight renamed."""
     by_digest: dict[Any, list[Weight]] = {}
-    for weight in added:
+    for weight in result.weights_added:
         if weight.digest is not None:
             by_digest.setdefault((weight.digest, weight.dtype, weight.shape), []).append(weight)
     renamed_new = set()
-    for weight in removed:
+    removed = []
+    for weight in result.weights_removed:
         candidates = by_digest.get((weight.digest, weight.dtype, weight.shape), [])
         if weight.digest is not None and len(candidates) == 1 and candidates[0].name not in renamed_new:
             result.weights_renamed.append((weight, candidates[0]))
             renamed_new.add(candidates[0].name)
         else:
-            result.weights_removed.append(weight)
-    result.weights_added = [weight for weight in added if weight.name not in renamed_new]
-    for name in sorted(set(old) & set(new)):
-        a, b = old[name], new[name]
-        if (a.dtype, a.shape, a.size, a.digest) != (b.dtype, b.shape, b.size, b.digest):
-            result.weights_changed.append(WeightChange(a, b, None))
+            removed.append(weight)
+    result.weights_removed = removed
+    result.weights_added = [weight for weight in result.weights_added if weight.name not in renamed_new]
 
 
-def measure_weights(diff: ModelDiff, old_artifact: Any, new_artifact: Any) -> None:
-    """Say how much each changed weight of the same dtype and size moved, reading both a piece at a time."""
+def read_weights(diff: ModelDiff, old_artifact: Any, new_artifact: Any) -> None:
+    """Read what the diff needs of the weights' contents, each a piece at a time, never one whole.
+
+    A weight of the same form on both sides is compared byte for byte (no hash: exact, and the cheapest
+    read there is); only when it differs is it read again to say how much its values moved. A weight
+    removed or added is hashed, to find the renamed ones.
+    """
     from tflint.engine.review import weight_pieces
-    from tflint.read.weights import compare
+    from tflint.read.weights import compare, content_hash, same_content
 
+    for a, b in diff.weights_unread:
+        old_pieces = weight_pieces(diff.old, old_artifact, a)
+        new_pieces = weight_pieces(diff.new, new_artifact, b)
+        if old_pieces is None or new_pieces is None:
+            continue  # no content on either side (a graph's variables without a checkpoint): form only
+        if not same_content(old_pieces, new_pieces):
+            diff.weights_changed.append(WeightChange(a, b, None))
+    diff.weights_unread = []
+    diff.weights_changed.sort(key=lambda item: item.old.name)
     measured = []
     for item in diff.weights_changed:
         a, b = item.old, item.new
-        change = None
-        if a.dtype == b.dtype and a.size == b.size and a.digest != b.digest:
+        change = item.change
+        if change is None and a.dtype == b.dtype and a.size == b.size:
             old_pieces = weight_pieces(diff.old, old_artifact, a)
             new_pieces = weight_pieces(diff.new, new_artifact, b)
             if old_pieces is not None and new_pieces is not None:
                 change = compare(old_pieces, new_pieces, a.dtype, a.size)
         measured.append(WeightChange(a, b, change))
     diff.weights_changed = measured
+    if diff.weights_removed and diff.weights_added:
+        for side, view, artifact in (("removed", diff.old, old_artifact), ("added", diff.new, new_artifact)):
+            hashed = []
+            for weight in getattr(diff, f"weights_{side}"):
+                pieces = weight_pieces(view, artifact, weight) if weight.digest is None else None
+                if pieces is not None:
+                    weight = replace(weight, digest=content_hash(pieces))
+                hashed.append(weight)
+            setattr(diff, f"weights_{side}", hashed)
+        pair_renamed_weights(diff)
 
 
 def diff_models(
@@ -512,10 +551,11 @@ def diff_models(
     """Load, view and compare two versions of a model; the serving-contract findings of `compat` included."""
     from tflint.engine.review import load_view
 
-    old_view, old_artifact = load_view(old_path, registry, input_type=input_type, batch=batch)
-    new_view, new_artifact = load_view(new_path, registry, input_type=input_type, batch=batch)
+    # No hashes: a diff compares contents byte for byte (read_weights).
+    old_view, old_artifact = load_view(old_path, registry, input_type=input_type, batch=batch, hashes=False)
+    new_view, new_artifact = load_view(new_path, registry, input_type=input_type, batch=batch, hashes=False)
     diff = diff_views(old_view, new_view)
-    measure_weights(diff, old_artifact, new_artifact)
+    read_weights(diff, old_artifact, new_artifact)
     if old_view.kind != "GraphDef" and new_view.kind != "GraphDef":
         diff.compat = _contract_findings(old_path, new_path, config, registry, input_type)
     return diff

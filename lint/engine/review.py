@@ -194,9 +194,12 @@ class GraphView:
         self.machinery = machinery
 
 
-@record()
+@record(hidden=("contents",))
 class ModelView:
-    """A graph artifact as a reviewer sees it (see the module docstring)."""
+    """A graph artifact as a reviewer sees it (see the module docstring).
+
+    `contents` holds the TensorProto of each Const weight, to read its content again (weight_pieces).
+    """
 
     path: str
     kind: str
@@ -204,6 +207,7 @@ class ModelView:
     weights: dict[str, Weight]
     parameters_from: str
     notes: list[str]
+    contents: dict[str, Any]
 
     def __init__(
         self,
@@ -220,6 +224,7 @@ class ModelView:
         self.weights = weights
         self.parameters_from = parameters_from
         self.notes = notes
+        self.contents = {}
 
     def parameters(self) -> int:
         """The number of parameters: elements of the weights (variables, or a frozen graph's float Consts)."""
@@ -277,6 +282,7 @@ def view_of(
     """The ModelView of a loaded artifact."""
     graphs: list[GraphView] = []
     weights: dict[str, Weight] = {}
+    contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_pieces)
     object_graphs = []
     for source in artifact.graphs:
         if source.op_list is not None and len(source.op_list.op):
@@ -293,12 +299,14 @@ def view_of(
             graph_id=source.graph_id,
             artifact=artifact,
         )
-        graphs.append(_graph_view(index, source, batch, costs))
-        for node in index.nodes:
+        graph_view, canonical = _graph_view(index, source, batch, costs)
+        graphs.append(graph_view)
+        for node in index.all_nodes():
             if node.op in CONST_OPS:
-                weight = _const_weight(node, hashes)
-                if weight is not None:
-                    weights.setdefault(weight.name, weight)
+                weight = _const_weight(node, weight_name(node, canonical), hashes)
+                if weight is not None and weight.name not in weights:
+                    weights[weight.name] = weight
+                    contents[weight.name] = node.attr["value"].tensor
         if source.meta_graph is not None and source.meta_graph.HasField("object_graph_def"):
             object_graphs.append(source.meta_graph.object_graph_def)
         elif not object_graphs:
@@ -318,10 +326,12 @@ def view_of(
         parameters_from = "variables"
         weights.update(variable_weights)
     kind = artifact.message_type or "GraphDef"
-    return ModelView(artifact.path, kind, graphs, dict(sorted(weights.items())), parameters_from, notes)
+    view = ModelView(artifact.path, kind, graphs, dict(sorted(weights.items())), parameters_from, notes)
+    view.contents = {name: tensor for name, tensor in contents.items() if name in view.weights}
+    return view
 
 
-def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) -> GraphView:
+def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) -> tuple[GraphView, dict[str, str]]:
     canonical, digests = canonical_function_names(index)
     meta = source.meta_graph
     machinery_nodes, machinery_functions = checkpoint_machinery(index, meta)
@@ -351,7 +361,7 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
     label = ",".join(tags) if tags is not None else "graph"
     kept_digests = {canonical.get(name, name): digest for name, digest in digests.items()}
     machinery = (len(machinery_nodes), tuple(sorted(canonical.get(name, name) for name in machinery_functions)))
-    return GraphView(
+    view = GraphView(
         label,
         tags,
         signatures,
@@ -362,6 +372,7 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
         kept_digests,
         machinery,
     )
+    return view, canonical
 
 
 def checkpoint_machinery(index: GraphIndex, meta: Any) -> tuple[set[str], set[str]]:
@@ -507,7 +518,7 @@ def _function_digest(index: GraphIndex, name: str, names: Mapping[str, str]) -> 
 
 
 def node_view(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> NodeView:
-    """A node as a reviewer reads it (see NodeView)."""
+    """A node as a reviewer reads it (see NodeView); a Const's big value is named as a weight (weight_name)."""
     data, control = [], set()
     for item in node.inputs:
         if item.is_control:
@@ -526,13 +537,14 @@ def node_view(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> Nod
             default = index.attr_default(schema, key)
             if default is not None and default == value:
                 continue
-        attrs.append((key, attr_text(value, functions)))
+        weight = weight_name(node, functions) if key == "value" and node.op in CONST_OPS else None
+        attrs.append((key, attr_text(value, functions, weight)))
     op = functions.get(node.op, node.op)
     return NodeView(node.name, op, tuple(data), tuple(sorted(control)), node.device, tuple(attrs))
 
 
-def attr_text(value: Any, functions: Mapping[str, str]) -> str:
-    """An AttrValue in tflint's own stable notation (not protobuf's text format)."""
+def attr_text(value: Any, functions: Mapping[str, str], weight: str | None = None) -> str:
+    """An AttrValue in tflint's own stable notation (not protobuf's text format); `weight`: see tensor_text."""
     kind = value.WhichOneof("value")
     if kind is None:
         return "[]"
@@ -549,7 +561,7 @@ def attr_text(value: Any, functions: Mapping[str, str]) -> str:
     if kind == "shape":
         return _shape_proto_text(value.shape)
     if kind == "tensor":
-        return tensor_text(value.tensor)
+        return tensor_text(value.tensor, weight)
     if kind == "func":
         return _func_text(value.func, functions)
     if kind == "placeholder":
@@ -574,6 +586,13 @@ def attr_text(value: Any, functions: Mapping[str, str]) -> str:
                     items.append(repr(item))
         return "[" + ", ".join(items) + "]"
     return "?"
+
+
+def weight_name(node: Any, functions: Mapping[str, str]) -> str:
+    """The name a Const's value goes by among the weights: its node's, after its function's canonical name."""
+    if node.function is None:
+        return str(node.name)
+    return f"{functions.get(node.function, node.function)}/{node.name}"
 
 
 def _bytes_text(value: bytes) -> str:
@@ -603,8 +622,12 @@ def _dims(shape: Any) -> tuple[int, ...] | None:
     return tuple(dim.size for dim in shape.dim)
 
 
-def tensor_text(tensor: Any) -> str:
-    """A TensorProto: dtype and shape, its values when there are few, else its size and content hash."""
+def tensor_text(tensor: Any, weight: str | None = None) -> str:
+    """A TensorProto: dtype and shape, its values when there are few, else its size and content hash.
+
+    A Const's big value is a weight: `weight` names it, and its hash is in the weights (`tflint show`
+    lists them) rather than here, so a changed weight is one change, not two.
+    """
     shape = _dims(tensor.tensor_shape)
     count = elements(shape)
     head = f"{dtype_name(tensor.dtype)}{_shape_proto_text(tensor.tensor_shape)}"
@@ -613,6 +636,8 @@ def tensor_text(tensor: Any) -> str:
         values = _small_values(tensor, content)
         if values is not None:
             return f"{head} {values}"
+    if weight is not None:
+        return f"{head} (weight {weight})"
     if len(content):
         return f"{head} {len(content)} bytes #{content_hash(content_chunks(content))}"
     digest = content_hash([tensor.SerializeToString(deterministic=True)])
@@ -641,7 +666,7 @@ def _small_values(tensor: Any, content: Any) -> str | None:
 # -- weights -------------------------------------------------------------------------------------
 
 
-def _const_weight(node: Any, hashes: bool) -> Weight | None:
+def _const_weight(node: Any, name: str, hashes: bool) -> Weight | None:
     value = node.attr.get("value")
     if value is None or value.WhichOneof("value") != "tensor":
         return None
@@ -655,7 +680,8 @@ def _const_weight(node: Any, hashes: bool) -> Weight | None:
             digest = content_hash(content_chunks(content))
         else:
             digest = content_hash([tensor.SerializeToString(deterministic=True)])
-    return Weight(node.name, tensor.dtype, shape, size, digest, f"node {node.name}")
+    where = f"node {node.name}" if node.function is None else f"node {node.name} in {node.function}"
+    return Weight(name, tensor.dtype, shape, size, digest, where)
 
 
 def _variable_weights(
@@ -733,15 +759,13 @@ def _dtype_number(name: str) -> int:
 
 def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterator[bytes] | None:
     """The content of a weight, in pieces (None when it cannot be read: a variable of a graph without a checkpoint)."""
+    tensor = view.contents.get(weight.name)
+    if tensor is not None:
+        content = tensor_content(tensor)
+        if len(content):
+            return iter(content_chunks(content))
+        return iter([tensor.SerializeToString(deterministic=True)])
     source = weight.source
-    if source.startswith("node "):
-        for graph in artifact.graphs:
-            for node in graph.node_list():
-                if node.name == weight.name and node.op in CONST_OPS:
-                    value = node.attr.get("value")
-                    if value is not None and value.WhichOneof("value") == "tensor":
-                        return iter(content_chunks(tensor_content(value.tensor)))
-        return None
     if source.startswith("checkpoint ") and artifact.saved_model_dir:
         prefix = variables_prefix(artifact.saved_model_dir)
         if prefix is None:
