@@ -860,7 +860,7 @@ def _show(argv: list[str]) -> int:
     args = _review_parser("show").parse_args(argv)
     from tflint.api import show_model
     from tflint.errors import UsageError
-    from tflint.report.review import json_text, show_text, stats_dict
+    from tflint.report.review import json_text, show_dict, show_text
 
     try:
         view = show_model(args.path, op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
@@ -869,7 +869,7 @@ def _show(argv: list[str]) -> int:
             raise
         return _textconv_fallback(args.path)
     if args.format == "json":
-        sys.stdout.write(json_text(stats_dict(view)))
+        sys.stdout.write(json_text(show_dict(view)))
     else:
         sys.stdout.write(show_text(view))
     sys.stdout.flush()

@@ -335,7 +335,10 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
     canonical, digests = canonical_function_names(index)
     meta = source.meta_graph
     machinery_nodes, machinery_functions = checkpoint_machinery(index, meta)
-    nodes = {node.name: node_view(index, node, canonical) for node in index.nodes if node.name not in machinery_nodes}
+    memo: dict[Any, Any] = {}
+    nodes = {
+        node.name: node_view(index, node, canonical, memo) for node in index.nodes if node.name not in machinery_nodes
+    }
     functions: dict[str, dict[str, NodeView]] = {}
     # The op histogram counts what runs and what is stored alike: machinery included.
     ops: Counter[str] = Counter(node.op for node in index.nodes)
@@ -344,7 +347,9 @@ def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) ->
         if scope.name in machinery_functions:
             continue
         own = scope.function.signature.name
-        functions[canonical.get(own, own)] = {node.name: node_view(index, node, canonical) for node in scope.nodes}
+        functions[canonical.get(own, own)] = {
+            node.name: node_view(index, node, canonical, memo) for node in scope.nodes
+        }
     signatures: dict[str, SignatureView] = {}
     tags = None
     if meta is not None:
@@ -517,8 +522,14 @@ def _function_digest(index: GraphIndex, name: str, names: Mapping[str, str]) -> 
     return ""
 
 
-def node_view(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> NodeView:
-    """A node as a reviewer reads it (see NodeView); a Const's big value is named as a weight (weight_name)."""
+def node_view(
+    index: GraphIndex, node: Any, functions: Mapping[str, str], memo: dict[Any, Any] | None = None
+) -> NodeView:
+    """A node as a reviewer reads it (see NodeView); a Const's big value is named as a weight (weight_name).
+
+    `memo` keeps the rendered attrs of each (op, attr dict): the readers share one attr dict between
+    the nodes whose attrs are the same, so a graph of 100,000 nodes renders a few thousand.
+    """
     data, control = [], set()
     for item in node.inputs:
         if item.is_control:
@@ -527,6 +538,17 @@ def node_view(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> Nod
             data.append(item.raw)
         else:
             data.append(item.node if item.index == 0 else f"{item.node}:{item.index}")
+    key = (node.op, id(node.attr))
+    attrs = None if memo is None or node.op in CONST_OPS else memo.get(key)
+    if attrs is None:
+        attrs = _attrs(index, node, functions)
+        if memo is not None and node.op not in CONST_OPS:
+            memo[key] = attrs
+    op = functions.get(node.op, node.op)
+    return NodeView(node.name, op, tuple(data), tuple(sorted(control)), node.device, attrs)
+
+
+def _attrs(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     schema = index.schema_for(node.op)
     attrs = []
     for key in sorted(node.attr):
@@ -539,8 +561,7 @@ def node_view(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> Nod
                 continue
         weight = weight_name(node, functions) if key == "value" and node.op in CONST_OPS else None
         attrs.append((key, attr_text(value, functions, weight)))
-    op = functions.get(node.op, node.op)
-    return NodeView(node.name, op, tuple(data), tuple(sorted(control)), node.device, tuple(attrs))
+    return tuple(attrs)
 
 
 def attr_text(value: Any, functions: Mapping[str, str], weight: str | None = None) -> str:

@@ -131,6 +131,41 @@ def _node_lines(nodes: Iterable[NodeView], indent: str) -> Iterable[str]:
             yield f"{indent}    {key} = {value}"
 
 
+def show_dict(view: ModelView) -> dict[str, Any]:
+    """`tflint show --format json`: the same view as the text rendering, with the costs of `stats`."""
+    document = stats_dict(view)
+    document["graphs"] = [
+        {
+            "tags": list(graph.tags) if graph.tags is not None else None,
+            "signatures": {
+                key: {
+                    "method": signature.method,
+                    "inputs": {name: _spec_dict(spec) for name, spec in signature.inputs.items()},
+                    "outputs": {name: _spec_dict(spec) for name, spec in signature.outputs.items()},
+                }
+                for key, signature in graph.signatures.items()
+            },
+            "checkpoint_machinery": {"nodes": graph.machinery[0], "functions": list(graph.machinery[1])},
+            "nodes": [_node_dict("graph", node) for node in graph.nodes.values()],
+            "functions": {
+                name: [_node_dict(name, node) for node in body.values()] for name, body in graph.functions.items()
+            },
+            "costs": [_cost_dict(cost) for cost in graph.costs],
+        }
+        for graph in view.graphs
+    ]
+    document["weights"] = [_weight_dict(weight) for weight in view.weights.values()]
+    return document
+
+
+def _spec_dict(spec: Any) -> dict[str, Any]:
+    return {
+        "tensor": spec.tensor,
+        "dtype": dtype_name(spec.dtype) if spec.dtype else None,
+        "shape": list(spec.shape) if spec.shape is not None else None,
+    }
+
+
 # -- stats ---------------------------------------------------------------------------------------
 
 
