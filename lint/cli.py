@@ -354,7 +354,15 @@ def _main(argv: list[str]) -> int:
     if argv and argv[0] == "compat":
         return _compat(argv[1:])
     if argv and argv[0] in _REVIEW_COMMANDS:
-        return _REVIEW_COMMANDS[argv[0]](argv[1:])
+        from tflint.engine.review import UnreadableGraph
+
+        try:
+            return _REVIEW_COMMANDS[argv[0]](argv[1:])
+        except UnreadableGraph as error:  # as linting it would: an invalid-graph finding, exit 1
+            from tflint.escape import escape
+
+            print(f"tflint: {escape(str(error))}", file=sys.stderr)
+            return EXIT_FINDINGS
     if argv and argv[0] == "rules":
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
@@ -886,7 +894,8 @@ def _textconv_fallback(path: str) -> int:
     if not data:
         return EXIT_OK
     if looks_like_text(data[: 1 << 16]):
-        sys.stdout.write(data.decode("utf-8", "replace"))
+        # As git would show the text itself, but escaped like everything tflint prints from a file.
+        sys.stdout.write("".join(escape(line) + "\n" for line in data.decode("utf-8", "replace").splitlines()))
     else:
         import hashlib
 

@@ -64,11 +64,12 @@ def test_show_textconv_never_fails_git(tmp_path, capsys):
 
 def test_show_of_something_that_is_not_a_graph_is_one_line(tmp_path, capsys):
     (tmp_path / "junk.pb").write_bytes(b"\xff\x00\x13" * 10)
-    assert main(["show", str(tmp_path / "junk.pb")]) == 2
+    assert main(["show", str(tmp_path / "junk.pb")]) == 1  # as `tflint junk.pb`: invalid-graph
     err = capsys.readouterr().err
-    assert err.startswith("tflint: error:") and err.count("\n") == 1
+    assert err.startswith("tflint: ") and err.endswith("[invalid-graph]\n") and err.count("\n") == 1
     assert main(["show", str(tmp_path / "missing.pb")]) == 2
-    assert "no such file" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("tflint: error:") and "no such file" in err and err.count("\n") == 1
 
 
 def test_diff_text_json_markdown_and_exit_code(tmp_path, capsys):
@@ -218,3 +219,13 @@ def test_diff_of_saved_model_revisions(tmp_path, monkeypatch, capsys):
     assert document["changed"] and len(document["weights"]["changed"]) == 4
     assert main(["diff", "HEAD:nothing", "model"]) == 2
     assert "no such path" in capsys.readouterr().err
+
+
+def test_a_graph_that_does_not_parse_is_invalid_graph(tmp_path, capsys):
+    (tmp_path / "broken.pbtxt").write_text('node { name: "a" op: \n')
+    (tmp_path / "good.pbtxt").write_text(_graph_text())
+    assert main(["show", str(tmp_path / "broken.pbtxt")]) == 1
+    assert main(["diff", str(tmp_path / "good.pbtxt"), str(tmp_path / "broken.pbtxt")]) == 1
+    assert main(["stats", str(tmp_path / "broken.pbtxt")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(line.endswith("[invalid-graph]") and "broken.pbtxt:2:" in line for line in err)

@@ -34,7 +34,6 @@ from tflint.errors import UsageError
 from tflint.read.load import Artifact, load_path
 from tflint.read.weights import (
     Bundle,
-    Change,
     ShardReader,
     content_hash,
     read_bundle,
@@ -63,6 +62,10 @@ INLINE_ELEMENTS = 16
 _BOOKKEEPING_ATTRS = frozenset({"_output_shapes"})
 _NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<number>\d+)$")
 _FLOATING = frozenset({1, 2, 14, 19})  # float, double, bfloat16, half
+
+
+class UnreadableGraph(UsageError):
+    """A file that holds a graph tflint cannot parse: what linting it reports as `invalid-graph` (exit 1)."""
 
 
 @record(frozen=True)
@@ -272,7 +275,8 @@ def load_view(
     if artifact.unsupported is not None:
         raise UsageError(f"{path}: {artifact.unsupported}")
     if artifact.failure is not None:
-        raise UsageError(f"{path}: cannot be read as a graph: {artifact.failure.message}")
+        where = f":{artifact.failure.line}" if artifact.failure.line is not None else ""
+        raise UnreadableGraph(f"{path}{where}: {artifact.failure.message} [invalid-graph]")
     return view_of(artifact, registry, batch=batch, costs=costs, hashes=hashes), artifact
 
 
@@ -512,14 +516,23 @@ def canonical_function_names(index: GraphIndex) -> tuple[dict[str, str], dict[st
 
 
 def _function_digest(index: GraphIndex, name: str, names: Mapping[str, str]) -> str:
-    for scope in index.function_scopes:
-        if scope.name == name:
-            lines = [repr(node_view(index, node, names)) for node in sorted(scope.nodes, key=lambda n: n.name)]
-            signature = scope.function.signature
-            lines.extend(f"in {arg.name} {arg.type}" for arg in signature.input_arg)
-            lines.extend(f"out {arg.name} {arg.type}" for arg in signature.output_arg)
-            return content_hash(line.encode("utf-8", "surrogateescape") for line in lines)
-    return ""
+    scope = _scopes_by_name(index).get(name)
+    if scope is None:
+        return ""
+    lines = [repr(node_view(index, node, names)) for node in sorted(scope.nodes, key=lambda n: n.name)]
+    signature = scope.function.signature
+    lines.extend(f"in {arg.name} {arg.type}" for arg in signature.input_arg)
+    lines.extend(f"out {arg.name} {arg.type}" for arg in signature.output_arg)
+    return content_hash(line.encode("utf-8", "surrogateescape") for line in lines)
+
+
+def _scopes_by_name(index: GraphIndex) -> dict[str, Any]:
+    """The function scopes of a graph by function name (the first of a name), built once per graph."""
+    return index.derived(_scope_table)
+
+
+def _scope_table(index: GraphIndex) -> dict[str, Any]:
+    return {scope.name: scope for scope in reversed(index.function_scopes)}
 
 
 def node_view(
@@ -808,8 +821,8 @@ def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterat
 
 
 __all__ = [
-    "Change",
     "GraphView",
+    "UnreadableGraph",
     "ModelView",
     "NodeView",
     "SignatureCost",
