@@ -343,9 +343,12 @@ def _node_fields(
             shown_before = old.inputs[position] if position < len(old.inputs) else "(none)"
             shown_after = new.inputs[position] if position < len(new.inputs) else "(none)"
             fields.append((f"input {position}", shown_before, shown_after))
-    old_control = sorted(renames.get(name, name) for name in old.control)
-    if old_control != list(new.control):
-        fields.append(("control", ", ".join(old.control) or "(none)", ", ".join(new.control) or "(none)"))
+    old_control = {renames.get(name, name) for name in old.control}
+    dropped, gained = sorted(old_control - set(new.control)), sorted(set(new.control) - old_control)
+    if dropped:
+        fields.append(("control removed", ", ".join(dropped), ""))
+    if gained:
+        fields.append(("control added", "", ", ".join(gained)))
     if old.device != new.device:
         fields.append(("device", old.device or "(none)", new.device or "(none)"))
     old_attrs = {key: _renamed_functions(text, functions) if functions else text for key, text in old.attrs}

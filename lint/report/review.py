@@ -220,7 +220,10 @@ def stats_text(view: ModelView, markdown: bool = False) -> str:
 
 def _node_change_text(change: NodeChange) -> str:
     name = change.new_name if change.old_name == change.new_name else f"{change.old_name} -> {change.new_name}"
-    parts = [f"{what}: {old} -> {new}" for what, old, new in change.fields] or ["renamed"]
+    parts = [
+        f"{what}: {old or new}" if what.startswith("control ") else f"{what}: {old} -> {new}"
+        for what, old, new in change.fields
+    ] or ["renamed"]
     return f"{name}: {'; '.join(parts)}"
 
 
