@@ -367,7 +367,7 @@ def _main(argv: list[str]) -> int:
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
         return _explain(argv[1:])
-    if argv and not os.path.exists(argv[0]):
+    if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
         import difflib
 
         close = difflib.get_close_matches(argv[0], COMMANDS, n=1, cutoff=0.7)

@@ -67,17 +67,29 @@ class GraphDiff:
     nodes_removed: list[tuple[str, NodeView]]
     nodes_changed: list[NodeChange]
 
-    def __init__(self, label: str) -> None:
+    def __init__(
+        self,
+        label: str,
+        signatures_added: list[str] | None = None,
+        signatures_removed: list[str] | None = None,
+        signatures_changed: list[tuple[str, list[str]]] | None = None,
+        signatures_renamed: list[tuple[str, str]] | None = None,
+        functions_added: list[str] | None = None,
+        functions_removed: list[str] | None = None,
+        nodes_added: list[tuple[str, NodeView]] | None = None,
+        nodes_removed: list[tuple[str, NodeView]] | None = None,
+        nodes_changed: list[NodeChange] | None = None,
+    ) -> None:
         self.label = label
-        self.signatures_added = []
-        self.signatures_removed = []
-        self.signatures_changed = []
-        self.signatures_renamed = []
-        self.functions_added = []
-        self.functions_removed = []
-        self.nodes_added = []
-        self.nodes_removed = []
-        self.nodes_changed = []
+        self.signatures_added = signatures_added or []
+        self.signatures_removed = signatures_removed or []
+        self.signatures_changed = signatures_changed or []
+        self.signatures_renamed = signatures_renamed or []
+        self.functions_added = functions_added or []
+        self.functions_removed = functions_removed or []
+        self.nodes_added = nodes_added or []
+        self.nodes_removed = nodes_removed or []
+        self.nodes_changed = nodes_changed or []
 
     def empty(self) -> bool:
         return not any(
@@ -111,19 +123,32 @@ class ModelDiff:
     weights_unread: list[tuple[Weight, Weight]]
     compat: list[Any]
 
-    def __init__(self, old: ModelView, new: ModelView) -> None:
+    def __init__(
+        self,
+        old: ModelView,
+        new: ModelView,
+        graphs_added: list[str] | None = None,
+        graphs_removed: list[str] | None = None,
+        graphs: list[GraphDiff] | None = None,
+        weights_added: list[Weight] | None = None,
+        weights_removed: list[Weight] | None = None,
+        weights_renamed: list[tuple[Weight, Weight]] | None = None,
+        weights_changed: list[WeightChange] | None = None,
+        weights_unread: list[tuple[Weight, Weight]] | None = None,
+        compat: list[Any] | None = None,
+    ) -> None:
         self.old = old
         self.new = new
-        self.graphs_added = []
-        self.graphs_removed = []
-        self.graphs = []
-        self.weights_added = []
-        self.weights_removed = []
-        self.weights_renamed = []
-        self.weights_changed = []
+        self.graphs_added = graphs_added or []
+        self.graphs_removed = graphs_removed or []
+        self.graphs = graphs or []
+        self.weights_added = weights_added or []
+        self.weights_removed = weights_removed or []
+        self.weights_renamed = weights_renamed or []
+        self.weights_changed = weights_changed or []
         # Weights of the same form on both sides whose contents are still to compare (read_weights).
-        self.weights_unread = []
-        self.compat = []
+        self.weights_unread = weights_unread or []
+        self.compat = compat or []
 
     @property
     def changed(self) -> bool:

@@ -220,6 +220,7 @@ class ModelView:
         weights: dict[str, Weight],
         parameters_from: str,
         notes: list[str],
+        contents: dict[str, Any] | None = None,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -227,7 +228,7 @@ class ModelView:
         self.weights = weights
         self.parameters_from = parameters_from
         self.notes = notes
-        self.contents = {}
+        self.contents = contents or {}
 
     def parameters(self) -> int:
         """The number of parameters: elements of the weights (variables, or a frozen graph's float Consts)."""
@@ -330,9 +331,9 @@ def view_of(
         parameters_from = "variables"
         weights.update(variable_weights)
     kind = artifact.message_type or "GraphDef"
-    view = ModelView(artifact.path, kind, graphs, dict(sorted(weights.items())), parameters_from, notes)
-    view.contents = {name: tensor for name, tensor in contents.items() if name in view.weights}
-    return view
+    weights = dict(sorted(weights.items()))
+    kept = {name: tensor for name, tensor in contents.items() if name in weights}
+    return ModelView(artifact.path, kind, graphs, weights, parameters_from, notes, kept)
 
 
 def _graph_view(index: GraphIndex, source: Any, batch: int, with_costs: bool) -> tuple[GraphView, dict[str, str]]:
@@ -532,7 +533,7 @@ def _scopes_by_name(index: GraphIndex) -> dict[str, Any]:
 
 
 def _scope_table(index: GraphIndex) -> dict[str, Any]:
-    return {scope.name: scope for scope in reversed(index.function_scopes)}
+    return {scope.name: scope for scope in reversed(index.function_scopes) if scope.name is not None}
 
 
 def node_view(
