@@ -107,3 +107,36 @@ def test_weights_are_summarised_never_dumped():
     assert "1.5" not in rendered
     assert "value = float[64] (weight w)" in rendered
     assert "  w  float [64]  256 B  #" in rendered
+
+
+def test_how_a_text_spells_values_is_not_part_of_the_model():
+    """What two protobuf releases (or hands) write differently: float spelling, attr order, enum vs number."""
+    one = """
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } } }
+    node { name: "y" op: "LeakyRelu" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+      attr { key: "alpha" value { f: 0.5 } } }
+    """
+    other = """
+    node { name: "x" op: "Placeholder"
+      attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } }
+      attr { key: "dtype" value { type: 1 } } }
+    node { name: "y" op: "LeakyRelu" input: "x:0" attr { key: "alpha" value { f: 5e-1 } }
+      attr { key: "T" value { type: DT_FLOAT } } }
+    """
+    assert show_text(_view(one)) == show_text(_view(other))
+
+
+def test_an_unknown_shape_makes_the_estimate_a_bound():
+    text = """
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: -1 } dim { size: -1 } } } } }
+    node { name: "w" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: 4 } dim { size: 2 } } } } }
+    node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }
+    """
+    (cost,) = _view(text).graphs[0].costs
+    assert not cost.exact
+    # x is fed as [1,?]: the product's shape [1,2] is known, the steps it sums over are not.
+    assert cost.unknown == ("1 node(s) with FLOPs on unknown shapes",)
+    assert "a lower bound: 1 node(s) with FLOPs on unknown shapes" in show_text(_view(text))
