@@ -62,6 +62,7 @@ INLINE_ELEMENTS = 16
 _BOOKKEEPING_ATTRS = frozenset({"_output_shapes"})
 _NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<number>\d+)$")
 _FLOATING = frozenset({1, 2, 14, 19})  # float, double, bfloat16, half
+_BUNDLE = "review: variables bundle"  # Artifact.derived key of the SavedModel's variables index, once read
 
 
 class UnreadableGraph(UsageError):
@@ -736,6 +737,7 @@ def _variable_weights(
             notes.append(f"variables not read: {error}")
             bundle = None
         if bundle is not None:
+            artifact.derived[_BUNDLE] = bundle
             return _bundle_weights(bundle, by_key, hashes, notes)
     declared: dict[str, Weight] = {}
     for graph in graphs:
@@ -802,10 +804,12 @@ def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterat
         return iter([tensor.SerializeToString(deterministic=True)])
     source = weight.source
     if source.startswith("checkpoint ") and artifact.saved_model_dir:
-        prefix = variables_prefix(artifact.saved_model_dir)
-        if prefix is None:
-            return None
-        bundle = read_bundle(prefix)
+        bundle = artifact.derived.get(_BUNDLE)
+        if bundle is None:
+            prefix = variables_prefix(artifact.saved_model_dir)
+            if prefix is None:
+                return None
+            bundle = artifact.derived[_BUNDLE] = read_bundle(prefix)  # read once per artifact, not per weight
         entry = bundle.entries.get(source.removeprefix("checkpoint "))
         if entry is None:
             return None
