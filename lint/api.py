@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
@@ -13,16 +13,28 @@ from tflint.config.resolve import ConfigCache, ConfigLike, rule_registry, valida
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
 from tflint.engine import parallel
-from tflint.engine.findings import RuleLevel, configured
+from tflint.engine.fix import FixResult
 from tflint.engine.min_tf import MinTf, oldest_release
 from tflint.engine.run import lint_artifact, lint_path
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Finding, Severity
-from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes, load_path
+from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes
 from tflint.read.walk import WalkOptions, iter_graph_files
 from tflint.records import record, replace
 from tflint.runtime import process
-from tflint.tf.registry import user_registry
+
+
+class GraphMessage(Protocol):
+    """A GraphDef, MetaGraphDef or SavedModel message: tflint's own (`tflint.protos`) or TensorFlow's."""
+
+    @property
+    def DESCRIPTOR(self) -> Any: ...  # noqa: N802 (protobuf's name): its full_name says which message
+
+    def SerializeToString(self) -> bytes: ...  # noqa: N802 (protobuf's name)
+
+
+# What lint_graph and validate read from memory: a graph message, or its bytes (text or binary).
+GraphLike = GraphMessage | bytes | bytearray | memoryview
 
 
 @record(frozen=True)
@@ -186,9 +198,7 @@ def lint_paths(
     configs = ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
-    explicit = (
-        _load_baseline(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
-    )  # fail before the work
+    named = _named_baseline(baseline, write_baseline)  # fail before the work
     plan = [(path, *configs.for_run(path, contract, op_defs, target_tf)) for path in files]
     workers, cores = parallel.worker_count(files, jobs), parallel.core_count(jobs)
     linted = parallel.lint_planned(plan, lint_path, input_type, stdin_name, progress, workers, cores)
@@ -198,29 +208,16 @@ def lint_paths(
     shown_files = [shown for shown, _, _, what in linted if what is None]
     findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
     modules = rule_registry(config_of.values())
-    if write_baseline is not None:
-        from tflint.baseline import Baseline
-
-        written = Baseline.from_findings(write_baseline, findings, modules)
-        written.write()
-        baselines = {os.fspath(write_baseline): (written, shown_files)}
-    else:
-        groups = _baseline_groups(linted, baseline)
-        baselines = {path: (explicit or _load_baseline(path), members) for path, members in groups.items()}
-        if prune_baseline and not baselines and linted:
-            raise UsageError(
-                "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
-            )
-    hidden = stale = 0
-    linting = _not_compat(modules)
-    for loaded, members in baselines.values():
-        if not members:
-            continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
-        findings, applied = _apply_baseline(loaded, members, findings, config_of, modules, prune_baseline, linting)
-        hidden += applied.hidden
-        if prune_baseline:
-            loaded.pruned(applied.matched, members, linting).write()
-            stale += applied.stale
+    findings, hidden, stale = _baselined(
+        findings,
+        [(shown, resolved) for shown, resolved, _, _ in linted],
+        modules,
+        compat=False,
+        baseline=baseline,
+        named=named,
+        write_baseline=write_baseline,
+        prune=prune_baseline,
+    )
 
     file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _, _ in linted}
     default_fail_on = override or (linted[0][1].fail_on if linted else Severity.ERROR)
@@ -300,56 +297,26 @@ def settings_for(
     return base.for_file(named), base.source
 
 
-def _apply_baseline(
-    baseline: Any,
-    members: list[str],
-    findings: list[Finding],
-    config_of: Mapping[str, Config],
-    modules: Mapping[str, Any],
-    pruning: bool,
-    judged: Any = None,
-) -> tuple[list[Finding], Any]:
-    """`findings` with `baseline` applied to those of the files in `members` (`judged`: see Baseline.apply)."""
-    member_set = set(members)
-    fallback = config_of[members[0]]
+def _named_baseline(baseline: Any, write_baseline: Any) -> Any:
+    """The baseline file a run names, loaded before the work (tflint.baseline is imported only when one is)."""
+    if not isinstance(baseline, (str, os.PathLike)) or write_baseline is not None:
+        return None
+    from tflint.baseline import named_baseline
 
-    def rules_for(shown: str | None) -> list[RuleLevel]:
-        if pruning:
-            return []  # the entries are being removed: nothing to report
-        return configured(config_of.get(cast(str, shown), fallback))  # None (a file that is gone): the fallback
-
-    applied = baseline.apply([f for f in findings if f.file in member_set], members, modules, rules_for, judged)
-    outside = [f for f in findings if f.file not in member_set]
-    return sorted(outside + applied.findings, key=Finding.sort_key), applied
+    return named_baseline(baseline, write_baseline)
 
 
-def _load_baseline(path: str | os.PathLike[str]) -> Any:
-    """The baseline file at `path` (tflint.baseline is imported only by a run that has one)."""
-    from tflint.baseline import Baseline
+def _baselined(
+    findings: list[Finding], files: list[tuple[str, Config]], modules: Mapping[str, Any], **how: Any
+) -> tuple[list[Finding], int, int]:
+    """`findings` after the run's baselines (tflint.baseline.apply_to_run), the count hidden and pruned."""
+    in_force = how["named"] is not None or any(resolved.baseline for _, resolved in files)
+    if how["write_baseline"] is None and not how["prune"] and (how["baseline"] is False or not in_force):
+        return findings, 0, 0  # no baseline in force: tflint.baseline is not even imported
+    from tflint.baseline import apply_to_run
 
-    return Baseline.load(path)
-
-
-def _not_compat(modules: Mapping[str, Any]) -> Any:
-    """The rules a lint runs: all but the compat rules (those compare two versions: `compat`)."""
-    from tflint.engine.findings import is_compat_rule
-
-    return lambda rule_id: not is_compat_rule(rule_id, modules)
-
-
-def _baseline_groups(linted: Sequence[tuple[Any, ...]], baseline: Any) -> dict[str, list[str]]:
-    """Baseline path -> the files it applies to (an explicit one applies to all).
-
-    `linted` holds (shown path, config, ...) per file, from a lint or a compat run.
-    """
-    groups: dict[str, list[str]] = {}
-    if baseline is False:
-        return groups
-    for shown, resolved, *_ in linted:
-        path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
-        if path:
-            groups.setdefault(path, []).append(shown)
-    return groups
+    result = apply_to_run(findings, files, modules, **how)
+    return result.findings, result.hidden, result.pruned
 
 
 def project_root(start: str | None = None) -> str:
@@ -406,7 +373,7 @@ def _import_args(value: Any) -> Any:
 
 
 def lint_graph(
-    graph: Any,
+    graph: GraphLike,
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -492,41 +459,33 @@ def compat_pairs(
     write_baseline: str | os.PathLike[str] | None = None,
 ) -> Report:
     """`compat` for several (old, new) pairs, in one report (the pre-commit hook's changed versions)."""
-    from tflint.baseline import Baseline
-    from tflint.engine.compat import compare_paths, is_compat_rule
+    from tflint.engine.compat import compare_paths
 
     override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
-    explicit = (
-        Baseline.load(baseline) if isinstance(baseline, (str, os.PathLike)) and write_baseline is None else None
-    )  # fail before the work
+    named = _named_baseline(baseline, write_baseline)  # fail before the work
     compared = compare_paths(pairs, ConfigCache(config), op_defs, input_type)
 
     config_of = {shown: resolved for shown, resolved, _ in compared}
     shown_files = [shown for shown, _, _ in compared]
     findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
     modules = rule_registry(config_of.values())
-    if write_baseline is not None:
-        from tflint.baseline import Baseline
-
-        written = Baseline.from_findings(write_baseline, findings, modules)
-        written.write()
-        baselines = {os.fspath(write_baseline): (written, shown_files)}
-    else:
-        groups = _baseline_groups(compared, baseline)
-        baselines = {path: (explicit or Baseline.load(path), members) for path, members in groups.items()}
-    hidden = 0
-    for loaded, members in baselines.values():
-        findings, applied = _apply_baseline(
-            loaded, members, findings, config_of, modules, False, lambda rule_id: is_compat_rule(rule_id, modules)
-        )
-        hidden += applied.hidden
+    findings, hidden, _ = _baselined(
+        findings,
+        [(shown, resolved) for shown, resolved, _ in compared],
+        modules,
+        compat=True,
+        baseline=baseline,
+        named=named,
+        write_baseline=write_baseline,
+        prune=False,
+    )
     file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in compared}
     default_fail_on = override or (compared[0][1].fail_on if compared else Severity.ERROR)
     return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules)
 
 
 def validate(
-    graph_or_path: Any,
+    graph_or_path: GraphLike | str | os.PathLike[str],
     *,
     op_defs: Sequence[Any] = (),
     config: ConfigLike = None,
@@ -561,14 +520,14 @@ def validate(
 
     given = {"input_map": input_map, "return_elements": return_elements, "name": name}
     import_args = {key: value for key, value in given.items() if value is not None} or None
-    is_path = isinstance(graph_or_path, (str, os.PathLike))
-    near = os.fspath(graph_or_path) if is_path and trust_model_config else None
+    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+    near = path if trust_model_config else None
     resolved = validation_config(resolve_config(config, near=near), trust_model_config)
     if serving is None:
         serving = looks_like_saved_model(graph_or_path)
     if serving:
         resolved = with_serving_preset(resolved)
-    if is_path:
+    if isinstance(graph_or_path, (str, os.PathLike)):
         report = lint_paths(
             [graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args, target_tf=target_tf
         )
@@ -600,122 +559,31 @@ def min_tf(
     return oldest_release(shown, registry, "target-saver", input_type)
 
 
-@record(frozen=True)
-class FixResult:
-    """What `--fix` did (or, with `--diff`, would do) to one file: the attrs removed, as `op.attr` labels."""
-
-    path: str
-    removed: tuple[str, ...]
-    diff: str
-    written: bool
-
-    def __init__(self, path: str, removed: tuple[str, ...], diff: str = "", written: bool = False) -> None:
-        vars(self).update(path=path, removed=removed, diff=diff, written=written)
-
-
 def fix_paths(
-    paths: Iterable[str | os.PathLike[str]], *, write: bool = True, input_type: str | None = None
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    write: bool = True,
+    input_type: str | None = None,
+    config: ConfigLike = None,
+    overrides: Overrides | None = None,
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
 ) -> list[FixResult]:
     """Remove every attr whose value is its default on every bundled TensorFlow (tflint.tf.strip).
 
-    A text file is edited in place, every other byte unchanged; a binary one is rewritten
-    atomically. `write=False` changes nothing and fills `diff` (a unified diff for text, a
-    summary for binary). Files that do not parse are left alone.
+    The files are those `lint_paths` would read (the same excludes, `force_exclude` and ignore
+    files). A text file keeps every byte not removed; every file is replaced atomically, only if
+    it still holds what was analysed; symbolic links, read-only files and files reached from
+    outside `paths` are left alone (`FixResult.problem`). `write=False` changes nothing and fills
+    `diff` (a unified diff for text, a summary for binary). Files that do not parse are left alone.
+    How: tflint.engine.fix.
     """
-    import difflib
+    from tflint.engine.fix import fix_files
 
-    from tflint import protos
-    from tflint.engine.run import build_index
-    from tflint.read.edit import remove_attr_entries
-    from tflint.report.output import write_atomically
-    from tflint.tf.strip import strippable
-
-    results = []
-    registry = user_registry()
-    for path in iter_graph_files([os.fspath(path) for path in paths]):
-        if path == "-":
-            raise UsageError("--fix cannot edit stdin (-)")
-        target = _saved_model_file(path) if os.path.isdir(path) else path
-        artifact = load_path(target, input_type)
-        if artifact.failure is not None or artifact.message_type is None:
-            continue
-        found: list[tuple[int, Any, str]] = []
-        for source in artifact.graphs:
-            graph = build_index(source, registry, artifact)
-            try:
-                found.extend((source.graph_id, node, key) for node, key in strippable(graph))
-            finally:
-                graph.release()
-        removed = tuple(f"{node.op}.{key}" for _, node, key in found)
-        if not found:
-            results.append(FixResult(target, ()))
-            continue
-        if artifact.form == "text":
-            original = artifact.text or ""
-            positions = [node.attr_position(key) for _, node, key in found]
-            fixed = remove_attr_entries(original, [where for where in positions if where is not None])
-            diff = "".join(
-                difflib.unified_diff(
-                    original.splitlines(keepends=True), fixed.splitlines(keepends=True), target, target
-                )
-            )
-            if write:
-                write_atomically(target, fixed)
-            results.append(FixResult(target, removed, diff, write))
-            continue
-        with open(target, "rb") as file:
-            message = getattr(protos, artifact.message_type).FromString(file.read())
-        for graph_id, node, key in found:
-            graph_def = _graph_of(message, artifact.message_type, graph_id)
-            if node.function is None:
-                del graph_def.node[node.ordinal].attr[key]
-            else:
-                function = next(f for f in graph_def.library.function if f.signature.name == node.function)
-                del function.node_def[node.ordinal].attr[key]
-        summary = f"{target}: {len(found)} default-valued attrs to remove ({_counted(removed)})\n"
-        if write:
-            _write_bytes_atomically(target, message.SerializeToString())
-        results.append(FixResult(target, removed, summary, write))
-    return results
-
-
-def _saved_model_file(directory: str) -> str:
-    for name in ("saved_model.pb", "saved_model.pbtxt"):
-        candidate = os.path.join(directory, name)
-        if os.path.isfile(candidate):
-            return candidate
-    raise UsageError(f"{directory}: no saved_model.pb or saved_model.pbtxt")
-
-
-def _graph_of(message: Any, kind: str, graph_id: int) -> Any:
-    if kind == "GraphDef":
-        return message
-    if kind == "MetaGraphDef":
-        return message.graph_def
-    return message.meta_graphs[graph_id].graph_def
-
-
-def _counted(labels: tuple[str, ...]) -> str:
-    counts: dict[str, int] = {}
-    for label in labels:
-        counts[label] = counts.get(label, 0) + 1
-    return ", ".join(f"{label} \u00d7{count}" if count > 1 else label for label, count in sorted(counts.items()))
-
-
-def _write_bytes_atomically(path: str, data: bytes) -> None:
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tflint-fix-")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    given = [os.fspath(path) for path in paths]
+    configs = ConfigCache(config, overrides)
+    files = discover(given, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
+    return fix_files(files, given, write=write, input_type=input_type)
 
 
 def show_model(

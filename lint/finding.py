@@ -107,7 +107,7 @@ def at_collection(key: str, number: int | None = None) -> Place:
 class Issue:
     """What a rule reports: the subject, a message, and optionally the field.
 
-    `node` is the `tflint.tf.index.Node` the issue is about (its position, name
+    `node` is the `tflint.tf.node.Node` the issue is about (its position, name
     and enclosing function come from it); `field` names an attr key, so the
     location points at that attr entry when the source has positions.
     Issues about no node leave `node` as None and may name a `function`; `at`
@@ -129,8 +129,8 @@ class Issue:
     that is set to (error -> warning -> info): an unsafe op no signature
     reaches, beside the reachable ones.
 
-    A frozen value with `__slots__`, written out rather than made by `@dataclass` (whose generated
-    code costs start-up time; see `tflint.records`, which this floor module cannot import).
+    A frozen `@record` with `__slots__` and a written-out `__init__` (not `@dataclass`, whose
+    generated code costs start-up time: see `tflint.records`).
     """
 
     __slots__ = ("node", "message", "field", "function", "position", "severity", "library", "where", "lesser", "at")

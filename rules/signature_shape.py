@@ -61,7 +61,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity, at_signature_entry
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.serving import resolve_tensor, signature_tensors
 from tflint.tf.tensors import shape_text
 

@@ -14,10 +14,12 @@ import os
 import subprocess
 
 from tflint.errors import UsageError
+from tflint.read.guarded import read_bytes
 
 DRIVER = "tflint"
 PATTERNS = ("*.pb", "*.pbtxt", "*.meta")
 TEXTCONV = "tflint show --textconv"
+MAX_ATTRIBUTES_BYTES = 1 << 20
 
 
 def _git(arguments: list[str], cwd: str) -> str:
@@ -45,8 +47,7 @@ def setup(cwd: str, command: str = TEXTCONV, global_config: bool = False) -> lis
         path = os.path.join(root, ".gitattributes")
         existing = ""
         if os.path.exists(path):
-            with open(path, encoding="utf-8", errors="replace") as file:
-                existing = file.read()
+            existing = read_bytes(path, ".gitattributes", limit=MAX_ATTRIBUTES_BYTES).decode("utf-8", "replace")
         present = {line.strip() for line in existing.splitlines()}
         missing = [line for line in attributes_lines() if line not in present]
         if missing:

@@ -17,7 +17,7 @@ from typing import Any
 from tflint.config.registry import registry_for
 from tflint.config.resolve import ConfigCache
 from tflint.config.settings import Config, RuleConfig
-from tflint.engine.findings import RuleCrash
+from tflint.engine.findings import MAX_PER_GRAPH, RuleCrash
 from tflint.engine.findings import is_compat_rule as is_compat_rule  # re-exported (tflint.api imports it from here)
 from tflint.engine.place import locator_of, meta_position
 from tflint.engine.run import lint_artifact
@@ -114,6 +114,9 @@ def compare_paths(
 def _findings(
     rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], path: str, locator: Locator | None
 ) -> Iterator[Finding]:
+    """The findings of a compat rule's issues: at most MAX_PER_GRAPH, as for a graph, and one that counts the rest."""
+    reported = left_out = 0
+    worst = Severity.OFF
     for issue in issues:
         node_name = issue.node.name if issue.node is not None else None
         if rule_config.ignores(node_name):
@@ -123,6 +126,11 @@ def _findings(
             severity = issue.severity
         if severity == Severity.OFF:
             continue
+        if reported >= MAX_PER_GRAPH:
+            left_out += 1
+            worst = max(worst, severity)
+            continue
+        reported += 1
         where: Where | None = issue.where
         label = where.label if where is not None else None
         line = column = None
@@ -141,4 +149,12 @@ def _findings(
             column=column,
             node=node_name,
             graph=label,
+        )
+    if left_out:
+        yield Finding(
+            rule=rule_id,
+            severity=worst,
+            message=f"... and {left_out:,} more {rule_id} findings in this comparison"
+            f" (at most {MAX_PER_GRAPH:,} are reported per rule and graph)",
+            file=path,
         )

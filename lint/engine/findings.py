@@ -13,7 +13,8 @@ from tflint.config.settings import Config, RuleConfig
 from tflint.engine.place import file_position, issue_position
 from tflint.finding import Finding, Issue, Severity
 from tflint.tf.functions import called_functions
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 # What a rule's check() receives (its module's CHECKS; rules/__init__.py): most check a graph.
 GRAPH = "graph"

@@ -50,7 +50,8 @@ from tflint.tf.cost import (
     graph_cost,
     reached,
 )
-from tflint.tf.index import GraphIndex, parse_input
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import parse_input
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import OpRegistry
 from tflint.tf.tensors import content_chunks, tensor_content

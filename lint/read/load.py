@@ -25,6 +25,7 @@ from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
+from tflint.runtime.patterns import lazy
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -174,7 +175,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
     """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
 
     `workers` > 1 lets a GraphDef text of SPLIT_MIN_CHARS or more be read by two processes
-    (textfast.read_nodes_split); the result is the same as one reader's.
+    (tflint.read.text.read_nodes_split); the result is the same as one reader's.
     """
     saved_model_dir = None
     if path == "-":
@@ -345,7 +346,10 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
+        from tflint.errors import did_you_mean
+
+        hint = did_you_mean(normalized[:200], INPUT_TYPES, more=f"expected one of: {', '.join(INPUT_TYPES)}")
+        raise UsageError(f"unknown input type {quote(input_type)}{hint}")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized
@@ -580,6 +584,20 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     return owners
 
 
+# A piece of the file in a parser's message: the echoed line or a token in quotes, what it "got".
+_ECHOED = lazy(r"""(?P<schema>"tensorflow\.[\w.]+")|'[^']*'|"[^"]*"|\bgot\b.*|\bnamed\b.*""")
+
+
+def _without_content(error: Exception) -> str:
+    """The parser's message about a file given as `--op-defs` with no piece of the file in it.
+
+    Such a path may name a file that is no OpList at all (`~/.npmrc`, a token in it), and the
+    message ends up in CI logs: the position says where to look, the message only what went wrong.
+    """
+    message = re.sub(r"^\d+:\d+ : ", "", str(error))
+    return _ECHOED.sub(lambda match: match.group("schema") or "(...)", message).strip()
+
+
 def _parse_error_text(error: Exception, text: str | None = None) -> str:
     """The parser's message without what the finding already shows.
 
@@ -603,7 +621,7 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     artifact = Artifact(path=name, form="binary")
     first = hint or "GraphDef"
@@ -614,7 +632,7 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
     fallback = None
     for candidate in candidates:
         # A GraphDef is read as tflint.lite.GraphDef: the same checks, attrs decoded once per distinct entry.
-        message = binfast.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
+        message = binary.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
         try:
             message.ParseFromString(data)
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
@@ -661,14 +679,14 @@ def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSour
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
     MetaGraphDef is re-read as one.
     """
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
         graph = source.graph
-        if not isinstance(graph, binfast.LiteGraphDef):
-            graph = binfast.LiteGraphDef.FromString(graph.SerializeToString())
-        source.nodes, source.inputs_by_raw = binfast.nodes_and_inputs(graph, workers)
+        if not isinstance(graph, binary.LiteGraphDef):
+            graph = binary.LiteGraphDef.FromString(graph.SerializeToString())
+        source.nodes, source.inputs_by_raw = binary.nodes_and_inputs(graph, workers)
     return sources
 
 
@@ -800,10 +818,12 @@ def parse_op_list(data: bytes, name: str) -> Any:
             text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
         except text_format.ParseError as error:
             raise UsageError(
-                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}"
+                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_without_content(error)}"
             ) from None
-        except (UnicodeError, ValueError) as error:
-            raise UsageError(f"{name}: not an OpList: {error}") from None
+        except UnicodeError as error:
+            raise UsageError(f"{name}: not an OpList: not UTF-8 text ({type(error).__name__})") from None
+        except ValueError as error:
+            raise UsageError(f"{name}: not an OpList: {_without_content(error)}") from None
     else:
         try:
             op_list.ParseFromString(data)

@@ -39,8 +39,8 @@ from typing import Any
 from tflint.finding import Issue, Severity, at_field
 from tflint.records import record, replace
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
-from tflint.tf.index import GraphIndex, Node
-from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME, Node
 from tflint.tf.registry import bundled_ops
 from tflint.tf.releases import (
     Release,
