@@ -199,3 +199,22 @@ def test_node_order_is_not_a_change(tmp_path):
     shutil.copytree(PAIRS / "retrained" / "old", tmp_path / "reordered")
     (tmp_path / "reordered" / "saved_model.pb").write_bytes(message.SerializeToString())
     assert not diff_models(PAIRS / "retrained" / "old", tmp_path / "reordered").changed
+
+
+def test_exported_twice_holds_variables_under_other_checkpoint_keys(diffs):
+    """The pair really is the hard case: Keras put the same variables at other keys, and nothing changed."""
+    diff = diffs["same_model_exported_twice"]
+    moved = [name for name in diff.old.weights if diff.old.weights[name].source != diff.new.weights[name].source]
+    assert moved and not diff.changed
+
+
+def test_saved_twice_numbers_its_functions_apart():
+    from tflint.read.load import load_path
+
+    names = [
+        sorted(
+            function.signature.name for function in load_path(str(PAIRS / case / side)).graphs[0].graph.library.function
+        )
+        for case, side in (("same_model_saved_twice", "old"), ("same_model_saved_twice", "new"))
+    ]
+    assert names[0] != names[1]
