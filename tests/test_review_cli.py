@@ -229,3 +229,11 @@ def test_a_graph_that_does_not_parse_is_invalid_graph(tmp_path, capsys):
     assert main(["stats", str(tmp_path / "broken.pbtxt")]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3 and all(line.endswith("[invalid-graph]") and "broken.pbtxt:2:" in line for line in err)
+
+
+def test_a_revision_is_never_a_git_option(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "--output=x:model.pb", "HEAD:model.pb"]) == 2  # an unknown option of tflint diff
+    assert main(["diff", "--", "--output=x:model.pb", "HEAD:model.pb"]) == 2
+    assert "cannot start with '-'" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

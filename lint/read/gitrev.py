@@ -43,6 +43,8 @@ def _git(arguments: list[str]) -> bytes:
 def checkout(argument: str, into: str) -> str:
     """Write the file or directory `REV:PATH` names under `into`; returns the path written (same base name)."""
     revision, _, path = argument.partition(":")
+    if revision.startswith("-"):  # git would take it for an option
+        raise UsageError(f"{argument}: a revision cannot start with '-'")
     path = os.path.normpath(path)
     listing = _git(["ls-tree", "-r", "-z", "-l", revision, "--", path])
     entries = []
