@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tflint.errors import UsageError
-from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked
+from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked, still_holds
 from tflint.read.walk import saved_model_file
 from tflint.records import record
 from tflint.runtime.process import termination_deferred
@@ -235,11 +235,7 @@ def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: s
         _sweep(directory)
     descriptor, temporary = _written(directory, path, new, status, unnamed=True)
     try:
-        try:
-            now, current = read_unlinked(path)
-        except UnreadableFile:
-            raise _Changed() from None
-        if (current.st_dev, current.st_ino) != (status.st_dev, status.st_ino) or now != old:
+        if not still_holds(path, old, status):
             raise _Changed()
         if temporary is None:
             try:
