@@ -102,6 +102,8 @@ FILE_SYSTEM = {
     "report/output.py": "writes the report (-o FILE), atomically",
     "runtime/fork.py": "pipes and anonymous maps between a process and its forked children",
     "engine/fix.py": "--fix writes a graph back, atomically, and cleans up its temporaries",
+    "config/git_driver.py": "tflint git-setup adds its lines to the repository's .gitattributes",
+    "read/gitrev.py": "diff REV:PATH writes the path's blobs out of git into a temporary directory",
 }
 _OPENERS = {"open", "fdopen", "mmap", "scandir", "listdir", "walk", "mkstemp", "mkdtemp", "NamedTemporaryFile"}
 _PATH_METHODS = {"read_bytes", "read_text", "write_bytes", "write_text", "iterdir"}
