@@ -863,6 +863,15 @@ def parse_op_list(data: bytes, name: str) -> Any:
     return op_list
 
 
+def artifact_of(graph: Any, name: str) -> Artifact:
+    """The Artifact of an in-memory graph: a GraphDef, MetaGraphDef or SavedModel message (tflint's or
+    TensorFlow's), or its serialized bytes (text or binary, told apart as for a file)."""
+    if isinstance(graph, (bytes, bytearray, memoryview)):
+        return load_bytes(bytes(graph), name)
+    message, kind = coerce_message(graph)
+    return artifact_from_message(message, kind, name)
+
+
 def coerce_message(obj: Any) -> tuple[Any, str]:
     """Turn a tflint message, TensorFlow's own message, or bytes into ours.
 
