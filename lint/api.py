@@ -988,8 +988,12 @@ def _counted(labels: tuple[str, ...]) -> str:
 def _write_bytes_atomically(path: str, data: bytes) -> None:
     import tempfile
 
+    from tflint.runtime import interrupts
+
     directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tflint-fix-")
+    with interrupts.deferred():  # Ctrl-C ends the command at once: it removes the file, once tracked
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tflint-fix-")
+        interrupts.track_temporary(temporary)
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
@@ -999,6 +1003,8 @@ def _write_bytes_atomically(path: str, data: bytes) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+    finally:
+        interrupts.forget_temporary(temporary)
 
 
 __all__ = [

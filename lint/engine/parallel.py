@@ -17,7 +17,7 @@ from typing import Any
 from tflint.config.settings import Config
 from tflint.engine.findings import GRAPH, RuleCrash, checks, run_rules
 from tflint.finding import Finding
-from tflint.runtime import process
+from tflint.runtime import interrupts, process
 from tflint.tf.index import GraphIndex
 from tflint.tf.registry import OpRegistry
 
@@ -95,11 +95,17 @@ def lint_planned(
     _PLAN = {path: (resolved, registry) for path, resolved, registry in plan}
     _PLAN_OPTIONS = (lint_one, input_type, stdin_name)
     pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=process.ignore_interrupts
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=process.start_worker,
+        initargs=(os.getpid(),),
     )
     try:
         results = []
-        for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
+        linted = pool.map(_lint_in_worker, [path for path, _, _ in plan])  # starts the workers
+        for worker in _workers(pool):  # Ctrl-C kills them (tflint.runtime.interrupts)
+            interrupts.track_child(worker.pid)
+        for number, result in enumerate(linted, start=1):
             if progress is not None:
                 progress.file(number, len(plan), result[0])
             results.append(result)
@@ -110,6 +116,8 @@ def lint_planned(
         pool.shutdown()
     finally:
         _PLAN, _PLAN_OPTIONS = {}, (None, None, "<stdin>")
+        for worker in _workers(pool):
+            interrupts.forget_child(worker.pid)
     return [(shown, resolved, findings, skipped) for (shown, findings, skipped), (_, resolved, _) in zip(results, plan)]
 
 
@@ -121,7 +129,7 @@ def _terminate(pool: Any) -> None:
     """
     import threading
 
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    workers = _workers(pool)
     manager = getattr(pool, "_executor_manager_thread", None)
     previous_hook = threading.excepthook
     # The pool's threads (its manager, its queue's feeder) see the workers vanish; while they wind down,
@@ -137,6 +145,11 @@ def _terminate(pool: Any) -> None:
             manager.join(1)
     finally:
         threading.excepthook = previous_hook
+
+
+def _workers(pool: Any) -> list[Any]:
+    """A process pool's worker processes (no public handle before Python 3.14)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
 
 
 def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:

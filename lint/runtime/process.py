@@ -96,3 +96,11 @@ def ignore_interrupts() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_worker(parent: int) -> None:
+    """What a `-j` pool's worker does first: ignore Ctrl-C (see ignore_interrupts), end with its parent."""
+    from tflint.runtime.fork import end_with_parent
+
+    ignore_interrupts()
+    end_with_parent(parent)
