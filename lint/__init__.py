@@ -34,7 +34,7 @@ if _started_as_command():
     # Ctrl-C exits 130 from here on, imports included (tflint.runtime.interrupts says why it never
     # raises KeyboardInterrupt in the command). `_signal` is loaded by every interpreter at
     # start-up, so taking it imports nothing: no window in which an interrupt would be a traceback.
-    import _signal
+    import _signal  # type: ignore[import-not-found]  # (no stub: the C half of the signal module)
 
     _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
     from tflint.runtime import interrupts

@@ -102,10 +102,10 @@ def lint_planned(
     )
     try:
         results = []
-        linted = pool.map(_lint_in_worker, [path for path, _, _ in plan])  # starts the workers
+        in_order = pool.map(_lint_in_worker, [path for path, _, _ in plan])  # starts the workers
         for worker in _workers(pool):  # Ctrl-C kills them (tflint.runtime.interrupts)
             interrupts.track_child(worker.pid)
-        for number, result in enumerate(linted, start=1):
+        for number, result in enumerate(in_order, start=1):
             if progress is not None:
                 progress.file(number, len(plan), result[0])
             results.append(result)
