@@ -100,7 +100,12 @@ def ignore_interrupts() -> None:
 
 def start_worker(parent: int) -> None:
     """What a `-j` pool's worker does first: ignore Ctrl-C (see ignore_interrupts), end with its parent."""
+    import signal
+
     from tflint.runtime.fork import end_with_parent
 
     ignore_interrupts()
+    # Forked while the parent held signals back (tflint.runtime.interrupts.deferred): taken again, or
+    # the pool could not terminate its workers with SIGTERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     end_with_parent(parent)

@@ -9,6 +9,9 @@ environment:
 - TFLINT_TEST_SIGNAL_AT_CALL=module:function: when `module.function` is called (in whichever
   process calls it: the main one, a pool worker, a forked child), SIGINT to the whole process group,
   as a terminal's Ctrl-C does; `module:function:after`: once the call has returned.
+- TFLINT_TEST_UNAVAILABLE=fork,semaphores: what a machine's limits can take away, taken away as the
+  kernel does it: os.fork fails with EAGAIN (RLIMIT_NPROC, which root is exempt from), POSIX
+  semaphores with EROFS (a read-only /dev/shm) or ENOENT (`semaphores-missing`: none at all).
 - TFLINT_TEST_BLOCK_AT_CALL=module:function: when it is called, write the process id to
   TFLINT_TEST_MARKER (a FIFO the test reads) and wait forever: the test then knows that the
   process exists and is busy.
@@ -90,4 +93,28 @@ class _Finder:
         return spec
 
 
+def _take_away(what):
+    import errno
+
+    def failing(code):
+        def fail(*args, **kwargs):
+            raise OSError(code, os.strerror(code))
+
+        return fail
+
+    if "fork" in what:
+        os.fork = failing(errno.EAGAIN)
+    if "semaphores" in what or "semaphores-missing" in what:
+        import _multiprocessing
+
+        fail = failing(errno.ENOENT if "semaphores-missing" in what else errno.EROFS)
+
+        class SemLock(_multiprocessing.SemLock):
+            def __new__(cls, *args, **kwargs):  # where sem_open would fail
+                fail()
+
+        _multiprocessing.SemLock = SemLock
+
+
+_take_away(os.environ.get("TFLINT_TEST_UNAVAILABLE", "").split(","))
 sys.meta_path.insert(0, _Finder())
