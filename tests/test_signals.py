@@ -241,3 +241,49 @@ def test_a_killed_run_leaves_no_process(tmp_path, mode, point, parent_signal):
     finally:
         for pid in _session_members(process.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+# A mapped file truncated in place while tflint reads it (tflint.read.mapped).
+
+
+def _weights_graph() -> bytes:
+    """A binary GraphDef of 17 MiB, nearly all one Const's tensor_content: read mapped (MAP_MIN_BYTES)."""
+    from tflint import protos
+
+    graph = protos.GraphDef()
+    node = graph.node.add(name="w", op="Const")
+    node.attr["dtype"].type = 1
+    tensor = node.attr["value"].tensor
+    tensor.dtype = 1
+    tensor.tensor_shape.dim.add(size=17 << 18)
+    tensor.tensor_content = bytes(17 << 20)
+    graph.node.add(name="x", op="Identity", input=["w"]).attr["T"].type = 1
+    return graph.SerializeToString()
+
+
+@pytest.mark.parametrize(
+    "point, size, expected",
+    [
+        # While the file is walked: the child touching the map dies; the file is read whole, as it is now.
+        pytest.param("tflint.read.mapped:strip", 1 << 20, (1, "invalid-graph"), id="walk-truncated"),
+        pytest.param("tflint.read.mapped:strip", 0, (0, "empty-graph"), id="walk-emptied"),
+        # While a rule reads the content left in the file: one line, exit 2.
+        pytest.param(
+            "tflint.engine.findings:run_rules", 1 << 20, (2, "the file changed while it was read"), id="rule-reading"
+        ),
+    ],
+)
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_mapped_file_truncated_while_read_is_a_finding_or_one_line(tmp_path, point, size, expected, jobs):
+    path = tmp_path / "model.pb"
+    path.write_bytes(_weights_graph())
+    result = _run(
+        [*_entry("module"), "-j", jobs, "--extend-select", "non-finite-constant", "model.pb"],
+        tmp_path,
+        TFLINT_TEST_TRUNCATE_AT_CALL=point,
+        TFLINT_TEST_TRUNCATE=f"{path}:{size}",
+    )
+    code, text = expected
+    assert result.returncode == code, result.stderr
+    assert text in (result.stdout if code != 2 else result.stderr)
+    assert result.stderr == "" if code != 2 else result.stderr.count("\n") == 1

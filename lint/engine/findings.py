@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from tflint.config.settings import Config, RuleConfig
+from tflint.errors import UsageError
 from tflint.finding import Finding, Issue, Severity
 from tflint.tf.functions import called_functions
 from tflint.tf.index import GraphIndex, Node
@@ -83,6 +84,8 @@ def _guarded(
     """The issues of one rule, read one at a time; whatever the rule raises becomes a RuleCrash."""
     try:
         yield from check(index, options)
+    except UsageError:  # what a rule reads went away (a file truncated while read): one line, as it says
+        raise
     except Exception as error:  # a rule bug must surface as one clear line, not a traceback
         raise RuleCrash(rule_id, path, error) from error
 

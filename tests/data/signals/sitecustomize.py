@@ -12,6 +12,9 @@ environment:
 - TFLINT_TEST_UNAVAILABLE=fork,semaphores: what a machine's limits can take away, taken away as the
   kernel does it: os.fork fails with EAGAIN (RLIMIT_NPROC, which root is exempt from), POSIX
   semaphores with EROFS (a read-only /dev/shm) or ENOENT (`semaphores-missing`: none at all).
+- TFLINT_TEST_TRUNCATE_AT_CALL=module:function[:after], TFLINT_TEST_TRUNCATE=path:size: when it is
+  called, truncate the file at `path` to `size` bytes in place (what an editor or a download
+  rewriting a file does while it is read).
 - TFLINT_TEST_BLOCK_AT_CALL=module:function: when it is called, write the process id to
   TFLINT_TEST_MARKER (a FIFO the test reads) and wait forever: the test then knows that the
   process exists and is busy.
@@ -29,6 +32,11 @@ _BLOCK_AT_CALL = os.environ.get("TFLINT_TEST_BLOCK_AT_CALL")
 
 def _interrupt_group():
     os.killpg(os.getpgrp(), signal.SIGINT)
+
+
+def _truncate():
+    path, _, size = os.environ["TFLINT_TEST_TRUNCATE"].rpartition(":")
+    os.truncate(path, int(size))
 
 
 def _block():
@@ -56,7 +64,8 @@ class _Finder:
 
     def __init__(self):
         self.patches = {}
-        for setting, action in ((_AT_CALL, _interrupt_group), (_BLOCK_AT_CALL, _block)):
+        truncate_at = os.environ.get("TFLINT_TEST_TRUNCATE_AT_CALL")
+        for setting, action in ((_AT_CALL, _interrupt_group), (_BLOCK_AT_CALL, _block), (truncate_at, _truncate)):
             if setting:
                 module, function, *when = setting.split(":")
                 self.patches[module] = (function, action, when == ["after"])
