@@ -31,7 +31,7 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            raise _UsageExit(message)
+            raise _UsageExit(message, self.prog)
 
     # No abbreviations (`--fail` for `--fail-on`): a later flag could make a script's abbreviation ambiguous.
     kwargs.setdefault("allow_abbrev", False)
@@ -39,7 +39,11 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
 
 class _UsageExit(Exception):
-    pass
+    """A usage error of the command `prog` (`tflint`, `tflint compat`, ...), whose help it points to."""
+
+    def __init__(self, message: str, prog: str = "tflint") -> None:
+        super().__init__(message)
+        self.prog = prog
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -100,6 +104,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="record every current finding in FILE, then report as if it were the baseline",
     )
+    which.add_argument(
+        "--no-baseline",
+        dest="baseline",
+        action="store_const",
+        const=False,
+        help="hide nothing: ignore the config's baseline",
+    )
     baseline.add_argument(
         "--prune-baseline",
         action="store_true",
@@ -109,14 +120,16 @@ def _build_parser() -> argparse.ArgumentParser:
     selection.add_argument(
         "--select",
         action="append",
-        type=_names,
+        type=_rule_names,
         metavar="RULES",
         help="run only these rules (comma-separated rule ids; repeatable); invalid-graph always runs",
     )
     selection.add_argument(
-        "--extend-select", action="append", type=_names, metavar="RULES", help="also run these rules"
+        "--extend-select", action="append", type=_rule_names, metavar="RULES", help="also run these rules"
     )
-    selection.add_argument("--ignore", action="append", type=_names, metavar="RULES", help="do not run these rules")
+    selection.add_argument(
+        "--ignore", action="append", type=_rule_names, metavar="RULES", help="do not run these rules"
+    )
     selection.add_argument(
         "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
     )
@@ -280,12 +293,22 @@ def _names(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+def _rule_names(text: str) -> list[str]:
+    """A RULES value: at least one rule id or category (`--select ""` would silently run nothing)."""
+    names = _names(text)
+    if not names:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected comma-separated rule ids or categories, got {text!r}")
+    return names
+
+
 def _flat(values: list[list[str]] | None) -> tuple[str, ...] | None:
     return None if values is None else tuple(item for value in values for item in value)
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         import argparse
 
         raise argparse.ArgumentTypeError(f"expected a count (0 or more), got {text!r}")
@@ -316,10 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    _tolerant_output()
     try:
         return _main(args_list)
     except _UsageExit as error:
-        return _fail(f"{error} (see 'tflint --help')", prefix="usage error")
+        return _fail(f"{error} (see '{error.prog} --help')", prefix="usage error")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -337,6 +361,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return _fail(f"internal error: {message} (run with --debug for the traceback)")
+
+
+def _tolerant_output() -> None:
+    """A character the output's encoding lacks (PYTHONIOENCODING=ascii, a cp1252 pipe on Windows) is written
+    as an escape (`\\u2603`), never an internal error, whichever command prints it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream already written in a way that cannot change: left as it is
+                pass
 
 
 def _fail(message: str, prefix: str = "error") -> int:
@@ -374,35 +410,47 @@ def _main(argv: list[str]) -> int:
     if args.show_settings:
         return _show_settings(args)
     if not args.paths:
+        if args.target_tf:  # `tflint --target-tf x`: the known releases, as with a path
+            from tflint.tf.releases import resolve
+
+            for spec in args.target_tf.split(","):
+                resolve(spec)
         raise _UsageExit("no paths given")
     if args.show_files:
         return _show_files(args)
     if args.min_tf:
         return _min_tf(args)
     if args.fix or args.diff:
-        changed = _fix(args)
+        changed, failed = _fix(args)
+        if failed:
+            return EXIT_USAGE
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     return _lint(args)
 
 
-def _fix(args: argparse.Namespace) -> bool:
-    """Apply (--fix) or show (--diff) the safe autofix; whether anything changes."""
+def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
+    """Apply (--fix) or show (--diff) the safe autofix: (whether anything changes, whether a file failed)."""
     from tflint.api import fix_paths
+    from tflint.escape import escape, escape_lines
 
-    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type)
+    _check_config_option(args)
+    options = _walk_options(args)
+    del options["stdin_name"]
+    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type, config=args.config, **options)
     for result in results:
-        if not result.removed:
-            continue
-        if args.diff:
-            sys.stdout.write(result.diff)
-        else:
+        if result.removed and args.diff:
+            sys.stdout.write(escape_lines(result.diff))
+        elif result.removed:
             count = len(result.removed)
             print(
-                f"tflint: fixed {result.path}: removed {count} default-valued attr{'s' * (count != 1)}", file=sys.stderr
+                f"tflint: fixed {escape(result.path)}: removed {count} default-valued attr{'s' * (count != 1)}",
+                file=sys.stderr,
             )
+        if result.problem is not None:
+            print(f"tflint: {escape(result.path)}: not fixed: {escape(result.problem)}", file=sys.stderr)
     sys.stdout.flush()
-    return any(result.removed for result in results)
+    return any(result.removed for result in results), any(result.error for result in results)
 
 
 def _min_tf(args: argparse.Namespace) -> int:
@@ -466,7 +514,7 @@ def _show_files(args: argparse.Namespace) -> int:
         shown = args.stdin_filename if path == "-" else path
         print(shown if skipped is None else f"{shown}  (skipped, not a TensorFlow graph: {skipped})")
     if not any(skipped is None for _, skipped in entries):
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     return EXIT_OK
 
 
@@ -481,9 +529,32 @@ def _show_settings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _warn_nothing_found(paths: Sequence[str]) -> None:
-    where = ", ".join(paths)
-    print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+def _warn_nothing_found(args: argparse.Namespace) -> None:
+    """Why a run read no graph: the paths named hold none, or --force-exclude dropped them."""
+    from tflint.escape import escape
+
+    excluded = _force_excluded(args) if args.force_exclude else []
+    searched = [path for path in args.paths if path not in excluded]
+    if excluded:
+        where = ", ".join(escape(path) for path in excluded)
+        print(f"tflint: warning: excluded by the configuration (--force-exclude): {where}", file=sys.stderr)
+    if searched:
+        where = ", ".join(escape(path) for path in searched)
+        print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+
+
+def _force_excluded(args: argparse.Namespace) -> list[str]:
+    """The paths named that hold graphs only the configured excludes hide (asked only when nothing was read)."""
+    from tflint.api import discover
+
+    options = _walk_options(args)
+    excluded = []
+    for path in args.paths:
+        if path == "-" or discover([path], args.config, **options):
+            continue
+        if discover([path], args.config, **{**options, "force_exclude": False}):
+            excluded.append(path)
+    return excluded
 
 
 def version_text() -> str:
@@ -531,7 +602,7 @@ def _lint(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if not report.files:
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     if args.write_baseline:
         from tflint.escape import escape
 
@@ -575,7 +646,8 @@ def _emit(report: Any, args: argparse.Namespace) -> int:
     failing = bool(report.failing())
     warnings = sum(1 for finding in report.findings if finding.severity == Severity.WARNING)
     if args.max_warnings is not None and warnings > args.max_warnings:
-        print(f"tflint: {warnings} warnings, more than --max-warnings {args.max_warnings}", file=sys.stderr)
+        counted = f"{warnings} warning" if warnings == 1 else f"{warnings} warnings"
+        print(f"tflint: {counted}, more than --max-warnings {args.max_warnings}", file=sys.stderr)
         failing = True
     if args.exit_zero:
         return EXIT_OK
@@ -614,6 +686,9 @@ def _compat_parser() -> argparse.ArgumentParser:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE")
     which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE")
+    which.add_argument(
+        "--no-baseline", dest="baseline", action="store_const", const=False, help="ignore the config's baseline"
+    )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
@@ -638,7 +713,7 @@ def _compat(argv: list[str]) -> int:
     elif len(args.paths) == 2:
         pairs = [(args.paths[0], args.paths[1])]
     else:
-        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths")
+        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths", "tflint compat")
     _refuse_overwriting_versions(args, pairs)
     report = compat_pairs(
         pairs,

@@ -6,6 +6,11 @@ category `compat` take `check(pair, options)` instead: they compare two
 versions of a model (a `tflint.tf.compat.VersionPair`) in `tflint compat`. Registration is
 explicit so that `tflint rules` and the docs list exactly what runs.
 
+A rule's issues say what they are about (a node, an attr, a function, or a Place made by
+`tflint.finding`'s `at_*` functions) and the engine places them (`tflint.engine.place`). A rule
+imports nothing of `tflint.read` (the layer contract puts `rules` below it): what it needs from the
+disk or the text it asks of the Artifact it is handed (`directory_listing()`, `schema_uses()`).
+
 Optional constants, read by the engine (which names no rule itself):
 - `CHECKS`: what check() receives, when not a graph (`tflint.tf.index.GraphIndex`):
   "unreadable-file" (the `tflint.read.load.Artifact` of a file that could not be

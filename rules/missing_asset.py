@@ -47,9 +47,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_listing
+from tflint.finding import Issue, Severity, at_asset, at_meta_graph
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import asset_file_defs, resolve_tensor
 
@@ -64,11 +62,11 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     meta = graph.meta_graph
     if meta is None:
         return
-    listing = saved_model_listing(graph)
+    listing = graph.artifact.directory_listing() if graph.artifact is not None else None
     in_field = len(meta.asset_file_def) > 0
     reported: set[str] = set()
     for ordinal, asset in enumerate(asset_file_defs(meta)):
-        where = position(graph, ("asset", ordinal)) if in_field else position(graph)
+        where = at_asset(ordinal) if in_field else at_meta_graph()
         filename = asset.filename
         name = asset.tensor_info.name
         if name:
@@ -77,7 +75,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 yield Issue(
                     resolved.node,
                     f"Asset '{filename}' is fed to the tensor its AssetFileDef {resolved.problem}",
-                    position=where,
+                    at=where,
                 )
         if listing is not None and filename and filename not in listing.assets and filename not in reported:
             reported.add(filename)
@@ -86,5 +84,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 None,
                 f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the "
                 "init op reads it",
-                position=where,
+                at=where,
             )

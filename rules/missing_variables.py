@@ -51,9 +51,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_listing
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import meta_graphs, resolve_tensor, tag_set_text
 
@@ -74,7 +72,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         yield Issue(
             None,
             f"The SaverDef's restore_op_name {restore.problem}; the loader cannot restore variables",
-            position=position(graph, ("saver", "restore_op_name")),
+            at=at_saver("restore_op_name"),
         )
     if saver.filename_tensor_name:
         filename = resolve_tensor(graph, saver.filename_tensor_name)
@@ -83,9 +81,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 filename.node,
                 f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint "
                 "path",
-                position=position(graph, ("saver", "filename_tensor_name")),
+                at=at_saver("filename_tensor_name"),
             )
-    listing = saved_model_listing(graph)
+    listing = graph.artifact.directory_listing() if graph.artifact is not None else None
     if listing is None or listing.has_checkpoint:
         return
     restoring = [other for other in meta_graphs(graph) if _restores(other)]
@@ -103,7 +101,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         None,
         f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; "
         "loading fails or serves uninitialized variables",
-        position=position(graph, ("saver", "restore_op_name")),
+        at=at_saver("restore_op_name"),
     )
 
 

@@ -259,3 +259,26 @@ def test_the_readme_config_example_has_every_key_and_is_valid(tmp_path):
     config = load_config(config_file)
     assert config.interface_for(str(tmp_path / "models" / "frozen_v2.pb")) is not None
     assert config.target_tf == ("2.4", "2.11")
+
+
+def test_the_readme_names_the_release_that_first_registers_each_op_it_mentions():
+    # The bundled registries come from the real wheels (tensorflow-cpu 2.9.3 has no DisableCopyOnRead, 2.10.1 has).
+    from tflint.tf.releases import first_release_with_op
+
+    claims = re.findall(r"needs TF ≥ (?P<release>[\d.]+): op (?P<op>\w+)", README)
+    assert claims, "the README's --min-tf example is gone"
+    for release, op in claims:
+        assert first_release_with_op(op) == release, (op, release)
+
+
+def test_the_readme_suppression_example_suppresses_something_with_every_directive():
+    from conftest import lint_text
+
+    section = README.split("## Suppressing findings", 1)[1]
+    example = section.split("```\n", 2)[1]
+    graph = re.sub(r"\s+<- .*", "", example)  # the README's annotations are not part of the file
+    assert "tflint: file-ignore[" in graph and "tflint: ignore[" in graph
+    assert [(f.rule, f.line) for f in lint_text(graph)] == []
+    # and each directive is needed: without the directives, each suppressed rule reports
+    bare = re.sub(r"#\s*tflint:.*", "", graph)
+    assert {f.rule for f in lint_text(bare)} == {"deprecated-op", "unknown-op", "unknown-attr"}

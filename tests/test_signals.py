@@ -287,3 +287,50 @@ def test_a_mapped_file_truncated_while_read_is_a_finding_or_one_line(tmp_path, p
     assert result.returncode == code, result.stderr
     assert text in (result.stdout if code != 2 else result.stderr)
     assert result.stderr == "" if code != 2 else result.stderr.count("\n") == 1
+
+
+FIXABLE = """\
+node {
+  name: "a"
+  op: "MatMul"
+  input: "x"
+  input: "y"
+  attr { key: "T" value { type: DT_FLOAT } }
+  attr { key: "transpose_a" value { b: false } }
+}
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "y" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+"""
+
+
+def _names_unnamed_files(folder: Path) -> bool:
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    try:
+        descriptor = os.open(folder, os.O_WRONLY | os.O_TMPFILE, 0o600)
+    except OSError:
+        return False
+    try:
+        os.link(f"/proc/self/fd/{descriptor}", folder / "named", follow_symlinks=True)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+    os.unlink(folder / "named")
+    return True
+
+
+@pytest.mark.parametrize("point", ["tflint.engine.fix:_named:after", "tflint.engine.fix:_temporary:after"])
+def test_ctrl_c_during_fix_leaves_the_file_and_no_temporary_file(tmp_path, point):
+    """The moments a named temporary file exists: named just before the rename, or named from the start."""
+    if point.endswith("_named:after") and not _names_unnamed_files(tmp_path):
+        pytest.skip("this system cannot give an O_TMPFILE file a name (--fix then names it when it creates it)")
+    path = tmp_path / "g.pbtxt"
+    path.write_text(FIXABLE)
+    settings = {"TFLINT_TEST_SIGNAL_AT_CALL": point}
+    if point.endswith("_temporary:after"):
+        settings["TFLINT_TEST_NO_TMPFILE"] = "1"  # no O_TMPFILE: the fallback names it when it is created
+    result = _run([*_entry("module"), "--fix", "g.pbtxt"], tmp_path, **settings)
+    assert (result.returncode, result.stderr) == (130, "")
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["g.pbtxt"]
+    assert path.read_text() == FIXABLE

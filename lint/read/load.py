@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,6 +26,7 @@ from tflint.read.guarded import read_bytes
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
+from tflint.runtime.patterns import lazy
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -154,12 +155,28 @@ class Artifact:
         self.unsupported = unsupported
         self.derived = {} if derived is None else derived
 
+    # What rules need from the disk or the text comes through the artifact they are handed, from read/
+    # (a rule imports nothing of read/): computed on first use and kept in `derived`.
+
+    def directory_listing(self) -> Any:
+        """The `assets/` and `variables/` files of the SavedModel directory this file is the graph of
+        (a `tflint.read.saved_model.DirListing`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_listing
+
+        return saved_model_listing(self)
+
+    def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
+        """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
+        from tflint.read.text_schema import schema_uses
+
+        return schema_uses(self.text or "", root, watched, releases)
+
 
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:
     """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
 
     `workers` > 1 lets a GraphDef text of SPLIT_MIN_CHARS or more be read by two processes
-    (textfast.read_nodes_split); the result is the same as one reader's.
+    (tflint.read.text.read_nodes_split); the result is the same as one reader's.
     """
     saved_model_dir = None
     if path == "-":
@@ -267,19 +284,17 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
 def sniff_path(path: str) -> Verdict | None:
     """What the regular file at `path` holds, from a bounded look at its content (None: unreadable, or not a file).
 
-    The file is mapped, not read: the sniffer looks at a few KiB of it, whatever its size. It is
+    The file is read by position: the sniffer looks at a few KiB of it, whatever its size. It is
     opened as tflint opens every graph (tflint.read.guarded): a pipe or device is never read.
     """
-    import mmap
-
     from tflint.read.guarded import open_regular
+    from tflint.read.mapped import FileSource
 
     try:
         with open_regular(path) as handle:
-            if os.fstat(handle.fileno()).st_size == 0:
-                return classify(b"", path)
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                return classify(mapped, path)
+            # Read by position, not mapped: a file truncated meanwhile is a short read (FileChanged,
+            # a UsageError), where a map would kill the process with SIGBUS.
+            return classify(FileSource(handle, path, os.fstat(handle.fileno()).st_size), path)
     except (UsageError, OSError, ValueError):
         return None
 
@@ -330,7 +345,10 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
+        from tflint.errors import did_you_mean
+
+        hint = did_you_mean(normalized[:200], INPUT_TYPES, more=f"expected one of: {', '.join(INPUT_TYPES)}")
+        raise UsageError(f"unknown input type {quote(input_type)}{hint}")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized
@@ -591,6 +609,20 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     return owners
 
 
+# A piece of the file in a parser's message: the echoed line or a token in quotes, what it "got".
+_ECHOED = lazy(r"""(?P<schema>"tensorflow\.[\w.]+")|'[^']*'|"[^"]*"|\bgot\b.*|\bnamed\b.*""")
+
+
+def _without_content(error: Exception) -> str:
+    """The parser's message about a file given as `--op-defs` with no piece of the file in it.
+
+    Such a path may name a file that is no OpList at all (`~/.npmrc`, a token in it), and the
+    message ends up in CI logs: the position says where to look, the message only what went wrong.
+    """
+    message = re.sub(r"^\d+:\d+ : ", "", str(error))
+    return _ECHOED.sub(lambda match: match.group("schema") or "(...)", message).strip()
+
+
 def _parse_error_text(error: Exception, text: str | None = None) -> str:
     """The parser's message without what the finding already shows.
 
@@ -614,7 +646,7 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     artifact = Artifact(path=name, form="binary")
     first = hint or "GraphDef"
@@ -625,7 +657,7 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
     fallback = None
     for candidate in candidates:
         # A GraphDef is read as tflint.lite.GraphDef: the same checks, attrs decoded once per distinct entry.
-        message = binfast.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
+        message = binary.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
         try:
             message.ParseFromString(data)
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
@@ -672,14 +704,14 @@ def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSour
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
     MetaGraphDef is re-read as one.
     """
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
         graph = source.graph
-        if not isinstance(graph, binfast.LiteGraphDef):
-            graph = binfast.LiteGraphDef.FromString(graph.SerializeToString())
-        source.nodes, source.inputs_by_raw = binfast.nodes_and_inputs(graph, workers)
+        if not isinstance(graph, binary.LiteGraphDef):
+            graph = binary.LiteGraphDef.FromString(graph.SerializeToString())
+        source.nodes, source.inputs_by_raw = binary.nodes_and_inputs(graph, workers)
     return sources
 
 
@@ -811,10 +843,12 @@ def parse_op_list(data: bytes, name: str) -> Any:
             text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
         except text_format.ParseError as error:
             raise UsageError(
-                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}"
+                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_without_content(error)}"
             ) from None
-        except (UnicodeError, ValueError) as error:
-            raise UsageError(f"{name}: not an OpList: {error}") from None
+        except UnicodeError as error:
+            raise UsageError(f"{name}: not an OpList: not UTF-8 text ({type(error).__name__})") from None
+        except ValueError as error:
+            raise UsageError(f"{name}: not an OpList: {_without_content(error)}") from None
     else:
         try:
             op_list.ParseFromString(data)

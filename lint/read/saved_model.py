@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
+from typing import Any
 
 from tflint.records import record
-from tflint.tf.index import GraphIndex
 
 # -- the SavedModel directory ---------------------------------------------------------------------
 
@@ -31,10 +31,10 @@ class DirListing:
         )
 
 
-def saved_model_listing(graph: GraphIndex) -> DirListing | None:
-    """The `assets/` and `variables/` files of the SavedModel directory the graph came from (None for a lone file)."""
-    artifact = graph.artifact
-    if artifact is None or not getattr(artifact, "saved_model_dir", None):
+def saved_model_listing(artifact: Any) -> DirListing | None:
+    """The `assets/` and `variables/` files of the SavedModel directory an Artifact came from (None for a lone
+    file), listed once per artifact."""
+    if not getattr(artifact, "saved_model_dir", None):
         return None
     cache = artifact.derived
     if "listing" in cache:

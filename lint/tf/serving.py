@@ -34,7 +34,8 @@ from typing import Any, cast
 
 from tflint.records import record
 from tflint.tf.functions import func_references
-from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
+from tflint.tf.index import REF_OFFSET, GraphIndex
+from tflint.tf.node import Input, Node, parse_input
 from tflint.tf.op_signatures import signatures
 from tflint.wire import LENGTH_DELIMITED, WireError, fields
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex, Input, Node
+from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex
+from tflint.tf.node import Input, Node
 from tflint.tf.op_signatures import signatures
 from tflint.tf.shapes.algebra import (
     ConstValue,

@@ -15,6 +15,7 @@ environment:
 - TFLINT_TEST_TRUNCATE_AT_CALL=module:function[:after], TFLINT_TEST_TRUNCATE=path:size: when it is
   called, truncate the file at `path` to `size` bytes in place (what an editor or a download
   rewriting a file does while it is read).
+- TFLINT_TEST_NO_TMPFILE=1: the system has no O_TMPFILE (unnamed temporary files).
 - TFLINT_TEST_BLOCK_AT_CALL=module:function: when it is called, write the process id to
   TFLINT_TEST_MARKER (a FIFO the test reads) and wait forever: the test then knows that the
   process exists and is busy.
@@ -126,4 +127,6 @@ def _take_away(what):
 
 
 _take_away(os.environ.get("TFLINT_TEST_UNAVAILABLE", "").split(","))
+if os.environ.get("TFLINT_TEST_NO_TMPFILE") and hasattr(os, "O_TMPFILE"):
+    del os.O_TMPFILE
 sys.meta_path.insert(0, _Finder())
