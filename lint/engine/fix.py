@@ -13,7 +13,8 @@ What is removed is decided by tflint.tf.strip; this module makes the edit safe f
   (O_TMPFILE) given a name only just before the rename, else a named one; it is flushed to disk
   (fsync), gets the file's mode, and the rename happens only if the file still holds the bytes
   that were analysed (same inode, same content): a file changed meanwhile is reported, not
-  overwritten. Whatever interrupts the write (an error, Ctrl-C), the temporary file is removed;
+  overwritten. Whatever interrupts the write (an error; Ctrl-C, whose handler removes the named
+  temporary files registered with runtime.interrupts), the temporary file is removed;
   SIGTERM, SIGHUP and SIGQUIT are held back until the file is replaced (runtime.process.
   termination_deferred); a SIGKILL can leave only a named one (the fallback, or the instant between
   naming and renaming), `.NAME.tflint-fix-PID-XXXXXXXX.tmp`, which the next `--fix` writing into
@@ -38,8 +39,9 @@ from tflint.errors import UsageError
 from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked, still_holds
 from tflint.read.walk import saved_model_file
 from tflint.records import record
-from tflint.runtime.process import termination_deferred
+from tflint.runtime import interrupts
 from tflint.runtime.patterns import lazy
+from tflint.runtime.process import termination_deferred
 
 _BOM = b"\xef\xbb\xbf"
 _EUID = os.geteuid() if hasattr(os, "geteuid") else -1  # -1 where there are no user ids (Windows)
@@ -246,6 +248,7 @@ def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: s
                 descriptor, temporary = _written(directory, path, new, status, unnamed=False)
         named: str = temporary  # type: ignore[assignment]  # _written(unnamed=False) always names it
         os.replace(named, path)
+        interrupts.forget_temporary(named)
         temporary = None
         _sync_directory(directory)
     finally:
@@ -254,6 +257,7 @@ def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: s
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+            interrupts.forget_temporary(temporary)
 
 
 def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, unnamed: bool) -> tuple[int, str | None]:
@@ -277,6 +281,7 @@ def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, u
         if name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
+            interrupts.forget_temporary(name)
         raise
     return descriptor, name
 
@@ -293,7 +298,10 @@ def _temporary(directory: str, base: str, mode: int, unnamed: bool) -> tuple[int
     for _ in range(100):
         name = _temporary_name(directory, base)
         try:
-            return os.open(name, flags | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), name
+            with interrupts.deferred():  # Ctrl-C ends the command at once (tflint.runtime.interrupts): it removes it
+                created = os.open(name, flags | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                interrupts.track_temporary(name)
+            return created, name
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no free temporary file name", directory)
@@ -304,7 +312,9 @@ def _named(descriptor: int, directory: str, path: str) -> str:
     for _ in range(100):
         name = _temporary_name(directory, os.path.basename(path))
         try:
-            os.link(f"/proc/self/fd/{descriptor}", name, follow_symlinks=True)
+            with interrupts.deferred():  # Ctrl-C ends the command at once (tflint.runtime.interrupts): it removes it
+                os.link(f"/proc/self/fd/{descriptor}", name, follow_symlinks=True)
+                interrupts.track_temporary(name)
         except FileExistsError:
             continue
         return name
