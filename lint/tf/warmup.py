@@ -24,6 +24,7 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.serving import base_type, output_types, resolve_tensor
 from tflint.tf.shapes.algebra import Shape, shape_text
 from tflint.tf.shapes.inference import ShapeInference, infer_shapes
+from tflint.tf.tensors import DTYPE_SIZE, element_count
 
 WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 DEFAULT_SIGNATURE = "serving_default"
@@ -88,7 +89,7 @@ def _judge_predict(graph: GraphIndex, name: str, signature: Any, inputs: Sequenc
         if resolved.problem is not None or resolved.node is None:
             return None  # signature-unresolved's finding: nothing to run against
         expected = _fed_dtype(graph, resolved.node, resolved.index, info.dtype)
-        if tensor is None:
+        if tensor is None or _unparsable(tensor):
             return Refusal(f"tensor parsing error: {alias}")
         if expected and tensor.dtype != expected:
             return Refusal(
@@ -98,6 +99,19 @@ def _judge_predict(graph: GraphIndex, name: str, signature: Any, inputs: Sequenc
         if not tensor.tensor_shape.unknown_rank:
             feeds[(resolved.node.name, resolved.index)] = tuple(dim.size for dim in tensor.tensor_shape.dim)
     return _shape_refusal(graph, name, feeds)
+
+
+def _unparsable(tensor: Any) -> bool:
+    """Whether TensorFlow cannot make a tensor of this TensorProto: a dimension below 0, or bytes of another size."""
+    if tensor.tensor_shape.unknown_rank:
+        return False
+    dims = [dim.size for dim in tensor.tensor_shape.dim]
+    if any(size < 0 for size in dims):
+        return True
+    size = DTYPE_SIZE.get(tensor.dtype)
+    if not tensor.tensor_content or size is None:
+        return False
+    return len(tensor.tensor_content) != element_count(dims) * size
 
 
 def _fed_dtype(graph: GraphIndex, node: Any, index: int, declared: int) -> int:

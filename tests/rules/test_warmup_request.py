@@ -82,3 +82,19 @@ def test_a_meta_graph_tf_serving_does_not_load_is_not_judged(tmp_path):
     (model / "saved_model.pbtxt").write_text(saved + "meta_graphs {\n" + other + "}\n")
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert [f.graph for f in findings] == ["meta graph [serve]"]
+
+
+def test_a_tensor_tensorflow_cannot_build_is_a_parsing_error(tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    from tflint.protos import TensorProto
+
+    tensor = TensorProto(dtype=1)
+    tensor.tensor_shape.dim.add().size = 2
+    tensor.tensor_shape.dim.add().size = 3
+    tensor.tensor_content = bytes(20)  # 2 x 3 floats are 24 bytes
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert "TF Serving refuses it: tensor parsing error: x" in finding.message
