@@ -35,13 +35,26 @@ MAX_SHAPE_RUNS = 8
 
 @record(frozen=True)
 class Refusal:
-    """Why TF Serving refuses a request: its message, and whether it comes from running the graph (vs its API)."""
+    """Why TF Serving refuses a request: its message, and whether it comes from running the graph (vs its API).
+
+    `text()` is the phrase a finding uses: "TF Serving refuses it: MESSAGE", or "running it fails:
+    MESSAGE" (a message from the shape inference says where: "running it fails at node ...").
+    """
 
     message: str
     at_run: bool
 
     def __init__(self, message: str, at_run: bool = False) -> None:
         vars(self).update(message=message, at_run=at_run)
+
+    def text(self) -> str:
+        if not self.at_run:
+            return f"TF Serving refuses it: {self.message}"
+        return (
+            f"running it fails {self.message}"
+            if self.message.startswith("at ")
+            else f"running it fails: {self.message}"
+        )
 
 
 def judge_request(graph: GraphIndex, kind: str | None, signature_name: str, inputs: Sequence[tuple[str, Any]],
@@ -139,7 +152,7 @@ def _shape_refusal(graph: GraphIndex, signature: str, feeds: dict[tuple[str, int
             continue
         shapes = ", ".join(f"{node}:{index} {shape_text(shape)}" for (node, index), shape in sorted(feeds.items()))
         where = f"node '{issue.node.name}'" + (f" in function '{issue.node.function}'" if issue.node.function else "")
-        refusal = Refusal(f"running it with {shapes} fails at {where}: {issue.message}", at_run=True)
+        refusal = Refusal(f"at {where} (fed {shapes}): {issue.message}", at_run=True)
         break
     runs[key] = refusal
     return refusal

@@ -47,8 +47,8 @@ def _request(signature="", **inputs):
             id="extra",
         ),
         pytest.param([_request(x=("DT_INT32", [2, 3]))], ["Expects arg[0] to be float but int32 is provided"], id="dtype"),
-        pytest.param([_request(x=("DT_FLOAT", [2, 4]))], ["fails at node 'y': Dimensions must be equal"], id="shape"),
-        pytest.param([_request(x=("DT_FLOAT", [3]))], ["fails at node 'y': Shape must be rank 2 but is rank 1"], id="rank"),
+        pytest.param([_request(x=("DT_FLOAT", [2, 4]))], ["running it fails at node 'y' (fed x:0 [2,4]): Dimensions must be equal"], id="shape"),
+        pytest.param([_request(x=("DT_FLOAT", [3]))], ["running it fails at node 'y' (fed x:0 [3]): Shape must be rank 2 but is rank 1"], id="rank"),
         pytest.param(
             [_request(x=("DT_FLOAT", [2, 3])), _request("nope"), _request(x=("DT_INT64", [1, 3]))],
             ["record 1 ", "record 2 "],
