@@ -10,6 +10,7 @@ from test_serving_load import build
 from tflint.api import lint_file
 
 RULE = "checkpoint-unused"
+SERVING = {"extends": "serving"}
 FLOAT = ("DT_FLOAT", [2])
 
 
@@ -43,10 +44,14 @@ def test_a_tf_written_extra_tensor_is_an_info_note(tmp_path):
 def test_tf_written_bases_read_every_entry_and_serve_every_variable_but_a_counter(tmp_path):
     import shutil
 
-    notes = {}
+    notes, default = {}, {}
     for base in sorted((DATA / "serving_load" / "bases").iterdir()):
         shutil.copytree(base, tmp_path / base.name)
-        notes[base.name] = [f.message for f in lint_file(tmp_path / base.name).findings if f.rule == RULE]
+        notes[base.name] = [
+            f.message for f in lint_file(tmp_path / base.name, config=SERVING).findings if f.rule == RULE
+        ]
+        default[base.name] = [f.message for f in lint_file(tmp_path / base.name).findings if f.rule == RULE]
+    assert default == {name: [] for name in notes}
     assert notes == {
         "tf1_builder": [
             "1 restored variable that no signature reads: 'counter' (optimizer state, training counters?); loaders "
@@ -68,5 +73,8 @@ def test_restored_variables_no_signature_reads(tmp_path):
         '    method_name: "tensorflow/serving/predict" } }\n'
     )
     checkpoint = {"step": ("DT_FLOAT", [2]), "w": ("DT_FLOAT", [2])}
-    findings = [f for f in lint_file(write_model(tmp_path / "m", text, checkpoint)).findings if f.rule == RULE]
+    model = write_model(tmp_path / "m", text, checkpoint)
+    findings = [f for f in lint_file(model, config=SERVING).findings if f.rule == RULE]
     assert [f.message.split(" (")[0] for f in findings] == ["1 restored variable that no signature reads: 'step'"]
+    assert [str(f.severity) for f in findings] == ["info"]  # one below the preset's warning
+    assert [f for f in lint_file(model).findings if f.rule == RULE] == []  # off by default
