@@ -586,6 +586,35 @@ def fix_paths(
     return fix_files(files, given, write=write, input_type=input_type)
 
 
+def show_model(
+    path: str | os.PathLike[str], *, op_defs: Sequence[str] = (), input_type: str | None = None, batch: int = 1
+) -> Any:
+    """The review view of a graph file or SavedModel (`tflint show`, `tflint stats`): a `ModelView`."""
+    from tflint.engine.review import load_view
+
+    registry = registry_for(resolve_config(None, os.fspath(path)), op_defs)
+    with process.collector_paused():
+        return load_view(os.fspath(path), registry, input_type=input_type, batch=batch)[0]
+
+
+def diff_models(
+    old: str | os.PathLike[str],
+    new: str | os.PathLike[str],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+    batch: int = 1,
+) -> Any:
+    """What changed between two versions of a model (`tflint diff`): a `ModelDiff` (`.changed` says whether)."""
+    from tflint.engine.model_diff import diff_models as diff_pipeline
+
+    resolved = resolve_config(config, os.fspath(new))
+    registry = registry_for(resolved, op_defs)
+    with process.collector_paused():
+        return diff_pipeline(os.fspath(old), os.fspath(new), resolved, registry, input_type=input_type, batch=batch)
+
+
 __all__ = [
     "ConfigError",
     "FixResult",
@@ -594,10 +623,12 @@ __all__ = [
     "Report",
     "UsageError",
     "compat",
+    "diff_models",
     "lint_file",
     "lint_graph",
     "fix_paths",
     "lint_paths",
     "min_tf",
+    "show_model",
     "validate",
 ]

@@ -286,10 +286,10 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
             form = "binary" if verdict.kind == "chunked-saved-model" else None
             return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
         hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+        sure = verdict.kind == "graph" and verdict.form == "binary"
         if verdict.form == "binary":
-            return _load_binary(
-                data, name, kind, hint, workers
-            )  # no control byte in its first KiB, but binary all the same
+            # (no control byte in its first KiB, maybe, but binary all the same)
+            return _load_binary(data, name, kind, hint, workers, sure=sure)
     if looks_like_text(data):
         del data
         artifact = _load_text(handed, name, kind or hint, workers)
@@ -637,9 +637,14 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1) -> Artifact:
+def _load_binary(
+    data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1, *, sure: bool = False
+) -> Artifact:
     """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others.
 
+    `sure`: the sniffer found the hint's own content (a node with a name and an op), so a parse as
+    the hint is its reading, whatever unknown fields protobuf kept beside it (a known field number
+    with another wire type among them: protobuf, and TensorFlow, read the graph around it).
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
@@ -660,7 +665,11 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
-        if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
+        if (
+            _plausible(message, candidate)
+            or (kind and _readable_as(message, candidate))
+            or (sure and candidate == hint and not kind)
+        ):
             return _binary_artifact(artifact, message, candidate, data, workers)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)

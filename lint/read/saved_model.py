@@ -33,6 +33,7 @@ class DirListing:
     variable_sizes: dict[str, int]  # the size of each regular file under variables/
     asset_sizes: dict[str, int]  # the size of each regular file under assets/
     asset_directories: frozenset[str]  # the directories under assets/ (a loader cannot read them as files)
+    links: frozenset[str]  # the paths under assets/ that are symbolic links (a loader reads their targets)
 
     def __init__(
         self,
@@ -43,6 +44,7 @@ class DirListing:
         variable_sizes: dict[str, int] | None = None,
         asset_sizes: dict[str, int] | None = None,
         asset_directories: frozenset[str] = frozenset(),
+        links: frozenset[str] = frozenset(),
     ) -> None:
         vars(self).update(
             root=root,
@@ -52,6 +54,7 @@ class DirListing:
             variable_sizes=variable_sizes or {},
             asset_sizes=asset_sizes or {},
             asset_directories=asset_directories,
+            links=links,
         )
 
     @property
@@ -191,7 +194,8 @@ def _object_graph(checkpoint: BundleIndex) -> tuple[Any, str | None]:
 
 def _listing(root: str) -> DirListing:
     assets_dir = os.path.join(root, "assets")
-    assets, asset_sizes, asset_directories = _asset_files(assets_dir, os.path.realpath(root))
+    links: set[str] = set()
+    assets, asset_sizes, asset_directories = _asset_files(assets_dir, os.path.realpath(root), links)
     variables_dir = os.path.join(root, "variables")
     sizes: dict[str, int] = {}
     variables: set[str] = set()
@@ -207,7 +211,14 @@ def _listing(root: str) -> DirListing:
     except OSError:
         has_dir = False
     return DirListing(
-        root, frozenset(assets), frozenset(variables), has_dir, sizes, asset_sizes, frozenset(asset_directories)
+        root,
+        frozenset(assets),
+        frozenset(variables),
+        has_dir,
+        sizes,
+        asset_sizes,
+        frozenset(asset_directories),
+        frozenset(links),
     )
 
 
@@ -215,11 +226,12 @@ def _listing(root: str) -> DirListing:
 MAX_ASSET_ENTRIES = 100_000
 
 
-def _asset_files(assets_dir: str, inside: str) -> tuple[set[str], dict[str, int], set[str]]:
+def _asset_files(assets_dir: str, inside: str, links: set[str]) -> tuple[set[str], dict[str, int], set[str]]:
     """The paths under `assets_dir` (relative, '/'-separated), never walking outside the directory `inside`.
 
     Returns the paths that are not directories, the sizes of those that are regular files,
-    and the directories. Each directory is read once (a symlink loop `assets/a -> .` ends), a
+    and the directories. The paths that are symbolic links (to a file or a directory) are also added to
+    `links`. Each directory is read once (a symlink loop `assets/a -> .` ends), a
     directory symlink that leads outside the SavedModel is listed as a name but not entered
     (`assets/x -> /usr/share` reveals nothing of the machine), and at most MAX_ASSET_ENTRIES
     entries are read.
@@ -248,6 +260,8 @@ def _asset_files(assets_dir: str, inside: str) -> tuple[set[str], dict[str, int]
             relative = os.path.relpath(entry.path, assets_dir).replace(os.sep, "/")
             try:
                 is_dir = entry.is_dir()
+                if entry.is_symlink():
+                    links.add(relative)
             except OSError:
                 is_dir = False
             if is_dir:
