@@ -346,12 +346,8 @@ def signature_reach(graph: GraphIndex) -> Reach | None:
     cache = _reach_cache(graph)
     if "signatures" not in cache:
         meta = graph.meta_graph
-        roots = (
-            [parse_input(item.name).node for item in signature_tensors(meta) if item.name and item.direction == "outputs"
-             and not item.is_op]
-            if meta is not None
-            else []
-        )  # fmt: skip
+        outputs = [item for item in signature_tensors(meta) if item.direction == "outputs"] if meta is not None else []
+        roots = [parse_input(item.name).node for item in outputs if item.name and not item.is_op]
         cache["signatures"] = _closure(graph, roots) if roots else None
     return cast("Reach | None", cache["signatures"])
 

@@ -24,7 +24,7 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.serving import base_type, output_types, resolve_tensor
 from tflint.tf.shapes.algebra import Shape, shape_text
 from tflint.tf.shapes.inference import ShapeInference, infer_shapes
-from tflint.tf.tensors import DTYPE_SIZE, element_count
+from tflint.tf.tensors import DTYPE_SIZE, element_count, tensor_content
 
 WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 DEFAULT_SIGNATURE = "serving_default"
@@ -122,9 +122,10 @@ def _unparsable(tensor: Any) -> bool:
     if any(size < 0 for size in dims):
         return True
     size = DTYPE_SIZE.get(tensor.dtype)
-    if not tensor.tensor_content or size is None:
+    content = tensor_content(tensor)
+    if not content or size is None:
         return False
-    return len(tensor.tensor_content) != element_count(dims) * size
+    return len(content) != element_count(dims) * size
 
 
 def _fed_dtype(graph: GraphIndex, node: Any, index: int, declared: int) -> int:
