@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from tflint.engine.run import build_index
 from tflint.errors import UsageError
 from tflint.read.load import Artifact, load_path
 from tflint.read.weights import (
@@ -292,20 +293,7 @@ def view_of(
     contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_pieces)
     object_graphs = []
     for source in artifact.graphs:
-        if source.op_list is not None and len(source.op_list.op):
-            graph_registry = registry.with_op_list("stripped_op_list", source.op_list)
-        else:
-            graph_registry = registry
-        index = GraphIndex(
-            source.graph,
-            graph_registry,
-            nodes=source.node_list(),
-            inputs_by_raw=source.inputs_by_raw,
-            label=source.label,
-            meta_graph=source.meta_graph,
-            graph_id=source.graph_id,
-            artifact=artifact,
-        )
+        index = build_index(source, registry, artifact)
         graph_view, canonical = _graph_view(index, source, batch, costs)
         graphs.append(graph_view)
         for node in index.all_nodes():
