@@ -133,6 +133,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--ignore", action="append", type=_rule_names, metavar="RULES", help="do not run these rules"
     )
     selection.add_argument(
+        "--verify-checksums",
+        action="store_true",
+        help="check every checkpoint entry's CRC-32C (reads every byte of variables/: the checkpoint-checksum rule)",
+    )
+    selection.add_argument(
         "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
     )
     files = parser.add_argument_group("file selection")
@@ -236,6 +241,7 @@ _DEFAULTS: dict[str, Any] = {
     "prune_baseline": False,
     "select": None,
     "extend_select": None,
+    "verify_checksums": False,
     "ignore": None,
     "preset": None,
     "exclude": None,
@@ -488,7 +494,10 @@ def _overrides(args: argparse.Namespace) -> Any:
     return Overrides(
         preset=args.preset,
         select=_flat(args.select),
-        extend_select=_flat(args.extend_select) or (),
+        extend_select=(
+            *(_flat(args.extend_select) or ()),
+            *(("checkpoint-checksum",) if args.verify_checksums else ()),
+        ),
         ignore=_flat(args.ignore) or (),
         exclude=_flat(args.exclude),
         extend_exclude=_flat(args.extend_exclude) or (),

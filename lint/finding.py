@@ -127,13 +127,28 @@ class Issue:
     have no graph index: the meta graph of the new version the issue is about,
     and a Place in it (a `tflint.tf.compat.Where`). `lesser` marks a case one level below the rule's own, whatever
     that is set to (error -> warning -> info): an unsafe op no signature
-    reaches, beside the reachable ones.
+    reaches, beside the reachable ones; a number (2) puts it that many levels below, never
+    under info. `properties` are machine-readable facts about the finding, as (key, value)
+    pairs of JSON values (`unsafe-op`: its trigger, capability, target and path, and the
+    `security-severity` score GitHub code scanning ranks by); report formats carry them.
 
     A frozen `@record` with `__slots__` and a written-out `__init__` (not `@dataclass`, whose
     generated code costs start-up time: see `tflint.records`).
     """
 
-    __slots__ = ("node", "message", "field", "function", "position", "severity", "library", "where", "lesser", "at")
+    __slots__ = (
+        "node",
+        "message",
+        "field",
+        "function",
+        "position",
+        "severity",
+        "library",
+        "where",
+        "lesser",
+        "at",
+        "properties",
+    )
 
     node: Any
     message: str
@@ -143,8 +158,9 @@ class Issue:
     severity: Severity | None
     library: bool
     where: Any
-    lesser: bool
+    lesser: int
     at: Place | None
+    properties: tuple[tuple[str, Any], ...] | None
 
     def __init__(
         self,
@@ -156,8 +172,9 @@ class Issue:
         severity: Severity | None = None,
         library: bool = False,
         where: Any = None,
-        lesser: bool = False,
+        lesser: int = 0,
         at: Place | None = None,
+        properties: tuple[tuple[str, Any], ...] | None = None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "node", node)
@@ -170,13 +187,18 @@ class Issue:
         _set(self, "where", where)
         _set(self, "lesser", lesser)
         _set(self, "at", at)
+        _set(self, "properties", properties)
 
 
-@record(frozen=True)
+@record(frozen=True, hidden=("properties",))
 class Finding:
-    """One reported problem, with everything needed to show and key it (a frozen record, as Issue)."""
+    """One reported problem, with everything needed to show and key it (a frozen record, as Issue).
 
-    __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph")
+    `properties` (the Issue's, as a tuple of pairs) are extra facts for machines; they are not
+    part of a finding's identity (equality, baselines, fingerprints).
+    """
+
+    __slots__ = ("rule", "severity", "message", "file", "line", "column", "node", "function", "graph", "properties")
 
     rule: str
     severity: Severity
@@ -187,6 +209,7 @@ class Finding:
     node: str | None
     function: str | None
     graph: str | None
+    properties: tuple[tuple[str, Any], ...] | None
 
     def __init__(
         self,
@@ -199,6 +222,7 @@ class Finding:
         node: str | None = None,
         function: str | None = None,
         graph: str | None = None,
+        properties: tuple[tuple[str, Any], ...] | None = None,
     ) -> None:
         _set = object.__setattr__
         _set(self, "rule", rule)
@@ -210,6 +234,7 @@ class Finding:
         _set(self, "node", node)
         _set(self, "function", function)
         _set(self, "graph", graph)
+        _set(self, "properties", properties)
 
     def replace(self, **changes: Any) -> Finding:
         """A copy with some fields changed (as `dataclasses.replace`)."""
@@ -243,11 +268,15 @@ class Finding:
             value = getattr(self, name)
             if value is not None and (shown := escape(value)) is not value:
                 changes[name] = shown
+        if self.properties:
+            shown_properties = tuple((key, _escape_value(value, escape)) for key, value in self.properties)
+            if shown_properties != self.properties:
+                changes["properties"] = shown_properties
         return self.replace(**changes) if changes else self
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping with stable keys."""
-        return {
+        """A JSON-ready mapping with stable keys (and `properties`, only when the finding has some)."""
+        mapping: dict[str, Any] = {
             "rule": self.rule,
             "severity": str(self.severity),
             "message": self.message,
@@ -258,3 +287,15 @@ class Finding:
             "function": self.function,
             "graph": self.graph,
         }
+        if self.properties:
+            mapping["properties"] = dict(self.properties)
+        return mapping
+
+
+def _escape_value(value: Any, escape: Any) -> Any:
+    """A JSON value with each string in it escaped (lists and tuples element by element)."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, (list, tuple)):
+        return [_escape_value(item, escape) for item in value]
+    return value

@@ -37,7 +37,8 @@ def graph(staged: Path):
     for name in saved:
         del sys.modules[name]
     try:
-        yield grimp.build_graph("tflint", exclude_type_checking_imports=True, cache_dir=None)
+        # TYPE_CHECKING imports count: an annotation that needs a module above is a cycle too.
+        yield grimp.build_graph("tflint", exclude_type_checking_imports=False, cache_dir=None)
     finally:
         sys.path.remove(str(staged))
         for name in [n for n in sys.modules if n == "tflint" or n.startswith("tflint.")]:
@@ -100,8 +101,7 @@ FILE_SYSTEM = {
     "cli.py": "the package's registry.json for --version, without importing the registry",
     "report/output.py": "writes the report (-o FILE), atomically",
     "runtime/fork.py": "pipes and anonymous maps between a process and its forked children",
-    "api.py": "--fix writes a binary graph back (until #29 moves --fix to engine/fix.py)",
-    "engine/fix.py": "--fix writes a graph back, atomically (#29)",
+    "engine/fix.py": "--fix writes a graph back, atomically, and cleans up its temporaries",
     "config/git_driver.py": "tflint git-setup adds its lines to the repository's .gitattributes",
     "read/gitrev.py": "diff REV:PATH writes the path's blobs out of git into a temporary directory",
 }
@@ -137,6 +137,7 @@ def test_only_the_listed_modules_touch_the_file_system():
 WHOLE_TOOL_TESTS = {
     "test_compat.py": "the `tflint compat` command and API (engine/compat, tf/compat and the compat rules)",
     "test_serving.py": "validate() and the serving preset on real SavedModels",
+    "test_fix.py": "the `--fix` and `--diff` commands (engine/fix, read/edit, tf/strip)",
 }
 
 
@@ -164,6 +165,15 @@ def _ruff(*args: str) -> subprocess.CompletedProcess:
 def test_package_lines_are_at_most_120_columns():
     result = _ruff("check", "--no-cache", "--select", "E501", "--output-format", "concise", "lint", "rules")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    # ruff lets a line that is one long token (a string, a URL) pass; the rule here has no exception.
+    long_lines = [
+        f"{path.relative_to(REPO)}:{number}"
+        for folder in ("lint", "rules")
+        for path in sorted((REPO / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if len(line) > 120
+    ]
+    assert long_lines == []
 
 
 def test_package_is_formatted():

@@ -157,7 +157,7 @@ def _findings(
             continue
         severity = configured if issue.severity is None or level_set else issue.severity
         if issue.lesser and severity > Severity.INFO:
-            severity = Severity(severity - 1)
+            severity = Severity(max(Severity.INFO, severity - int(issue.lesser)))
         function = node.function if node is not None else issue.function
         message = issue.message
         if (
@@ -199,6 +199,7 @@ def _findings(
             node=node_name,
             function=function,
             graph=label,
+            properties=issue.properties,
         )
     for (node_name, function), (count, severity, first) in left_out.items():
         line, column = issue_position(first, index)

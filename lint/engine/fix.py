@@ -13,10 +13,11 @@ What is removed is decided by tflint.tf.strip; this module makes the edit safe f
   (O_TMPFILE) given a name only just before the rename, else a named one; it is flushed to disk
   (fsync), gets the file's mode, and the rename happens only if the file still holds the bytes
   that were analysed (same inode, same content): a file changed meanwhile is reported, not
-  overwritten. Whatever interrupts the write (an error, Ctrl-C), the temporary file is removed; a
-  SIGKILL can leave only a named one (the fallback, or the instant between naming and renaming),
-  `.NAME.tflint-fix-PID-XXXXXXXX.tmp`, which the next `--fix` writing into that directory removes
-  once process PID is gone;
+  overwritten. Whatever interrupts the write (an error, Ctrl-C), the temporary file is removed;
+  SIGTERM, SIGHUP and SIGQUIT are held back until the file is replaced (runtime.process.
+  termination_deferred); a SIGKILL can leave only a named one (the fallback, or the instant between
+  naming and renaming), `.NAME.tflint-fix-PID-XXXXXXXX.tmp`, which the next `--fix` writing into
+  that directory removes once process PID is gone;
 - a failure to write (a read-only directory, a full disk, a file-size limit) is reported for that
   file (`FixResult.error`), never raised as an internal error.
 
@@ -37,6 +38,7 @@ from tflint.errors import UsageError
 from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked
 from tflint.read.walk import saved_model_file
 from tflint.records import record
+from tflint.runtime.process import termination_deferred
 from tflint.runtime.patterns import lazy
 
 _BOM = b"\xef\xbb\xbf"
@@ -88,10 +90,11 @@ def fix_files(
             else "--diff cannot show a change to stdin (-): it diffs files; name the file"
         )
     inside = _Roots(roots)
-    return [_fix_one(path, inside, write, input_type) for path in files]
+    swept: set[str] = set()  # directories already cleared of killed runs' temporary files
+    return [_fix_one(path, inside, write, input_type, swept) for path in files]
 
 
-def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> FixResult:
+def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swept: set[str]) -> FixResult:
     target = path
     if os.path.isdir(path):
         found = saved_model_file(path)
@@ -123,7 +126,8 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> 
     if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
         return FixResult(target, (), problem="a read-only file: not replaced")
     try:
-        _replace(target, new, data, status)
+        with termination_deferred():
+            _replace(target, new, data, status, swept)
     except _Changed:
         return FixResult(target, (), problem="changed while tflint read it: not written; run --fix again")
     except OSError as error:
@@ -218,14 +222,16 @@ class _Changed(Exception):
     """The file on disk is no longer the one analysed."""
 
 
-def _replace(path: str, new: bytes, old: bytes, status: os.stat_result) -> None:
+def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: set[str]) -> None:
     """Replace the file at `path`, which held `old` when `status` was taken, by `new`, atomically.
 
     Raises _Changed (nothing written) if the file no longer holds `old`, OSError if the system
     refuses; the temporary file never outlives the call, unless the process is killed.
     """
     directory = os.path.dirname(os.path.abspath(path))
-    _sweep(directory)
+    if directory not in swept:  # once per directory and run: a folder of many graphs is listed once
+        swept.add(directory)
+        _sweep(directory)
     descriptor, temporary = _written(directory, path, new, status, unnamed=True)
     try:
         try:

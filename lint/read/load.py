@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.saved_model import read_saved_model_files
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
@@ -164,6 +165,20 @@ class Artifact:
 
         return saved_model_listing(self)
 
+    def saved_model_files(self) -> Any:
+        """What the SavedModel directory holds besides this graph: listing, checkpoint index and object graph,
+        warm-up requests (a `tflint.read.saved_model.SavedModelFiles`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_files
+
+        return saved_model_files(self)
+
+    def checkpoint_checksums(self) -> Any:
+        """Each checkpoint entry's CRC-32C computed from the data shards (reads every byte, once), or None
+        (`tflint.read.tensor_bundle.ChecksumResult`s)."""
+        from tflint.read.saved_model import checkpoint_checksums
+
+        return checkpoint_checksums(self)
+
     def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
         """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
         from tflint.read.text_schema import schema_uses
@@ -199,7 +214,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
-            return mapped
+            return _with_directory_files(mapped)
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = target
@@ -212,6 +227,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
         artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
+    return _with_directory_files(artifact)
+
+
+def _with_directory_files(artifact: Artifact) -> Artifact:
+    """A SavedModel directory's checkpoint index, listing and warm-up requests, read with its graph (once)."""
+    if artifact.saved_model_dir is not None and artifact.failure is None:
+        read_saved_model_files(artifact)
     return artifact
 
 
@@ -264,10 +286,10 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
             form = "binary" if verdict.kind == "chunked-saved-model" else None
             return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
         hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+        sure = verdict.kind == "graph" and verdict.form == "binary"
         if verdict.form == "binary":
-            return _load_binary(
-                data, name, kind, hint, workers
-            )  # no control byte in its first KiB, but binary all the same
+            # (no control byte in its first KiB, maybe, but binary all the same)
+            return _load_binary(data, name, kind, hint, workers, sure=sure)
     if looks_like_text(data):
         del data
         artifact = _load_text(handed, name, kind or hint, workers)
@@ -615,9 +637,14 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1) -> Artifact:
+def _load_binary(
+    data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1, *, sure: bool = False
+) -> Artifact:
     """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others.
 
+    `sure`: the sniffer found the hint's own content (a node with a name and an op), so a parse as
+    the hint is its reading, whatever unknown fields protobuf kept beside it (a known field number
+    with another wire type among them: protobuf, and TensorFlow, read the graph around it).
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
@@ -638,7 +665,11 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
-        if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
+        if (
+            _plausible(message, candidate)
+            or (kind and _readable_as(message, candidate))
+            or (sure and candidate == hint and not kind)
+        ):
             return _binary_artifact(artifact, message, candidate, data, workers)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)

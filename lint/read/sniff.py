@@ -1382,21 +1382,19 @@ def _classify_binary(src: _Source, base: str, hint: _Hint, whole: bool = False) 
         # Unidentified bytes (noise, a zero-filled or damaged file): not known to be anything else, so linted.
         what = "truncated" if walk.status == "truncated" else "not protobuf wire format"
         return Verdict("unsure", hint[1] if hint and hint[0] == "graph" else "unknown", f"{what} at byte 0", form)
+    tail = ""
+    if walk.status == "truncated":
+        tail = f"; truncated at byte {walk.where}"
+    elif walk.status == "invalid":
+        tail = f"; malformed at byte {walk.where}"
     results = {}
     for message, check in (
         ("SavedModel", _check_savedmodel),
         ("MetaGraphDef", _check_metagraph),
         ("GraphDef", _check_graphdef),
     ):
-        results[message] = check(src, walk)
-    tail = ""
-    if walk.status == "truncated":
-        tail = f"; truncated at byte {walk.where}"
-    elif walk.status == "invalid":
-        tail = f"; malformed at byte {walk.where}"
-    for message in ("SavedModel", "MetaGraphDef", "GraphDef"):
-        state, note = results[message]
-        if state == "yes":
+        state, note = results[message] = check(src, walk)
+        if state == "yes":  # the first message in this order that surely fits is the verdict
             return Verdict("graph", message, note + tail, form)
     other = _other_binary(src, walk, base)
     if other is not None and (walk.status == "complete" if whole else walk.status != "invalid"):

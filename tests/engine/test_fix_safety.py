@@ -313,3 +313,45 @@ def test_after_a_sigkill_mid_write_the_file_is_whole_and_the_next_run_leaves_no_
     assert path.read_text() == GRAPH  # never half-written
     assert fix_paths([path])[0].written and path.read_text() == FIXED
     assert _leftovers(tmp_path) == []
+
+
+def test_a_sigterm_mid_write_ends_the_run_once_the_file_is_replaced(tmp_path):
+    import signal
+
+    path = _graph(tmp_path)
+    code = (
+        "import sys\n"
+        "from tflint.engine import fix\n"
+        "from tflint.cli import main\n"
+        "synced = fix.os.fsync\n"
+        "def waiting(descriptor):\n"
+        "    print('writing', flush=True)\n"
+        "    sys.stdin.readline()  # until the test has sent SIGTERM\n"
+        "    synced(descriptor)\n"
+        "fix.os.fsync = waiting\n"
+        f"main(['--fix', {str(path)!r}])\n"
+        "print('after the run', flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline() == "writing\n"
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate("go on\n", timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    # It ended when the write was done (the fallback to a named temporary file writes twice), not after the run.
+    assert child.returncode == -signal.SIGTERM and "after the run" not in out
+    assert path.read_text() == FIXED and _leftovers(tmp_path) == []
+
+
+def test_a_directory_is_searched_for_old_temporary_files_once_per_run(tmp_path, monkeypatch):
+    for name in ("a.pbtxt", "b.pbtxt", "c.pbtxt"):
+        _graph(tmp_path, name)
+    listed = []
+    monkeypatch.setattr(fix.os, "listdir", lambda directory: listed.append(directory) or [])
+    assert all(result.written for result in fix_paths([tmp_path]))
+    assert listed == [str(tmp_path)]  # not once per file: a folder of N graphs would cost N listings of N names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex
 from tflint.tf.node import Input, Node
@@ -163,7 +163,8 @@ class ShapeInference:
         arguments: _Arguments | None = None,
         feeds: dict[tuple[str, int], Shape] | None = None,
     ) -> None:
-        """`feeds`: shapes given to top-level tensors, as a caller's input_map would (a batch size fed)."""
+        """`feeds`: top-level tensors (node, output) given a concrete shape, as a session feed replaces them (a
+        warm-up request's tensors, a batch size)."""
         self.graph = graph
         # TensorFlow's refiner uses min(its own GraphDef version, the graph's producer).
         self.producer = graph.producer
@@ -768,7 +769,8 @@ class ShapeInference:
 
 def _call(c: Context) -> list[Shape]:
     """The shape function of a function call: its body's, with the caller's arguments."""
-    return c.inference.call_outputs(c)
+    inference = cast(ShapeInference, c.inference)  # the one Refiner, which follows calls
+    return inference.call_outputs(c)
 
 
 def _type_list(node: Node, name: str) -> tuple[int, ...] | None:
