@@ -25,20 +25,18 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 REPO = Path(__file__).resolve().parents[1]
 KERNELS_PATH = REPO / "lint" / "tf" / "data" / "kernels.json.z"
-# Device types a server can have; the others (XLA_*, TPU*, DEFAULT: kernels registered for any
-# pluggable device) never decide placement on a CPU or GPU server.
-KEPT_DEVICES = ("CPU", "GPU")
+# The device types a CPU or GPU server places on, and DEFAULT: kernels registered for every device
+# type, which the kernel lookup falls back to when no kernel of the device's own type matches.
+KEPT_DEVICES = ("CPU", "GPU", "DEFAULT")
 # Ops registered on every build; a dump without them is a broken one.
 SENTINEL_KERNELS = (("Const", "CPU"), ("MatMul", "CPU"), ("_Arg", "CPU"), ("SaveV2", "CPU"))
 
 
-def _constraint_values(constraint: Any) -> list[Any]:
-    """A constraint's allowed values: DataType names for a type constraint, else the values."""
-    from tensorflow.core.framework import types_pb2
-
+def _constraint_values(constraint: Any) -> Any:
+    """A constraint's allowed values: `{"type": [DataType numbers]}` for a type constraint, else the values."""
     values = constraint.allowed_values.list
     if values.type:
-        return [types_pb2.DataType.Name(value) for value in values.type]
+        return {"type": list(values.type)}
     if values.s:
         return [value.decode("utf-8", "replace") for value in values.s]
     if values.i:
@@ -75,13 +73,13 @@ def _release_key(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in name.split("."))
 
 
-def _encode_kernel(device: str, label: str, constraints: dict[str, list[Any]], host: list[str]) -> str:
-    """One kernel as text: `device|label|attr=v,v;attr=v|host,args` (values JSON when not names)."""
+def _encode_kernel(device: str, label: str, constraints: dict[str, Any], host: list[str]) -> str:
+    """One kernel as text: `device|label|attr=1,2;attr==["json"]|host,args` (DataType numbers, or values as JSON)."""
     parts = []
     for name in sorted(constraints):
         values = constraints[name]
-        if all(isinstance(value, str) and value.startswith("DT_") for value in values):
-            shown = ",".join(value[3:] for value in values)
+        if isinstance(values, dict):
+            shown = ",".join(str(value) for value in sorted(values["type"]))
         else:
             shown = "=" + json.dumps(values, separators=(",", ":"))
         parts.append(f"{name}={shown}")
@@ -107,7 +105,9 @@ def combine(dump_dir: Path) -> None:
     }
     raw = json.dumps(table, separators=(",", ":")).encode("utf-8")
     KERNELS_PATH.write_bytes(zlib.compress(raw, 9))
-    print(f"{KERNELS_PATH}: {len(builds)} builds, {len(ops)} ops, {len(raw)} bytes raw, {KERNELS_PATH.stat().st_size} stored")
+    print(
+        f"{KERNELS_PATH}: {len(builds)} builds, {len(ops)} ops, {len(raw)} bytes raw, {KERNELS_PATH.stat().st_size} stored"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
