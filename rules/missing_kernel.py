@@ -69,6 +69,18 @@ COST = 3
 EXAMPLE_CONFIG = {"rules": {ID: {"level": "error", "soft-placement": False}}}
 
 
+def validate_options(options: Mapping[str, Any]) -> str | None:
+    """Why the options cannot describe a server (None when they can)."""
+    from tflint.tf.kernels import DEVICE_TYPES
+
+    devices = [str(kind).upper() for kind in options["devices"]]
+    unknown = [kind for kind in devices if kind not in DEVICE_TYPES]
+    if not devices or unknown:
+        shown = ", ".join(unknown) if unknown else "none"
+        return f"devices: {shown}; missing-kernel knows the device types {', '.join(DEVICE_TYPES)}"
+    return None
+
+
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield one issue per node the placer cannot place, per judged release (the newest, and bundled targets)."""
     from tflint.tf.kernels import DEVICE_TYPES, build_for, releases_with_kernels

@@ -114,3 +114,31 @@ def test_a_node_other_rules_reject_is_left_to_them():
     # Sqrt has no int32 in its OpDef: allowed-values reports it, the placer never sees it.
     text = _graph(_placeholder("x", "DT_INT32"), _node("s", "Sqrt", ("x",), T="type: DT_INT32"))
     assert pinned(lint_text(text, _config()), RULE) == []
+
+
+@pytest.mark.parametrize(
+    "options, code, reported",
+    [
+        pytest.param([], 0, False, id="default-soft"),
+        pytest.param(["--no-soft-placement"], 1, True, id="hard"),
+        pytest.param(["--no-soft-placement", "--devices", "cpu,GPU"], 0, False, id="gpu-server"),
+        pytest.param(["--preset", "serving"], 1, True, id="serving-preset-is-hard"),
+        pytest.param(["--preset", "serving", "--soft-placement"], 0, False, id="operator-sets-soft"),
+    ],
+)
+def test_command_line_options(tmp_path, capsys, options, code, reported):
+    from tflint.cli import main
+
+    path = tmp_path / "g.pbtxt"
+    path.write_text(GPU_PIN)
+    assert main(["--select", RULE, *options, str(path)]) == code
+    assert (f"[{RULE}]" in capsys.readouterr().out) == reported
+
+
+def test_an_unknown_device_type_is_a_usage_error(tmp_path, capsys):
+    from tflint.cli import main
+
+    path = tmp_path / "g.pbtxt"
+    path.write_text(GPU_PIN)
+    assert main(["--devices", "TPU", str(path)]) == 2
+    assert "devices: TPU; missing-kernel knows the device types CPU, GPU" in capsys.readouterr().err
