@@ -33,6 +33,7 @@ reporting that.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -41,7 +42,13 @@ from tflint.tf.attrs import type_name
 from tflint.tf.devices import cpp_device_error
 from tflint.tf.functions import called_functions
 from tflint.tf.index import GraphIndex, Node, Scope
-from tflint.tf.kernels import DEFAULT_DEVICE, Kernel, kernels, registered_anywhere, supported_devices
+from tflint.tf.kernels import (
+    DEFAULT_DEVICE,
+    Kernel,
+    kernels,
+    registered_anywhere,
+    supported_devices,
+)
 
 NO_KERNEL = "no-kernel"
 NO_DEVICE = "no-device"  # pinned to a device type the process lacks
@@ -97,35 +104,62 @@ def device_pin(device: str) -> tuple[str | None, int | None]:
 
 def placement_problems(graph: GraphIndex, server: Server) -> list[PlacementProblem]:
     """Every node of the graph and its called functions that the placer cannot place on `server`."""
-    found: list[PlacementProblem] = []
-    called = called_functions(graph)
-    for scope in graph.scopes():
-        if scope.function is not None and scope.name not in called:
-            continue  # never instantiated: never placed
-        soft = server.soft or scope.function is not None
-        found.extend(_scope_problems(graph, scope, server, soft))
+    found = list(_scope_problems(graph, graph.main, server, server.soft))
+    for scope in graph.function_scopes:
+        in_body = list(_scope_problems(graph, scope, server, True))
+        # Which functions run is a walk over every node: worth it only for a body with a problem.
+        if in_body and scope.name in called_functions(graph):
+            found.extend(in_body)
     return found
 
 
 def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool) -> Iterator[PlacementProblem]:
+    # The device types each attr group (op and shared attr dict) can run on, for the nodes this judges.
+    by_group: dict[tuple[str, int], frozenset[str]] = {}
+    verdicts: dict[tuple[Any, ...], frozenset[str] | None] = {}  # (op, constrained values) -> devices
     everywhere = frozenset(server.devices)
-    supported: dict[int, frozenset[str]] = {}  # id(node) -> device types it can run on, for judged nodes
+    partial = False  # some node runs on some of the server's device types only
+    build, devices_of_server = server.build, server.devices
+    library = graph.function_by_name
     for group in scope.attr_groups():
         first = group[0]
-        devices = _node_devices(graph, first, server)
+        attrs = first.attr
+        if _unconditional(build, devices_of_server, first.op) and not (attrs and "_kernel" in attrs):
+            continue  # runs everywhere, as most nodes do: nothing to record (None reads as "anywhere")
+        if first.op in library:
+            continue  # a function call: its body is placed, not the call
+        devices = _node_devices(graph, first, server, verdicts)
         if devices is None:
             continue
-        for node in group:
-            supported[id(node)] = devices
-            if not devices:
+        by_group[(first.op, id(first.attr))] = devices
+        if not devices:
+            for node in group:
                 yield PlacementProblem(NO_KERNEL, node, _no_kernel_message(graph, node, server))
+        elif devices != everywhere:
+            partial = True
+
+    def supported(node: Node) -> frozenset[str] | None:
+        return by_group.get((node.op, id(node.attr)))
+
+    if soft and not partial:
+        return  # soft placement fails a colocation group only when its members' device types do not meet
     groups = _colocation_groups(scope)
-    for node in scope.nodes:
-        if not node.device or id(node) in groups:
-            continue
-        problem = _group_problem([node], supported, server, soft)
-        if problem is not None:
-            yield problem
+    if not soft:
+        # A lone pinned node: soft placement always finds it a device (one without any was reported above).
+        # Its fate depends on its device string and kernels only, so nodes sharing both share it.
+        fails: dict[tuple[str, frozenset[str] | None], bool] = {}
+        for node in scope.nodes:
+            device = node.device
+            if not device or id(node) in groups:
+                continue
+            key = (device, supported(node))
+            known = fails.get(key)
+            if known is False:
+                continue
+            problem = _group_problem([node], supported, server, soft)
+            fails[key] = problem is not None
+            if problem is not None:
+                yield problem
     seen: set[int] = set()
     for members in groups.values():
         if id(members) in seen:
@@ -136,20 +170,44 @@ def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool)
             yield problem
 
 
+@functools.lru_cache(maxsize=4096)
+def _pin_type(device: str) -> str | None:
+    """The device type a well-formed device string pins, None for none (a malformed one: device-spec-syntax's)."""
+    if cpp_device_error(device) is not None:
+        return None
+    return device_pin(device)[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def _second_cpu(device: str) -> bool:
+    kind, index = device_pin(device)
+    return kind == "CPU" and (index or 0) > 0
+
+
+def _pin_can_fail(device: str, server: Server) -> bool:
+    """Whether a pin could fail without soft placement: a type at all (the kernels decide the rest)."""
+    return _pin_type(device) is not None
+
+
 def _group_problem(
-    members: list[Node], supported: dict[int, frozenset[str]], server: Server, soft: bool
+    members: list[Node], supported: Callable[[Node], frozenset[str] | None], server: Server, soft: bool
 ) -> PlacementProblem | None:
-    """What fails when the placer puts these colocated nodes (or one pinned node) on one device type."""
+    """What fails when the placer puts these colocated nodes (or one pinned node) on one device type.
+
+    `supported(node)` is the device types with a kernel for the node, None for a node not judged (any).
+    """
     everywhere = frozenset(server.devices)
-    if any(not supported.get(id(node), everywhere) for node in members):
-        return None  # a member has no kernel at all: reported as such
     common = everywhere
     for node in members:
-        common = common & supported.get(id(node), everywhere)
-    pinned = [(node, kind) for node in members if node.device for kind in _pinned_type(node.device)]
+        devices = supported(node)
+        if devices is not None:
+            if not devices:
+                return None  # a member has no kernel at all: reported as such
+            common = common & devices
+    pinned = [] if soft else [(node, kind) for node in members if node.device for kind in _pinned_type(node.device)]
     if not soft:
         for node, kind in pinned:
-            if kind not in everywhere or (kind == "CPU" and (device_pin(node.device)[1] or 0) > 0):
+            if kind not in everywhere or _second_cpu(node.device):
                 text = (
                     f"Cannot assign a device for operation '{node.name}': it is explicitly assigned to "
                     f"'{_short(node.device, 40)}' but the server's devices are {_device_names(server)}"
@@ -173,7 +231,7 @@ def _group_problem(
     if not soft:
         for node, kind in pinned:
             if kind not in common:
-                alone = kind not in supported.get(id(node), everywhere)
+                alone = kind not in (supported(node) or everywhere)
                 whom = "" if alone else " and the nodes colocated with it"
                 text = (
                     f"Cannot assign a device for operation '{_short(node.name, 40)}': could not satisfy explicit "
@@ -190,9 +248,7 @@ def _device_names(server: Server) -> str:
 
 
 def _pinned_type(device: str) -> tuple[str, ...]:
-    if cpp_device_error(device) is not None:
-        return ()
-    kind = device_pin(device)[0]
+    kind = _pin_type(device)
     return (kind,) if kind is not None else ()
 
 
@@ -208,11 +264,10 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
             parent[name], name = root, parent[name]
         return root
 
-    for node in scope.nodes:
-        value = node.attr.get("_class") if node.attr else None
-        if value is None:
-            continue
-        for item in value.list.s:
+    # Nodes without `_class` share attr dicts with many others: look at each dict once.
+    colocated = [node for group in scope.attr_groups() if "_class" in group[0].attr for node in group]
+    for node in colocated:
+        for item in node.attr["_class"].list.s:
             if item.startswith(_COLOCATION_PREFIX):
                 other = item[len(_COLOCATION_PREFIX) :].decode("utf-8", "replace")
                 if other in scope.by_name and other != node.name:
@@ -238,27 +293,82 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
 # -- one node's kernels ------------------------------------------------------------
 
 
-def _node_devices(graph: GraphIndex, node: Node, server: Server) -> frozenset[str] | None:
-    """The device types with a kernel for `node`, or None when the node is not for this analysis to judge."""
-    if node.op in graph.function_by_name:
+def _node_devices(
+    graph: GraphIndex, node: Node, server: Server, verdicts: dict[tuple[Any, ...], frozenset[str] | None]
+) -> frozenset[str] | None:
+    """The device types with a kernel for `node`, or None when the node is not for this analysis to judge.
+
+    `verdicts` caches the answer by op and the values of the attrs its kernels constrain (and the label):
+    nodes of one op mostly share them.
+    """
+    op = node.op
+    if op in graph.function_by_name:
         return None  # a function call: its body is placed, not the call
+    attrs = node.attr
+    if _unconditional(server.build, server.devices, op) and not (attrs and "_kernel" in attrs):
+        return frozenset(server.devices)  # a kernel without constraints on every device type: most nodes
+    constrained = _constrained_attrs(server.build, op)
+    if constrained is None:
+        return None  # no kernel in any bundled wheel for CPU or GPU (a TPU op), or the build is not bundled
+    key: list[Any] = [op]
+    for name in constrained:
+        value = attrs.get(name) if attrs else None
+        key.append(_value_key(value) if value is not None else None)
+    label = _label(node)
+    key.append(label)
+    cache_key = tuple(key)
+    try:
+        return verdicts[cache_key]
+    except KeyError:
+        pass
+    found = verdicts[cache_key] = _judge(graph, node, server, constrained, label)
+    return found
+
+
+def _value_key(value: Any) -> Any:
+    kind = value.WhichOneof("value")
+    if kind == "list":
+        return (kind, tuple(value.list.type))
+    return (kind, getattr(value, kind)) if kind is not None else None
+
+
+@functools.lru_cache(maxsize=None)
+def _unconditional(build: str, devices: tuple[str, ...], op: str) -> bool:
+    """Whether `op` runs on every device type of `devices` whatever its attrs (an unconstrained, unlabelled
+    kernel on each, or on DEFAULT)."""
+    runs_on = {
+        kernel.device
+        for kernel in kernels(build, op) or ()
+        if not kernel.types and not kernel.values and not kernel.label
+    }
+    return DEFAULT_DEVICE in runs_on or runs_on.issuperset(devices)
+
+
+@functools.lru_cache(maxsize=None)
+def _constrained_attrs(build: str, op: str) -> tuple[str, ...] | None:
+    """The attrs `op`'s kernels constrain, sorted; None when `op` is not judged on `build`."""
+    if not registered_anywhere(op):
+        return None  # a TPU op, or one a graph pass rewrites away: no device tflint knows runs it
+    kernel_list = kernels(build, op)
+    if kernel_list is None:
+        return None
+    return tuple(sorted({name for kernel in kernel_list for name, _ in (*kernel.types, *kernel.values)}))
+
+
+def _judge(
+    graph: GraphIndex, node: Node, server: Server, constrained: tuple[str, ...], label: str
+) -> frozenset[str] | None:
     schema = graph.schema_for(node.op)
     if schema is None:
         return None
-    if not registered_anywhere(node.op):
-        return None  # a TPU op, or one a graph pass rewrites away: no device tflint knows runs it
-    kernel_list = kernels(server.build, node.op)
-    if kernel_list is None:
-        return None
     value_of = _attr_lookup(graph, node, schema)
-    constrained = {name for kernel in kernel_list for name, _ in (*kernel.types, *kernel.values)}
     for name in constrained:
         value = value_of(name)
         if value is None or value.WhichOneof("value") == "placeholder":
             return None  # missing-attr's, or bound only when the function is instantiated
         if not _within_op_def(schema.attrs.get(name), value):
             return None  # allowed-values' (the importer refuses it)
-    return supported_devices(kernel_list, value_of, _label(node), server.devices)
+    return supported_devices(kernels(server.build, node.op) or (), value_of, label, server.devices)
 
 
 def _attr_lookup(graph: GraphIndex, node: Node, schema: Any) -> Callable[[str], Any]:
