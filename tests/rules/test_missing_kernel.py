@@ -142,3 +142,36 @@ def test_an_unknown_device_type_is_a_usage_error(tmp_path, capsys):
     path.write_text(GPU_PIN)
     assert main(["--devices", "TPU", str(path)]) == 2
     assert "devices: TPU; missing-kernel knows the device types CPU, GPU" in capsys.readouterr().err
+
+
+# Range gained its half kernel on CPU after TF 2.15: a target release with bundled kernels is judged too.
+HALF_RANGE = _graph(
+    _placeholder("x", "DT_HALF"),
+    _node("r", "Range", ("x", "x", "x"), Tidx="type: DT_HALF"),
+)
+
+
+@pytest.mark.parametrize(
+    "target, expected",
+    [
+        pytest.param(None, [], id="newest"),
+        pytest.param("2.15", [(RULE, "r", 2)], id="target-with-kernels"),
+        pytest.param("2.4", [], id="target-without-kernels"),
+    ],
+)
+def test_target_releases_with_bundled_kernels(target, expected):
+    config = _config()
+    if target is not None:
+        config["target-tf"] = target
+    findings = [f for f in lint_text(HALF_RANGE, config) if f.rule == RULE]
+    assert pinned(findings) == expected
+    assert all(f.message.endswith("(TF 2.15)") for f in findings)
+
+
+def test_bundled_kernel_releases():
+    from tflint.tf.kernels import build_for, builds, releases_with_kernels
+
+    assert releases_with_kernels() == ("2.15", "2.21")
+    assert builds() == ("2.15-cpu", "2.15-gpu", "2.21-cpu", "2.21-gpu")
+    assert build_for("2.21", ("CPU", "GPU")) == "2.21-gpu"
+    assert build_for("2.4", ("CPU",)) is None
