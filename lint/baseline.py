@@ -1,15 +1,26 @@
 """Baselines: adopt tflint on a repository of existing graphs by hiding today's findings.
 
 `tflint --write-baseline .tflint-baseline.json models/` records every current
-finding as a count per (file, rule, subject), where the file is relative to
-the root of the repository holding the baseline (its directory outside a
-repository) and the subject is the node (within its function and meta
-graph). Never a line number: regenerating a graph moves
-every line, and a line-keyed baseline would then hide nothing (ruff#1149) or
-the wrong thing. Later runs with `--baseline FILE` (or `baseline:` in the
-config) hide up to that many findings per key and report the rest as new,
-plus every entry that matched nothing (`unused-suppression`), so that the
-baseline shrinks as problems get fixed (ESLint's bulk suppressions).
+finding as a count per (file, rule, severity, subject), where the file is
+relative to the root of the repository holding the baseline (its directory
+outside a repository) and the subject is what the finding points at: the node
+(within its function and meta graph), or for a finding without a node the
+thing its message names first (`Asset 'vocab.txt'`, `Function 'f'`), so that a
+recorded missing asset A never hides a new missing asset B. Never a line
+number: regenerating a graph moves every line, and a line-keyed baseline would
+then hide nothing (ruff#1149) or the wrong thing. The severity is part of the
+key: a finding recorded as a warning is not hidden once its rule makes it an
+error (version 1 files, which recorded no severity, keep matching at any
+severity under the key `any` until they are written again).
+
+Later runs with `--baseline FILE` (or `baseline:` in the config) hide up to
+that many findings per key and report the rest as new, plus every entry that
+matched nothing (`unused-suppression`), so that the baseline shrinks as
+problems get fixed (ESLint's bulk suppressions). An entry is stale only when
+the run looked for it: its file was linted (or no longer exists) and its rule
+ran on that file; entries of rules turned off (`--select`, `--ignore`, the
+config, per-file ignores) or of the other kind of run (lint / `compat`) are
+neither reported nor pruned.
 
 Findings of rules that cannot be suppressed (`invalid-graph`, the meta
 rules) are never recorded and never hidden.
@@ -22,18 +33,47 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from tflint.engine.findings import RuleLevel, file_findings
+from tflint.config.settings import Config
+from tflint.engine.findings import RuleLevel, configured, file_findings, is_compat_rule
 from tflint.engine.suppress import SUPPRESSIONS, StaleEntry, Suppressions, suppressible
 from tflint.errors import UsageError
 from tflint.escape import quote
-from tflint.finding import Finding
+from tflint.finding import Finding, Severity
 from tflint.records import record
 from tflint.report.identity import find_root, repo_path, subject
 from tflint.report.output import write_atomically
 from tflint.report.summary import quiet_skip
+from tflint.runtime.patterns import lazy
 
-VERSION = 1
-Counts = dict[str, dict[str, dict[str, int]]]  # file -> rule -> subject -> count
+VERSION = 2
+VERSIONS = (1, 2)  # version 1: file -> rule -> subject -> count, without severities
+ANY = "any"  # the severity of an entry of a version 1 file: it matches a finding at any severity
+SEVERITIES = ("info", "warning", "error")
+Counts = dict[str, dict[str, dict[str, dict[str, int]]]]  # file -> rule -> severity -> subject -> count
+Key = tuple[str, str, str, str]  # (file, rule, severity, subject)
+# judged(shown file or None for a file that is gone, rule): whether the run ran that rule on that file
+Judged = Callable[[str | None, str], bool]
+
+# The first name a message quotes ('...' after a blank or a bracket, so that "SaverDef's" is not one).
+_QUOTED = lazy(r"(?:^|(?<=[\s(\[]))'[^'\n]{0,200}'")
+
+
+def target(finding: Finding) -> str:
+    """What a finding points at, its key in a baseline: the subject (node within function and meta graph),
+    or for a finding without a node, its meta graph or function and the start of its message up to the
+    first name it quotes (or its first `:`), so that two findings about two different things never share
+    a key."""
+    about = subject(finding)
+    if finding.node is not None:
+        return about
+    message = finding.message
+    quoted = _QUOTED.search(message)
+    cut = quoted.end() if quoted is not None else -1
+    colon = min((i for i in (message.find(": "), message.find("; ")) if i >= 0), default=-1)
+    if colon >= 0 and (quoted is None or colon < quoted.start()):
+        cut = colon
+    named = message[:cut] if cut > 0 else message[:200]
+    return f"{about} > {named}" if about else named
 
 
 @record(frozen=True)
@@ -43,16 +83,10 @@ class Applied:
 
     findings: list[Finding]
     hidden: int
-    matched: dict[tuple[str, str, str], int]
+    matched: dict[Key, int]
     stale: int
 
-    def __init__(
-        self,
-        findings: list[Finding],
-        hidden: int,
-        matched: dict[tuple[str, str, str], int],
-        stale: int,
-    ) -> None:
+    def __init__(self, findings: list[Finding], hidden: int, matched: dict[Key, int], stale: int) -> None:
         vars(self).update(findings=findings, hidden=hidden, matched=matched, stale=stale)
 
 
@@ -73,10 +107,9 @@ class Baseline:
         baseline = cls(path, {})
         for finding in findings:
             if suppressible(finding.rule, modules) and not quiet_skip(finding):
-                rules = baseline.counts.setdefault(repo_path(finding.file, baseline.root), {})
-                subjects = rules.setdefault(finding.rule, {})
-                key = subject(finding)
-                subjects[key] = subjects.get(key, 0) + 1
+                baseline._add(
+                    (repo_path(finding.file, baseline.root), finding.rule, _severity(finding), target(finding))
+                )
         return baseline
 
     @classmethod
@@ -101,11 +134,24 @@ class Baseline:
             raise UsageError(f"{shown}: not a tflint baseline: nested too deeply") from None
         return cls(shown, _validated(data, shown))
 
+    def _add(self, key: Key, count: int = 1) -> None:
+        file, rule, severity, about = key
+        subjects = self.counts.setdefault(file, {}).setdefault(rule, {}).setdefault(severity, {})
+        subjects[about] = subjects.get(about, 0) + count
+
+    def entries(self) -> dict[Key, int]:
+        """Every entry as (file, rule, severity, subject) -> count."""
+        return {
+            (file, rule, severity, about): count
+            for file, rules in self.counts.items()
+            for rule, severities in rules.items()
+            for severity, subjects in severities.items()
+            for about, count in subjects.items()
+        }
+
     def total(self) -> int:
         """How many findings the baseline records."""
-        return sum(
-            count for rules in self.counts.values() for subjects in rules.values() for count in subjects.values()
-        )
+        return sum(self.entries().values())
 
     def to_json(self) -> str:
         """The file's text: sorted keys, two-space indent, one entry per line, final newline."""
@@ -126,78 +172,170 @@ class Baseline:
         linted: Iterable[str],
         modules: Mapping[str, Any],
         rules_for: Callable[[str | None], Sequence[RuleLevel]],
-        judged: Callable[[str], bool] | None = None,
+        judged: Judged | None = None,
     ) -> Applied:
         """Hide the recorded findings; report entries that matched nothing.
 
         `linted` are the files of this run (as findings name them): only
         their entries, and entries of files that no longer exist, can be
         stale, since a run over some files says nothing of the others.
-        Likewise `judged(rule)` says which rules the run ran (linting does
-        not run the compat rules, `tflint compat` runs only them): entries
-        of other rules are never stale.
+        Likewise `judged(file, rule)` says whether the run ran a rule on a
+        file (None: a file that no longer exists): entries of other rules
+        are never stale.
         `rules_for(file)` are the (id, module, severity, options) of the
         rules for a linted file (None: for a file that no longer exists):
         those about suppressions report stale entries; none reports nothing.
         """
-        remaining = {
-            (file, rule, key): count
-            for file, rules in self.counts.items()
-            for rule, subjects in rules.items()
-            for key, count in subjects.items()
-        }
-        matched: dict[tuple[str, str, str], int] = {}
+        remaining = self.entries()
+        matched: dict[Key, int] = {}
         kept = []
         for finding in findings:
-            key = (repo_path(finding.file, self.root), finding.rule, subject(finding))
-            if remaining.get(key, 0) > 0 and suppressible(finding.rule, modules):
+            if not suppressible(finding.rule, modules):
+                kept.append(finding)
+                continue
+            file = repo_path(finding.file, self.root)
+            exact = (file, finding.rule, _severity(finding), target(finding))
+            legacy = (file, finding.rule, ANY, subject(finding))  # a version 1 entry: any severity, node subject
+            key = exact if remaining.get(exact, 0) > 0 else legacy
+            if remaining.get(key, 0) > 0:
                 remaining[key] -= 1
                 matched[key] = matched.get(key, 0) + 1
             else:
                 kept.append(finding)
         shown_names = {repo_path(path, self.root): path for path in linted}
         stale = 0
-        for (file, rule, stale_subject), count in sorted(remaining.items()):
+        for (file, rule, severity, about), count in sorted(remaining.items()):
             if count <= 0 or (file not in shown_names and self._exists(file)):
                 continue  # all matched, or a file not linted in this run: nothing is known of it
-            if judged is not None and not judged(rule):
-                continue  # a rule this run did not run: nothing is known of it either
-            stale += 1
             shown = shown_names.get(file)
-            entry = StaleEntry(
-                file, rule, stale_subject, count, self.counts[file][rule][stale_subject], exists=shown is not None
-            )
+            if judged is not None and not judged(shown, rule):
+                continue  # a rule this run did not run on the file: nothing is known of it either
+            stale += 1
+            recorded = self.counts[file][rule][severity][about]
+            labelled = rule if severity == ANY else f"{rule} ({severity})"
+            entry = StaleEntry(file, labelled, about, count, recorded, exists=shown is not None)
             where = shown if shown is not None else _display(self.path)
             kept.extend(file_findings(SUPPRESSIONS, Suppressions(stale=(entry,)), where, rules_for(shown)))
         kept.sort(key=Finding.sort_key)
         return Applied(kept, sum(matched.values()), matched, stale)
 
-    def pruned(
-        self,
-        matched: Mapping[tuple[str, str, str], int],
-        linted: Iterable[str],
-        judged: Callable[[str], bool] | None = None,
-    ) -> Baseline:
+    def pruned(self, matched: Mapping[Key, int], linted: Iterable[str], judged: Judged | None = None) -> Baseline:
         """This baseline without its stale entries: never more than `apply` matched for linted
         files (and rules the run `judged`), nothing for files that no longer exist, and never
         anything new."""
-        linted_files = {repo_path(path, self.root) for path in linted}
-        counts: Counts = {}
-        for file, rules in self.counts.items():
+        linted_files = {repo_path(path, self.root): path for path in linted}
+        result = Baseline(self.path, {})
+        for key, count in self.entries().items():
+            file, rule = key[0], key[1]
             if file not in linted_files and not self._exists(file):
                 continue
-            for rule, subjects in rules.items():
-                for key, count in subjects.items():
-                    if file in linted_files and (judged is None or judged(rule)):
-                        kept = min(count, matched.get((file, rule, key), 0))
-                    else:
-                        kept = count
-                    if kept:
-                        counts.setdefault(file, {}).setdefault(rule, {})[key] = kept
-        return Baseline(self.path, counts)
+            if file in linted_files and (judged is None or judged(linted_files[file], rule)):
+                count = min(count, matched.get(key, 0))
+            if count:
+                result._add(key, count)
+        return result
 
     def _exists(self, file: str) -> bool:
         return os.path.exists(os.path.join(self.root, file))
+
+
+def _severity(finding: Finding) -> str:
+    return str(finding.severity)
+
+
+@record(frozen=True)
+class RunResult:
+    """A run's findings after its baselines: what is shown, how many were hidden, how many entries pruned."""
+
+    findings: list[Finding]
+    hidden: int
+    pruned: int
+
+    def __init__(self, findings: list[Finding], hidden: int, pruned: int) -> None:
+        vars(self).update(findings=findings, hidden=hidden, pruned=pruned)
+
+
+def named_baseline(baseline: str | os.PathLike[str] | bool | None, write_baseline: Any) -> Baseline | None:
+    """The baseline file a run names (`--baseline FILE`), loaded before the work so that a bad one fails first."""
+    if isinstance(baseline, (str, os.PathLike)) and write_baseline is None:
+        return Baseline.load(baseline)
+    return None
+
+
+def apply_to_run(
+    findings: Sequence[Finding],
+    files: Sequence[tuple[str, Config]],
+    modules: Mapping[str, Any],
+    *,
+    compat: bool,
+    baseline: str | os.PathLike[str] | bool | None,
+    named: Baseline | None = None,
+    write_baseline: str | os.PathLike[str] | None = None,
+    prune: bool = False,
+) -> RunResult:
+    """Record (`write_baseline`), apply and (`prune`) prune the baselines of a lint or a `compat` run.
+
+    `files` are (shown path, resolved configuration) of each file the run read; `baseline` is None
+    for each configuration's `baseline:`, a path for one file applied to every file (`named`, when
+    already loaded), False for none. A lint run judges the rules other than the compat rules, a
+    compat run only those; either only those its configuration turns on for a file.
+    Raises UsageError for `prune` without a baseline in force.
+    """
+    config_of = {shown: resolved for shown, resolved in files}
+    shown_files = [shown for shown, _ in files]
+    result = sorted(findings, key=Finding.sort_key)
+    if write_baseline is not None:
+        written = Baseline.from_findings(write_baseline, result, modules)
+        written.write()
+        baselines = {os.fspath(write_baseline): (written, shown_files)}
+    else:
+        groups = _groups(files, baseline)
+        baselines = {path: (named or Baseline.load(path), members) for path, members in groups.items()}
+        if prune and not baselines and files:
+            raise UsageError(
+                "--prune-baseline: no baseline in force (give --baseline FILE, or baseline: in .tflint.yaml)"
+            )
+    hidden = pruned = 0
+    for loaded, members in baselines.values():
+        if not members:
+            continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
+        fallback = config_of[members[0]]
+
+        def ran(shown: str | None, rule_id: str, fallback: Config = fallback) -> bool:
+            if is_compat_rule(rule_id, modules) != compat:
+                return False
+            resolved = config_of.get(shown, fallback) if shown is not None else fallback  # None: a file gone
+            rule = resolved.rules.get(rule_id)
+            return rule is not None and rule.severity > Severity.OFF
+
+        def rules_for(shown: str | None, fallback: Config = fallback) -> list[RuleLevel]:
+            if prune:
+                return []  # the entries are being removed: nothing to report
+            return configured(config_of.get(shown, fallback) if shown is not None else fallback)
+
+        member_set = set(members)
+        applied = loaded.apply([f for f in result if f.file in member_set], members, modules, rules_for, ran)
+        outside = [f for f in result if f.file not in member_set]
+        result = sorted(outside + applied.findings, key=Finding.sort_key)
+        hidden += applied.hidden
+        if prune:
+            loaded.pruned(applied.matched, members, ran).write()
+            pruned += applied.stale
+    return RunResult(result, hidden, pruned)
+
+
+def _groups(
+    files: Sequence[tuple[str, Config]], baseline: str | os.PathLike[str] | bool | None
+) -> dict[str, list[str]]:
+    """Baseline path -> the files it applies to (a named one applies to all)."""
+    groups: dict[str, list[str]] = {}
+    if baseline is False:
+        return groups
+    for shown, resolved in files:
+        path = resolved.baseline if baseline is None or baseline is True else os.fspath(baseline)
+        if path:
+            groups.setdefault(path, []).append(shown)
+    return groups
 
 
 def _display(path: str) -> str:
@@ -216,20 +354,32 @@ MAX_COUNT = 1 << 31
 
 
 def _validated(data: Any, shown: str) -> Counts:
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("files"), dict):
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, bool) or version not in VERSIONS or not isinstance(data.get("files"), dict):
         raise UsageError(f'{shown}: not a tflint baseline (expected {{"version": {VERSION}, "files": {{...}}}})')
     counts: Counts = {}
     for file, rules in data["files"].items():
         if not isinstance(rules, dict):
-            raise UsageError(f"{shown}: files.{_key(file)}: expected a mapping of rule to subjects")
-        for rule, subjects in rules.items():
-            if not isinstance(subjects, dict) or not all(
-                isinstance(count, int) and not isinstance(count, bool) and 0 < count <= MAX_COUNT
-                for count in subjects.values()
-            ):
-                raise UsageError(
-                    f"{shown}: files.{_key(file)}.{_key(rule)}: expected a mapping of subject to a positive count"
-                    f" (at most {MAX_COUNT:,})"
-                )
-            counts.setdefault(file, {})[rule] = dict(subjects)
+            expected = "subjects" if version == 1 else "severities"
+            raise UsageError(f"{shown}: files.{_key(file)}: expected a mapping of rule to {expected}")
+        for rule, value in rules.items():
+            where = f"{shown}: files.{_key(file)}.{_key(rule)}"
+            severities = {ANY: value} if version == 1 else value
+            if not isinstance(severities, dict):
+                raise UsageError(f"{where}: expected a mapping of severity ({', '.join(SEVERITIES)}) to subjects")
+            for severity, subjects in severities.items():
+                if version != 1 and severity not in SEVERITIES + (ANY,):
+                    raise UsageError(
+                        f"{where}: {quote(str(severity))} is not a severity (expected {', '.join(SEVERITIES)})"
+                    )
+                if not isinstance(subjects, dict) or not all(
+                    isinstance(count, int) and not isinstance(count, bool) and 0 < count <= MAX_COUNT
+                    for count in subjects.values()
+                ):
+                    inner = where if version == 1 else f"{where}.{_key(severity)}"
+                    raise UsageError(
+                        f"{inner}: expected a mapping of subject to a positive count (at most {MAX_COUNT:,})"
+                    )
+                if subjects:
+                    counts.setdefault(file, {}).setdefault(rule, {})[severity] = dict(subjects)
     return counts

@@ -31,7 +31,7 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
     class _Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            raise _UsageExit(message)
+            raise _UsageExit(message, self.prog)
 
     # No abbreviations (`--fail` for `--fail-on`): a later flag could make a script's abbreviation ambiguous.
     kwargs.setdefault("allow_abbrev", False)
@@ -39,7 +39,11 @@ def _parser(**kwargs: Any) -> argparse.ArgumentParser:
 
 
 class _UsageExit(Exception):
-    pass
+    """A usage error of the command `prog` (`tflint`, `tflint compat`, ...), whose help it points to."""
+
+    def __init__(self, message: str, prog: str = "tflint") -> None:
+        super().__init__(message)
+        self.prog = prog
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -51,6 +55,8 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="tflint",
         description="Lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel; text or binary) without TensorFlow.",
         epilog="Other commands: 'tflint compat OLD NEW' reports what a new version of a model breaks, "
+        "'tflint show PATH' renders a model for review (and git), 'tflint diff OLD NEW' says what changed, "
+        "'tflint stats PATH' what it costs, 'tflint git-setup' makes git diff show graphs; "
         "'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
     )
     parser.add_argument(
@@ -102,6 +108,13 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="record every current finding in FILE, then report as if it were the baseline",
     )
+    which.add_argument(
+        "--no-baseline",
+        dest="baseline",
+        action="store_const",
+        const=False,
+        help="hide nothing: ignore the config's baseline",
+    )
     baseline.add_argument(
         "--prune-baseline",
         action="store_true",
@@ -111,14 +124,21 @@ def _build_parser() -> argparse.ArgumentParser:
     selection.add_argument(
         "--select",
         action="append",
-        type=_names,
+        type=_rule_names,
         metavar="RULES",
         help="run only these rules (comma-separated rule ids; repeatable); invalid-graph always runs",
     )
     selection.add_argument(
-        "--extend-select", action="append", type=_names, metavar="RULES", help="also run these rules"
+        "--extend-select", action="append", type=_rule_names, metavar="RULES", help="also run these rules"
     )
-    selection.add_argument("--ignore", action="append", type=_names, metavar="RULES", help="do not run these rules")
+    selection.add_argument(
+        "--ignore", action="append", type=_rule_names, metavar="RULES", help="do not run these rules"
+    )
+    selection.add_argument(
+        "--verify-checksums",
+        action="store_true",
+        help="check every checkpoint entry's CRC-32C (reads every byte of variables/: the checkpoint-checksum rule)",
+    )
     selection.add_argument(
         "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
     )
@@ -234,6 +254,7 @@ _DEFAULTS: dict[str, Any] = {
     "prune_baseline": False,
     "select": None,
     "extend_select": None,
+    "verify_checksums": False,
     "ignore": None,
     "preset": None,
     "exclude": None,
@@ -295,12 +316,22 @@ def _names(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+def _rule_names(text: str) -> list[str]:
+    """A RULES value: at least one rule id or category (`--select ""` would silently run nothing)."""
+    names = _names(text)
+    if not names:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected comma-separated rule ids or categories, got {text!r}")
+    return names
+
+
 def _flat(values: list[list[str]] | None) -> tuple[str, ...] | None:
     return None if values is None else tuple(item for value in values for item in value)
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         import argparse
 
         raise argparse.ArgumentTypeError(f"expected a count (0 or more), got {text!r}")
@@ -327,10 +358,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    _tolerant_output()
     try:
         return _main(args_list)
     except _UsageExit as error:
-        return _fail(f"{error} (see 'tflint --help')", prefix="usage error")
+        return _fail(f"{error} (see '{error.prog} --help')", prefix="usage error")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -350,6 +382,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"internal error: {message} (run with --debug for the traceback)")
 
 
+def _tolerant_output() -> None:
+    """A character the output's encoding lacks (PYTHONIOENCODING=ascii, a cp1252 pipe on Windows) is written
+    as an escape (`\\u2603`), never an internal error, whichever command prints it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a stream already written in a way that cannot change: left as it is
+                pass
+
+
 def _fail(message: str, prefix: str = "error") -> int:
     from tflint.escape import escape  # a message may quote a path, a config value or a node name
 
@@ -357,7 +401,7 @@ def _fail(message: str, prefix: str = "error") -> int:
     return EXIT_USAGE
 
 
-COMMANDS = ("rules", "explain", "compat")
+COMMANDS = ("rules", "explain", "compat", "show", "diff", "stats", "git-setup")
 
 
 def _main(argv: list[str]) -> int:
@@ -366,11 +410,21 @@ def _main(argv: list[str]) -> int:
         return EXIT_OK
     if argv and argv[0] == "compat":
         return _compat(argv[1:])
+    if argv and argv[0] in _REVIEW_COMMANDS:
+        from tflint.engine.review import UnreadableGraph
+
+        try:
+            return _REVIEW_COMMANDS[argv[0]](argv[1:])
+        except UnreadableGraph as error:  # as linting it would: an invalid-graph finding, exit 1
+            from tflint.escape import escape
+
+            print(f"tflint: {escape(str(error))}", file=sys.stderr)
+            return EXIT_FINDINGS
     if argv and argv[0] == "rules":
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
         return _explain(argv[1:])
-    if argv and not os.path.exists(argv[0]):
+    if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
         import difflib
 
         close = difflib.get_close_matches(argv[0], COMMANDS, n=1, cutoff=0.7)
@@ -385,35 +439,47 @@ def _main(argv: list[str]) -> int:
     if args.show_settings:
         return _show_settings(args)
     if not args.paths:
+        if args.target_tf:  # `tflint --target-tf x`: the known releases, as with a path
+            from tflint.tf.releases import resolve
+
+            for spec in args.target_tf.split(","):
+                resolve(spec)
         raise _UsageExit("no paths given")
     if args.show_files:
         return _show_files(args)
     if args.min_tf:
         return _min_tf(args)
     if args.fix or args.diff:
-        changed = _fix(args)
+        changed, failed = _fix(args)
+        if failed:
+            return EXIT_USAGE
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     return _lint(args)
 
 
-def _fix(args: argparse.Namespace) -> bool:
-    """Apply (--fix) or show (--diff) the safe autofix; whether anything changes."""
+def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
+    """Apply (--fix) or show (--diff) the safe autofix: (whether anything changes, whether a file failed)."""
     from tflint.api import fix_paths
+    from tflint.escape import escape, escape_lines
 
-    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type)
+    _check_config_option(args)
+    options = _walk_options(args)
+    del options["stdin_name"]
+    results = fix_paths(args.paths, write=args.fix, input_type=args.input_type, config=args.config, **options)
     for result in results:
-        if not result.removed:
-            continue
-        if args.diff:
-            sys.stdout.write(result.diff)
-        else:
+        if result.removed and args.diff:
+            sys.stdout.write(escape_lines(result.diff))
+        elif result.removed:
             count = len(result.removed)
             print(
-                f"tflint: fixed {result.path}: removed {count} default-valued attr{'s' * (count != 1)}", file=sys.stderr
+                f"tflint: fixed {escape(result.path)}: removed {count} default-valued attr{'s' * (count != 1)}",
+                file=sys.stderr,
             )
+        if result.problem is not None:
+            print(f"tflint: {escape(result.path)}: not fixed: {escape(result.problem)}", file=sys.stderr)
     sys.stdout.flush()
-    return any(result.removed for result in results)
+    return any(result.removed for result in results), any(result.error for result in results)
 
 
 def _min_tf(args: argparse.Namespace) -> int:
@@ -443,7 +509,10 @@ def _overrides(args: argparse.Namespace) -> Any:
     return Overrides(
         preset=args.preset,
         select=_flat(args.select),
-        extend_select=_flat(args.extend_select) or (),
+        extend_select=(
+            *(_flat(args.extend_select) or ()),
+            *(("checkpoint-checksum",) if args.verify_checksums else ()),
+        ),
         ignore=_flat(args.ignore) or (),
         exclude=_flat(args.exclude),
         extend_exclude=_flat(args.extend_exclude) or (),
@@ -488,7 +557,7 @@ def _show_files(args: argparse.Namespace) -> int:
         shown = args.stdin_filename if path == "-" else path
         print(shown if skipped is None else f"{shown}  (skipped, not a TensorFlow graph: {skipped})")
     if not any(skipped is None for _, skipped in entries):
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     return EXIT_OK
 
 
@@ -503,9 +572,32 @@ def _show_settings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _warn_nothing_found(paths: Sequence[str]) -> None:
-    where = ", ".join(paths)
-    print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+def _warn_nothing_found(args: argparse.Namespace) -> None:
+    """Why a run read no graph: the paths named hold none, or --force-exclude dropped them."""
+    from tflint.escape import escape
+
+    excluded = _force_excluded(args) if args.force_exclude else []
+    searched = [path for path in args.paths if path not in excluded]
+    if excluded:
+        where = ", ".join(escape(path) for path in excluded)
+        print(f"tflint: warning: excluded by the configuration (--force-exclude): {where}", file=sys.stderr)
+    if searched:
+        where = ", ".join(escape(path) for path in searched)
+        print(f"tflint: warning: No TensorFlow graphs found under {where}", file=sys.stderr)
+
+
+def _force_excluded(args: argparse.Namespace) -> list[str]:
+    """The paths named that hold graphs only the configured excludes hide (asked only when nothing was read)."""
+    from tflint.api import discover
+
+    options = _walk_options(args)
+    excluded = []
+    for path in args.paths:
+        if path == "-" or discover([path], args.config, **options):
+            continue
+        if discover([path], args.config, **{**options, "force_exclude": False}):
+            excluded.append(path)
+    return excluded
 
 
 def version_text() -> str:
@@ -553,7 +645,7 @@ def _lint(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if not report.files:
-        _warn_nothing_found(args.paths)
+        _warn_nothing_found(args)
     if args.write_baseline:
         from tflint.escape import escape
 
@@ -597,7 +689,8 @@ def _emit(report: Any, args: argparse.Namespace) -> int:
     failing = bool(report.failing())
     warnings = sum(1 for finding in report.findings if finding.severity == Severity.WARNING)
     if args.max_warnings is not None and warnings > args.max_warnings:
-        print(f"tflint: {warnings} warnings, more than --max-warnings {args.max_warnings}", file=sys.stderr)
+        counted = f"{warnings} warning" if warnings == 1 else f"{warnings} warnings"
+        print(f"tflint: {counted}, more than --max-warnings {args.max_warnings}", file=sys.stderr)
         failing = True
     if args.exit_zero:
         return EXIT_OK
@@ -636,6 +729,9 @@ def _compat_parser() -> argparse.ArgumentParser:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE")
     which.add_argument("--write-baseline", metavar="FILE", help="record every current finding in FILE")
+    which.add_argument(
+        "--no-baseline", dest="baseline", action="store_const", const=False, help="ignore the config's baseline"
+    )
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of discovering .tflint.yaml")
     parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
     parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
@@ -660,7 +756,7 @@ def _compat(argv: list[str]) -> int:
     elif len(args.paths) == 2:
         pairs = [(args.paths[0], args.paths[1])]
     else:
-        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths")
+        raise _UsageExit(f"expected OLD NEW or one model base directory, got {len(args.paths)} paths", "tflint compat")
     _refuse_overwriting_versions(args, pairs)
     report = compat_pairs(
         pairs,
@@ -802,3 +898,193 @@ def _explain(argv: list[str]) -> int:
         raise UsageError(f"no rule named '{args.rule}'{hint}")
     sys.stdout.write(explain_text(args.rule, rules[args.rule]))
     return EXIT_OK
+
+
+# -- reviewing a model: show, diff, stats, git-setup ---------------------------------------------
+
+
+_REVIEW_DESCRIPTIONS = {
+    "show": "Render a model deterministically (signatures, nodes, non-default attrs, weights summarised), "
+    "for review and as git's textconv.",
+    "stats": "What a model costs: parameters and bytes by dtype, the op histogram, and per signature FLOPs and "
+    "activation memory at --batch N.",
+    "diff": "What changed between two versions of a model: nodes, functions, signatures, weights (by content), "
+    "parameters, FLOPs, and the serving-contract changes 'tflint compat' finds.",
+}
+
+
+def _review_parser(command: str) -> argparse.ArgumentParser:
+    parser = _parser(prog=f"tflint {command}", description=_REVIEW_DESCRIPTIONS[command])
+    if command in ("show", "stats"):
+        parser.add_argument("path", metavar="PATH", help="a graph file (text or binary) or a SavedModel directory")
+    if command == "diff":
+        parser.add_argument(
+            "old", metavar="OLD", help="the old version: a graph file, a SavedModel directory, or REV:PATH (git)"
+        )
+        parser.add_argument(
+            "new", metavar="NEW", help="the new version: a graph file, a SavedModel directory, or REV:PATH (git)"
+        )
+    if command in ("diff", "stats"):
+        parser.add_argument(
+            "--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)"
+        )
+        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    if command == "show":
+        parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+        parser.add_argument(
+            "--textconv",
+            action="store_true",
+            help="as git's diff driver runs it: a file that is not a graph is printed as it is, never an error",
+        )
+    if command == "diff":
+        parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
+        parser.add_argument("--exit-code", action="store_true", help="exit 1 when the models differ (as git diff)")
+    parser.add_argument(
+        "--batch", type=_positive, default=1, metavar="N", help="batch size of the FLOPs and memory estimates"
+    )
+    parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
+    parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
+    return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected a positive count, got {text!r}")
+    return int(text)
+
+
+def _write_output(text: str, output: str | None, inputs: Sequence[str]) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from tflint.errors import UsageError
+    from tflint.report.output import write_atomically
+
+    for path in inputs:
+        if os.path.isfile(output) and os.path.exists(path) and os.path.samefile(output, path):
+            raise UsageError(f"--output {output}: that is a file being read; tflint never overwrites its input")
+    try:
+        write_atomically(output, text)
+    except OSError as error:
+        raise UsageError(f"{output}: cannot write: {error.strerror or error}") from None
+
+
+def _show(argv: list[str]) -> int:
+    """`tflint show PATH`: the line-oriented rendering of a model, for people and for `git diff`."""
+    args = _review_parser("show").parse_args(argv)
+    from tflint.api import show_model
+    from tflint.errors import UsageError
+    from tflint.report.review import json_text, show_dict, show_text
+
+    try:
+        view = show_model(args.path, op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+    except UsageError:
+        if not args.textconv:
+            raise
+        return _textconv_fallback(args.path)
+    if args.format == "json":
+        sys.stdout.write(json_text(show_dict(view)))
+    else:
+        sys.stdout.write(show_text(view))
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _textconv_fallback(path: str) -> int:
+    """What git shows for a file tflint cannot read as a graph: its text as it is, or one line for binary bytes."""
+    from tflint.escape import escape
+    from tflint.read.guarded import read_bytes
+    from tflint.read.sniff import looks_like_text
+
+    data = read_bytes(path, limit=64 << 20) if os.path.isfile(path) else b""
+    if not data:
+        return EXIT_OK
+    if looks_like_text(data[: 1 << 16]):
+        # As git would show the text itself, but escaped like everything tflint prints from a file.
+        sys.stdout.write("".join(escape(line) + "\n" for line in data.decode("utf-8", "replace").splitlines()))
+    else:
+        import hashlib
+
+        digest = hashlib.blake2b(data, digest_size=8).hexdigest()
+        sys.stdout.write(escape(f"(not a TensorFlow graph tflint reads: {len(data)} bytes, #{digest})") + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _stats(argv: list[str]) -> int:
+    """`tflint stats PATH`: parameters, op histogram, FLOPs and activation memory per signature."""
+    args = _review_parser("stats").parse_args(argv)
+    from tflint.api import show_model
+    from tflint.report.review import json_text, stats_dict, stats_text
+
+    view = show_model(args.path, op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+    if args.format == "json":
+        text = json_text(stats_dict(view))
+    else:
+        text = stats_text(view, markdown=args.format == "markdown")
+    _write_output(text, args.output, [args.path])
+    return EXIT_OK
+
+
+def _diff(argv: list[str]) -> int:
+    """`tflint diff OLD NEW`: what changed between two versions of a model, semantically."""
+    args = _review_parser("diff").parse_args(argv)
+    import tempfile
+
+    from tflint.api import diff_models
+    from tflint.read.gitrev import checkout, is_revision
+    from tflint.report.review import diff_dict, diff_markdown, diff_text, json_text
+
+    with tempfile.TemporaryDirectory(prefix="tflint-diff-") as scratch:
+        paths = []
+        for position, argument in enumerate((args.old, args.new)):
+            if is_revision(argument):
+                into = os.path.join(scratch, str(position))
+                os.makedirs(into)
+                paths.append(checkout(argument, into))
+            else:
+                paths.append(argument)
+        diff = diff_models(paths[0], paths[1], op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+        if args.format == "json":
+            text = json_text(diff_dict(diff, args.old, args.new))
+        elif args.format == "markdown":
+            text = diff_markdown(diff, args.old, args.new)
+        else:
+            color = _use_color(args.color, None if args.output else sys.stdout)
+            text = diff_text(diff, args.old, args.new, color=color)
+    _write_output(text, args.output, [args.old, args.new])
+    return EXIT_FINDINGS if args.exit_code and diff.changed else EXIT_OK
+
+
+def _git_setup_parser() -> argparse.ArgumentParser:
+    parser = _parser(
+        prog="tflint git-setup",
+        description="Make git diff and git log -p show graph files (*.pb, *.pbtxt, *.meta) through 'tflint show': "
+        "adds the patterns to the repository's .gitattributes and sets diff.tflint.textconv in its git config.",
+    )
+    parser.add_argument(
+        "--global",
+        dest="global_config",
+        action="store_true",
+        help="set the driver in your global git config instead (each repository still needs the .gitattributes)",
+    )
+    parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
+    return parser
+
+
+def _git_setup(argv: list[str]) -> int:
+    """`tflint git-setup`: .gitattributes and git config so that `git diff` shows graphs through `tflint show`."""
+    args = _git_setup_parser().parse_args(argv)
+    from tflint.config.git_driver import setup
+    from tflint.escape import escape
+
+    for line in setup(os.getcwd(), global_config=args.global_config):
+        print(f"tflint: {escape(line)}", file=sys.stderr)
+    return EXIT_OK
+
+
+_REVIEW_COMMANDS = {"show": _show, "diff": _diff, "stats": _stats, "git-setup": _git_setup}

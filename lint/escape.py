@@ -42,6 +42,23 @@ def escape(text: str) -> str:
     return text
 
 
+def escape_lines(text: str) -> str:
+    """`text` of many lines (a diff) escaped line by line: its line ends (`\\n`, `\\r\\n`) and tabs kept."""
+    if _UNSAFE_IN_LINES.search(text) is None and text.count("\r") == text.count("\r\n"):
+        return text  # the usual case, decided in one pass: nothing to escape
+    lines = []
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        lines.append("\t".join(escape(part) for part in body.split("\t")) + line[len(body) :])
+    return "".join(lines)
+
+
+# _UNSAFE but the tab, the newline and the carriage return (allowed before a newline).
+_UNSAFE_IN_LINES = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
+
+
 def quote(value: object, limit: int = 80) -> str:
     """`repr(value)` for an error message: escaped and at most `limit` characters, however big `value` is.
 

@@ -19,13 +19,25 @@ Methods the class defines itself are kept, as `@dataclass` keeps them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - Python 3.10 runs without the marker; type checkers read the branch above
 
+    def dataclass_transform(**kwargs: Any) -> Callable[[T], T]:
+        return lambda decorated: decorated
+
+
+# Type checkers and IDEs read a record as the dataclass it replaces: its fields, equality, and
+# `frozen=True` refusing assignment (the marker costs nothing at run time). `@dataclass(slots=True)`
+# itself was measured at +73 ms to import tflint's 53 records (bench/records_startup.py).
+@dataclass_transform()
 def record(*, frozen: bool = False, hidden: tuple[str, ...] = ()) -> Callable[[type[T]], type[T]]:
     """Give a class with annotated fields and an `__init__` the methods `@dataclass(frozen=...)` would.
 

@@ -6,6 +6,11 @@ category `compat` take `check(pair, options)` instead: they compare two
 versions of a model (a `tflint.tf.compat.VersionPair`) in `tflint compat`. Registration is
 explicit so that `tflint rules` and the docs list exactly what runs.
 
+A rule's issues say what they are about (a node, an attr, a function, or a Place made by
+`tflint.finding`'s `at_*` functions) and the engine places them (`tflint.engine.place`). A rule
+imports nothing of `tflint.read` (the layer contract puts `rules` below it): what it needs from the
+disk or the text it asks of the Artifact it is handed (`directory_listing()`, `schema_uses()`).
+
 Optional constants, read by the engine (which names no rule itself):
 - `CHECKS`: what check() receives, when not a graph (`tflint.tf.index.GraphIndex`):
   "unreadable-file" (the `tflint.read.load.Artifact` of a file that could not be
@@ -32,6 +37,12 @@ from tflint.rules import (
     attr_minimum,
     attr_type_mismatch,
     call_signature,
+    checkpoint_checksum,
+    checkpoint_index,
+    checkpoint_key_missing,
+    checkpoint_mismatch,
+    checkpoint_shard,
+    checkpoint_unused,
     collection_unresolved,
     colocation_unresolved,
     control_input_order,
@@ -96,6 +107,8 @@ from tflint.rules import (
     unsafe_op,
     unsupported_format,
     unused_suppression,
+    warmup_record,
+    warmup_request,
 )
 
 RULES: dict[str, ModuleType] = {
@@ -153,6 +166,14 @@ RULES: dict[str, ModuleType] = {
         missing_serving_tags,
         missing_asset,
         missing_variables,
+        checkpoint_index,
+        checkpoint_key_missing,
+        checkpoint_mismatch,
+        checkpoint_shard,
+        checkpoint_checksum,
+        checkpoint_unused,
+        warmup_record,
+        warmup_request,
         unsafe_op,
         training_op_in_serving,
         dead_node,

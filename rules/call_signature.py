@@ -59,7 +59,8 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.tf.attrs import type_name
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 ID = "call-signature"
 CATEGORY = "function"

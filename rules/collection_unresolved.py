@@ -54,8 +54,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
+from tflint.finding import Issue, Severity, at_collection, at_saver
 from tflint.tf.index import GraphIndex
 from tflint.tf.node import Node
 from tflint.tf.serving import output_types
@@ -106,7 +105,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             yield Issue(
                 None,
                 f"The meta graph's saver_def {problem}: loading the meta graph fails making its Saver",
-                position=position(graph, ("saver",)),
+                at=at_saver(),
             )
     collections = meta.collection_def
     rebuilt: set[bytes] = set()  # the loader builds each variable once, whatever collections list it
@@ -141,7 +140,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     node,
                     f"Collection '{key}' entry '{entry}' {problem}: loading the meta graph fails "
                     "restoring its collections",
-                    position=position(graph, ("collection", key, number), ("collection", key)),
+                    at=at_collection(key, number),
                 )
 
 
@@ -159,7 +158,7 @@ def _unbound_inputs_issue(graph: GraphIndex, collection: Any, kind: str | None) 
         None,
         f"Collection '{UNBOUND_INPUTS}' lists {listed}: import_meta_graph refuses the graph "
         "unless the caller's input_map supplies exactly these inputs",
-        position=position(graph, ("collection", UNBOUND_INPUTS, 0), ("collection", UNBOUND_INPUTS)),
+        at=at_collection(UNBOUND_INPUTS, 0),
     )
 
 
@@ -177,7 +176,7 @@ def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Is
             None,
             f"Collection '{key}' entry {number} is not a serialized VariableDef: loading the meta graph fails "
             "restoring its collections",
-            position=position(graph, ("collection", key, number), ("collection", key)),
+            at=at_collection(key, number),
         )
     names = [("variable", variable.variable_name), ("initializer", variable.initializer_name)]
     if variable.initial_value_name:
@@ -192,7 +191,7 @@ def _variable_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Is
                 node or owner,
                 f"Collection '{key}' entry {number} (variable '{variable.variable_name}'): its {role} '{name}' "
                 f"{problem}: loading the meta graph fails restoring its collections",
-                position=position(graph, ("collection", key, number), ("collection", key)),
+                at=at_collection(key, number),
             )
     return None
 
@@ -205,7 +204,7 @@ def _rebuilt_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Iss
 
     type_name = REBUILT_COLLECTIONS[key]
     entry = protos.message_class(f"tensorflow.{type_name}")()
-    where = position(graph, ("collection", key, number), ("collection", key))
+    where = at_collection(key, number)
     try:
         entry.ParseFromString(data)
     except DecodeError:
@@ -213,7 +212,7 @@ def _rebuilt_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Iss
             None,
             f"Collection '{key}' entry {number} is not a serialized {type_name}: loading the meta graph fails "
             "restoring its collections",
-            position=where,
+            at=where,
         )
     if type_name == "SaverDef":
         problem = _saver_problem(entry)
@@ -227,7 +226,7 @@ def _rebuilt_issue(graph: GraphIndex, key: str, number: int, data: bytes) -> Iss
     return Issue(
         node,
         f"Collection '{key}' entry {number} {problem}: loading the meta graph fails restoring its collections",
-        position=where,
+        at=where,
     )
 
 

@@ -54,7 +54,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, VARIABLE_OPS, alive_nodes
 
 ID = "dead-node"

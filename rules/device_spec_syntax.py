@@ -63,7 +63,8 @@ from tflint.tf.devices import (
     python_canonical_name,
     python_device_error,
 )
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 ID = "device-spec-syntax"
 CATEGORY = "device"

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_file
 from tflint.tf.index import GraphIndex
 
 ID = "empty-graph"
@@ -44,5 +44,5 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         yield Issue(
             None,
             "The graph is empty (no nodes, no functions): TensorFlow imports it, but it computes nothing",
-            position=(1, 1) if graph.positions is not None else None,
+            at=at_file(),
         )

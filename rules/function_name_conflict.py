@@ -64,7 +64,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_function
 from tflint.tf.functions import function_defs_equal, registered_op
 from tflint.tf.index import GraphIndex
 
@@ -81,7 +81,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         function = scope.function
         name = cast(str, scope.name)  # function scopes are named and numbered
         ordinal_here = cast(int, scope.function_ordinal)
-        where = graph.function_position(ordinal_here)
+        where = at_function(ordinal_here)
         if name in first:
             existing, ordinal = first[name]
             if not function_defs_equal(existing, function):
@@ -92,7 +92,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     "TensorFlow refuses a second, different function with the same name",
                     function=name,
                     library=True,
-                    position=where,
+                    at=where,
                 )
             continue
         first[name] = (function, ordinal_here)
@@ -103,7 +103,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 "an op",
                 function=name,
                 library=True,
-                position=where,
+                at=where,
             )
     gradients: dict[str, str] = {}
     for gradient in graph.gradients:

@@ -54,7 +54,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_function
 from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
 from tflint.tf.op_signatures import signatures
 
@@ -68,13 +68,13 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield issues for unbound or dangling outputs and clashing arg names, per function."""
     type_names = _type_names()
     for scope in graph.function_scopes:
-        where = graph.function_position(cast(int, scope.function_ordinal))
+        where = at_function(cast(int, scope.function_ordinal))
         for message in _problems(graph, scope, type_names):
             yield Issue(
                 None,
                 f"Function '{scope.name}': {message}",
                 function=scope.name,
-                position=where,
+                at=where,
                 # tf.import_graph_def converts every library function's input types, called or not.
                 library=isinstance(message, _LibraryProblem),
             )

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_field
 from tflint.tf.index import GraphIndex
 from tflint.tf.registry import snapshot_info
 
@@ -84,6 +84,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         )
     if not problems:
         return
-    position = graph.field_position("versions")
+    where = at_field("versions")
     for problem in problems:
-        yield Issue(None, f"GraphDef versions: {problem}", position=position)
+        yield Issue(None, f"GraphDef versions: {problem}", at=where)

@@ -43,7 +43,8 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.tf.devices import cpp_device_error
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 ID = "hardcoded-device"
 CATEGORY = "serving"

@@ -32,7 +32,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
-from tflint.read.load import Artifact
 
 ID = "invalid-graph"
 CATEGORY = "input"
@@ -42,9 +41,12 @@ OPTIONS: dict[str, Any] = {}
 # config says, at DEFAULT_SEVERITY, and no suppression may silence it.
 CHECKS = "unreadable-file"
 SUPPRESSIBLE = False
+# The most of the reader's message a finding repeats: a parser may quote a whole token of the file
+# (1,500 digits of an integer, a tensor's bytes), which says nothing the position does not.
+MAX_DETAIL = 240
 
 
-def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+def check(artifact: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield the issue of a file the reader could not parse, at the parser's position (text files)."""
     failure = artifact.failure
     if failure is None:
@@ -52,4 +54,7 @@ def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
     kind = artifact.message_type or "graph"
     form = f"{artifact.form} " if artifact.form else ""
     position = cast("tuple[int, int] | None", (failure.line, failure.column) if failure.line is not None else None)
-    yield Issue(None, f"cannot read {form}{kind}: {failure.message}", position=position)
+    detail = failure.message
+    if len(detail) > MAX_DETAIL:
+        detail = f"{detail[:MAX_DETAIL]}... ({len(detail):,} characters)"
+    yield Issue(None, f"cannot read {form}{kind}: {detail}", position=position)

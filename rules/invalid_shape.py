@@ -49,7 +49,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.index import GraphIndex, Node
+from tflint.runtime.memo import IdentityMemo
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.op_signatures import signatures
 from tflint.tf.tensors import (
     OpPlan,
@@ -155,19 +157,11 @@ class _OutputShapesMemo:
 
     def __init__(self, shapes: ShapeMemo) -> None:
         self._shapes = shapes
-        self._by_key: dict[Any, _Summary] = {}
+        self._by_value: IdentityMemo[_Summary] = IdentityMemo()
 
     def summary(self, value: Any) -> _Summary:
-        """The summary of an AttrValue (readers share one object among equal values: keyed on identity).
-
-        The nodes hold the values, so their ids stay unique for as long as this memo lives.
-        """
-        key = id(value)
-        found = self._by_key.get(key)
-        if found is None:
-            found = self._summarize(value)
-            self._by_key[key] = found
-        return found
+        """The summary of an AttrValue (readers share one object among equal values: keyed on identity)."""
+        return self._by_value.get((), (value,), lambda: self._summarize(value))
 
     def _summarize(self, value: Any) -> _Summary:
         kind = value.WhichOneof("value")

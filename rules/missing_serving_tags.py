@@ -50,8 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
+from tflint.finding import Issue, Severity, at_tags
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import (
     is_saved_model,
@@ -81,14 +80,14 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     ordinal = meta_graph_ordinal(graph) or 0
     wanted = frozenset(options["tags"])
     tag_sets = [frozenset(meta.meta_info_def.tags) for meta in metas]
-    where = position(graph, ("tags",))
+    where = at_tags()
     if ordinal == 0 and wanted not in tag_sets:
         available = ", ".join(tag_set_text(tags) for tags in tag_sets) or "no meta graphs"
         yield Issue(
             None,
             f"No meta graph has the tag set {tag_set_text(wanted)} a model server loads; the SavedModel has "
             f"{available}",
-            position=where,
+            at=where,
         )
     mine = tag_sets[ordinal] if ordinal < len(tag_sets) else frozenset()
     for earlier in range(ordinal):
@@ -97,6 +96,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 None,
                 f"Meta graph #{ordinal} has the same tag set {tag_set_text(mine)} as meta graph #{earlier}; loaders "
                 "take the first match, so this one can never be loaded",
-                position=where,
+                at=where,
             )
             break

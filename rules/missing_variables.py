@@ -10,7 +10,9 @@ fails (`Unsuccessful TensorSliceReader constructor: Failed to find any
 matching files for .../variables/variables`), `tf.compat.v1.saved_model.load`
 fails (`The passed save_path is not a valid checkpoint`), and the C++ loader
 logs that no checkpoint was restored and goes on, so TensorFlow Serving's
-first request fails on uninitialized variables.
+warm-up or first request fails on uninitialized variables (`Could not find
+variable kernel`, checked on its C++ loader through the C API). With the
+index but no data shard every loader fails at load.
 
 The directory check needs the SavedModel *directory* (`tflint export/1/`)
 and wants `variables/variables.index` and at least one
@@ -51,9 +53,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.read.saved_model import saved_model_listing
+from tflint.finding import Issue, Severity, at_saver
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import meta_graphs, resolve_tensor, tag_set_text
 
@@ -74,7 +74,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         yield Issue(
             None,
             f"The SaverDef's restore_op_name {restore.problem}; the loader cannot restore variables",
-            position=position(graph, ("saver", "restore_op_name")),
+            at=at_saver("restore_op_name"),
         )
     if saver.filename_tensor_name:
         filename = resolve_tensor(graph, saver.filename_tensor_name)
@@ -83,9 +83,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                 filename.node,
                 f"The SaverDef's filename_tensor_name {filename.problem}; the loader cannot feed it the checkpoint "
                 "path",
-                position=position(graph, ("saver", "filename_tensor_name")),
+                at=at_saver("filename_tensor_name"),
             )
-    listing = saved_model_listing(graph)
+    listing = graph.artifact.directory_listing() if graph.artifact is not None else None
     if listing is None or listing.has_checkpoint:
         return
     restoring = [other for other in meta_graphs(graph) if _restores(other)]
@@ -98,12 +98,16 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         what = f"{variables}/variables.index does not exist"
     else:
         what = f"{variables}/ has no variables.data-* shard"
+    if "variables.index" in listing.variables:
+        when = "every loader fails at load"
+    else:
+        when = "TF Serving loads, then requests fail; Python loaders fail"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,
-        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; "
-        "loading fails or serves uninitialized variables",
-        position=position(graph, ("saver", "restore_op_name")),
+        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}: "
+        + when,
+        at=at_saver("restore_op_name"),
     )
 
 

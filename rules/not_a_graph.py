@@ -31,8 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.load import Artifact
+from tflint.finding import Issue, Severity, at_file
 
 ID = "not-a-graph"
 CATEGORY = "input"
@@ -42,9 +41,8 @@ OPTIONS: dict[str, Any] = {}
 CHECKS = "unlinted-file"
 
 
-def check(artifact: Artifact, options: Mapping[str, Any]) -> Iterator[Issue]:
+def check(artifact: Any, options: Mapping[str, Any]) -> Iterator[Issue]:
     """Yield the issue of a file the loader did not lint: at its start (text), or about the file (binary)."""
     if artifact.skipped is None:
         return
-    position = None if artifact.form == "binary" else (1, 1)
-    yield Issue(None, f"not a TensorFlow graph: {artifact.skipped}; not linted", position=position)
+    yield Issue(None, f"not a TensorFlow graph: {artifact.skipped}; not linted", at=at_file())

@@ -66,7 +66,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint import protos
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_op_def
 from tflint.tf.attrs import AttrSpec, type_name
 from tflint.tf.index import REF_OFFSET, GraphIndex
 from tflint.tf.registry import snapshot_info
@@ -101,12 +101,12 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             problems = opdef_problems(op_def, dtype_names)
             if not problems:
                 continue
-            position = graph.op_def_position(index)
+            place = at_op_def(index)
             for problem in problems:
                 yield Issue(
                     None,
                     f"OpDef '{op_def.name}' in the graph's stripped_op_list: {problem}",
-                    position=position,
+                    at=place,
                     severity=Severity.WARNING,
                 )
     seen: set[str] = set()

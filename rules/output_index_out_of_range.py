@@ -49,7 +49,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
-from tflint.tf.index import GraphIndex, Input, Node, Scope
+from tflint.tf.index import GraphIndex, Scope
+from tflint.tf.node import Input, Node
 from tflint.tf.op_signatures import Signatures, body_input, op_label, signatures
 
 ID = "output-index-out-of-range"

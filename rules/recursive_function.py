@@ -45,7 +45,8 @@ from typing import Any, cast
 
 from tflint.finding import Issue, Severity
 from tflint.tf.functions import func_references
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 ID = "recursive-function"
 CATEGORY = "function"

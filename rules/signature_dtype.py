@@ -78,8 +78,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
+from tflint.finding import Issue, Severity, at_signature_entry
 from tflint.tf.index import GraphIndex
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.serving import (
@@ -127,27 +126,23 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         producer = f"'{item.name}' ({resolved.node.op})"
         required = _API_TYPES.get((method, item.direction, item.key)) if not item.part else None
         if required is not None and base_type(actual) != required[0]:
-            where = position(graph, ("tensor", item.signature, item.direction, item.key))
+            where = at_signature_entry(item.signature, item.direction, item.key)
             yield Issue(
                 resolved.node,
                 f"{subject} is {producer}, a {dtype_name(base_type(actual))} tensor, but {required[1]}",
-                position=where,
+                at=where,
                 severity=Severity.WARNING,
             )
             continue
         declared = item.info.dtype
         if base_type(declared) == base_type(actual):
             continue
-        where = position(
-            graph,
-            ("dtype", item.signature, item.direction, item.key),
-            ("tensor", item.signature, item.direction, item.key),
-        )
+        where = at_signature_entry(item.signature, item.direction, item.key, "dtype")
         stated = "declares no dtype (DT_INVALID)" if declared == 0 else f"declares dtype {dtype_name(declared)}"
         yield Issue(
             resolved.node,
             f"{subject} {stated}, but {producer} is {dtype_name(actual)}",
-            position=where,
+            at=where,
             severity=_severity(item, method),
         )
 

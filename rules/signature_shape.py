@@ -60,9 +60,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
-from tflint.tf.index import GraphIndex, Node
+from tflint.finding import Issue, Severity, at_signature_entry
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.serving import resolve_tensor, signature_tensors
 from tflint.tf.tensors import shape_text
 
@@ -97,16 +97,12 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
             continue
         subject = item.describe()
         subject = subject[0].upper() + subject[1:]
-        where = position(
-            graph,
-            ("shape", item.signature, item.direction, item.key),
-            ("tensor", item.signature, item.direction, item.key),
-        )
+        where = at_signature_entry(item.signature, item.direction, item.key, "shape")
         yield Issue(
             resolved.node,
             f"{subject} declares shape {shape_text(list(declared[0]))}, but '{item.name}' ({resolved.node.op}) has "
             f"shape {shape_text(list(actual[0]))}",
-            position=where,
+            at=where,
         )
 
 

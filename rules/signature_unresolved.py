@@ -68,8 +68,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
-from tflint.read.meta_positions import position
+from tflint.finding import Issue, Severity, at_signature_entry
 from tflint.tf.index import GraphIndex
 from tflint.tf.serving import resolve_tensor, signature_tensors
 
@@ -94,5 +93,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         else:
             subject = subject[0].upper() + subject[1:]
             problem = resolved.problem
-        where = position(graph, ("tensor", item.signature, item.direction, item.key))
-        yield Issue(resolved.node, f"{subject} {problem}", position=where)
+        yield Issue(
+            resolved.node, f"{subject} {problem}", at=at_signature_entry(item.signature, item.direction, item.key)
+        )

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_tags
 from tflint.tf.compat import VersionPair, Where, shown, tag_set
 
 ID = "tag-set-removed"
@@ -51,5 +51,5 @@ def check(pair: VersionPair, options: Mapping[str, Any]) -> Iterator[Issue]:
             f"meta graph {tag_set(tags)} is in {shown(pair.old.name)} but not in {shown(pair.new.name)}: "
             "servers and clients loading it by these tags fail (MetaGraphDef associated with tags "
             f"{tag_set(tags)} could not be found)",
-            where=Where(first, (("tags",),), label=old.label or f"meta graph {tag_set(tags)}"),
+            where=Where(first, at_tags(), label=old.label or f"meta graph {tag_set(tags)}"),
         )

@@ -44,7 +44,6 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     if not targets or artifact is None or artifact.form != "text" or not artifact.text or graph.graph_id != 0:
         return
     from tflint import protos
-    from tflint.read.text_schema import schema_uses
     from tflint.tf.releases import schema_gaps
     from tflint.tf.target import label
 
@@ -53,7 +52,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         return
     gaps = schema_gaps(targets)
     by_bit = {target.bit: target for target in targets}
-    uses = schema_uses(artifact.text, root.DESCRIPTOR, gaps, sum(1 << bit for bit in by_bit))
+    uses = artifact.schema_uses(root.DESCRIPTOR, gaps, sum(1 << bit for bit in by_bit))
     first: dict[tuple[str, str, str, int], Any] = {}
     counts: dict[tuple[str, str, str, int], int] = {}
     for use in uses:

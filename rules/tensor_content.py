@@ -68,7 +68,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from tflint.finding import Issue, Severity
-from tflint.tf.index import REF_OFFSET, GraphIndex, Node
+from tflint.runtime.memo import IdentityMemo
+from tflint.tf.index import REF_OFFSET, GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import snapshot_info
 from tflint.tf.tensors import (
@@ -153,18 +155,12 @@ class _Verdicts:
         self.saved_model = saved_model
         self.valid = frozenset(snapshot_info().data_types)
         self.shapes = ShapeMemo()
-        self._memo: dict[Any, _Problems] = {}
+        self._memo: IdentityMemo[_Problems] = IdentityMemo()
 
     def of_value(self, op: str, value: Any, declared: Any) -> _Problems:
         """Problems of the `value` attr of a Const or HostConst whose dtype attr is `declared`."""
-        # Both readers share one AttrValue object among equal attr entries: memoize on identity
-        # (the nodes hold the values, so their ids stay unique while this memo lives).
-        key = (op, id(value), id(declared))
-        found = self._memo.get(key)
-        if found is None:
-            found = self._value_problems(op, value, declared)
-            self._memo[key] = found
-        return found
+        # Both readers share one AttrValue object among equal attr entries: memoize on identity.
+        return self._memo.get((op,), (value, declared), lambda: self._value_problems(op, value, declared))
 
     def _value_problems(self, op: str, value: Any, declared: Any) -> _Problems:
         if value.WhichOneof("value") != "tensor":
@@ -185,7 +181,7 @@ class _Verdicts:
             count = facts.elements
             if count and not facts.unknown_rank and dtype != DT_BOOL:
                 field, payload = fields[2]
-                if field.name == "tensor_content":
+                if field.name == "tensor_content" and mapped_content(tensor) is None:  # its own bytes
                     size = DTYPE_SIZE.get(cast(int, dtype))
                     if size is not None and len(payload) == count * size:
                         return ()

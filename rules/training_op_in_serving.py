@@ -42,7 +42,8 @@ from typing import Any
 
 from tflint.finding import Issue, Severity
 from tflint.runtime.patterns import lazy
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.serving import served
 
 ID = "training-op-in-serving"

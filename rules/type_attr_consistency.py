@@ -43,7 +43,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity
-from tflint.tf.index import REF_OFFSET, GraphIndex, Node, Scope
+from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
+from tflint.tf.node import Node
 from tflint.tf.op_signatures import (
     Signature,
     Signatures,

@@ -39,7 +39,8 @@ from typing import Any
 from tflint.errors import Suggestions
 from tflint.finding import Issue, Severity
 from tflint.tf.functions import registered_op
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 ID = "unknown-function"
 CATEGORY = "function"

@@ -5,7 +5,7 @@ message structure of the real kind it stands for (label maps, MediaPipe graphs,
 Triton and TF Serving configs, fingerprint.pb, ...), with graphs and broken
 graphs beside them. Binary samples are built with the tiny protobuf encoder
 below. EXPECTED maps each sample to the (kind, message) tflint.read.sniff must
-give it; tests/test_sniff.py checks that, and that the files are what this writes.
+give it; tests/read/test_sniff.py checks that, and that the files are what this writes.
 
     python tests/nongraph_samples.py
 """

@@ -190,3 +190,22 @@ def test_files_that_are_not_graphs_are_skipped_and_listed(tmp_path):
     assert report.skipped == (("fingerprint.pb", "SavedModel fingerprint (FingerprintDef)"),) and report.ok
     with pytest.raises(GraphValidationError, match="not a TensorFlow graph: SavedModel fingerprint"):
         validate(fingerprint)
+
+
+@pytest.mark.parametrize(
+    "content, where",
+    [
+        pytest.param("//registry.npmjs.org/:_authToken=npm_SECRET1234\n", "1:1", id="npmrc"),
+        pytest.param("token: SECRET1234\n", "1:1", id="field"),
+        pytest.param("op { name: 'X' }\nop { name: 'SECRET1234' attr { nam: 'SECRET1234' } }\n", "2:32", id="typo"),
+        pytest.param('op { name: "X" type: "SECRET1234" }', "1:16", id="quoted"),
+    ],
+)
+def test_an_op_defs_file_that_is_not_an_oplist_is_never_echoed(tmp_path, content, where):
+    path = tmp_path / "ops.pbtxt"
+    path.write_text(content)
+    with pytest.raises(tflint.UsageError) as raised:
+        tflint.lint_graph('node { name: "a" op: "NoOp" }', op_defs=[str(path)])
+    message = str(raised.value)
+    assert f"ops.pbtxt:{where}: not an OpList" in message
+    assert "SECRET" not in message

@@ -49,13 +49,13 @@ def test_write_records_findings_by_node_with_counts_sorted_and_stable(repo, caps
     assert err == "tflint: wrote .tflint-baseline.json: 6 findings recorded\n"
     text = (repo / ".tflint-baseline.json").read_text()
     assert json.loads(text) == {
-        "version": 1,
+        "version": 2,
         "files": {
             "models/bin.pb": {
-                "duplicate-node-name": {"x": 1},
-                "unknown-op": {"function fn > node inner": 1, "x": 2},
+                "duplicate-node-name": {"error": {"x": 1}},
+                "unknown-op": {"error": {"x": 2}, "warning": {"function fn > node inner": 1}},
             },
-            "models/g.pbtxt": {"unknown-op": {"a": 1}, "unresolved-input": {"b": 1}},
+            "models/g.pbtxt": {"unknown-op": {"error": {"a": 1}}, "unresolved-input": {"error": {"b": 1}}},
         },
     }
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"  # sorted, one entry per line
@@ -93,7 +93,7 @@ def test_stale_entries_are_reported_as_unused_suppressions(repo, capsys):
     code, out, _ = run(capsys, "--baseline", "base.json", "models")
     assert code == 0  # a warning by default: reported, not failing
     assert out.splitlines() == [
-        "models/g.pbtxt: warning: Stale baseline entry: unknown-op on 'a' no longer occurs (1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
+        "models/g.pbtxt: warning: Stale baseline entry: unknown-op (error) on 'a' no longer occurs (1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
         "Found 1 warning in 1 of 2 files. 1 baselined finding not shown.",
     ]
     # a ratchet: raise the rule to error and stale entries must be pruned
@@ -109,8 +109,8 @@ def test_stale_entries_only_for_files_linted_or_gone(repo, capsys):
     code, out, _ = run(capsys, "--baseline", "base.json", "models/ok.pbtxt")
     assert code == 0
     assert out.splitlines() == [
-        "base.json: warning: Stale baseline entry: models/g.pbtxt no longer exists (unknown-op on 'a', 1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
-        "base.json: warning: Stale baseline entry: models/g.pbtxt no longer exists (unresolved-input on 'b', 1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
+        "base.json: warning: Stale baseline entry: models/g.pbtxt no longer exists (unknown-op (error) on 'a', 1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
+        "base.json: warning: Stale baseline entry: models/g.pbtxt no longer exists (unresolved-input (error) on 'b', 1 recorded); prune it with: tflint --prune-baseline PATH... [unused-suppression]",
         "Found 2 warnings in 0 of 1 file.",
     ]
 
@@ -127,8 +127,8 @@ def test_prune_removes_stale_entries_and_never_adds(repo, capsys):
     ]
     assert err == "tflint: pruned 1 stale baseline entry\n"
     assert json.loads((repo / "base.json").read_text())["files"] == {
-        "models/g.pbtxt": {"unresolved-input": {"b": 1}},  # 'a' pruned, 'c' not added
-        "models/other.pbtxt": {"unknown-op": {"a": 1}, "unresolved-input": {"b": 1}},  # not linted: kept
+        "models/g.pbtxt": {"unresolved-input": {"error": {"b": 1}}},  # 'a' pruned, 'c' not added
+        "models/other.pbtxt": {"unknown-op": {"error": {"a": 1}}, "unresolved-input": {"error": {"b": 1}}},  # kept
     }
 
 
@@ -139,7 +139,7 @@ def test_invalid_graph_is_never_baselined(repo, capsys):
     assert out.splitlines()[0].startswith("models/bad.pbtxt:2:") and out.splitlines()[0].endswith("[invalid-graph]")
     assert "models/bad.pbtxt" not in json.loads((repo / "base.json").read_text())["files"]
     data = json.loads((repo / "base.json").read_text())
-    data["files"]["models/bad.pbtxt"] = {"invalid-graph": {"": 1}}  # even when someone writes it by hand
+    data["files"]["models/bad.pbtxt"] = {"invalid-graph": {"error": {"": 1}}}  # even when someone writes it by hand
     (repo / "base.json").write_text(json.dumps(data))
     code, out, _ = run(capsys, "--baseline", "base.json", "models/bad.pbtxt")
     assert code == 1 and "[invalid-graph]" in out
@@ -184,8 +184,8 @@ def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsy
         ),
         pytest.param("{not json", "base.json: not a tflint baseline: invalid JSON", id="json"),
         pytest.param(
-            '{"version": 2, "files": {}}',
-            'base.json: not a tflint baseline (expected {"version": 1, "files": {...}})',
+            '{"version": 3, "files": {}}',
+            'base.json: not a tflint baseline (expected {"version": 2, "files": {...}})',
             id="version",
         ),
         pytest.param(
@@ -198,6 +198,21 @@ def test_outside_a_repository_paths_are_relative_to_the_baseline(tmp_path, capsy
             '{"version": 1, "files": {"g.pbtxt": []}}',
             "base.json: files.g.pbtxt: expected a mapping of rule to subjects",
             id="rules",
+        ),
+        pytest.param(
+            '{"version": 2, "files": {"g.pbtxt": {"unknown-op": {"fatal": {"a": 1}}}}}',
+            "base.json: files.g.pbtxt.unknown-op: 'fatal' is not a severity (expected info, warning, error)",
+            id="severity",
+        ),
+        pytest.param(
+            '{"version": 2, "files": {"g.pbtxt": {"unknown-op": {"error": {"a": -1}}}}}',
+            "base.json: files.g.pbtxt.unknown-op.error: expected a mapping of subject to a positive count",
+            id="count-v2",
+        ),
+        pytest.param(
+            '{"version": true, "files": {}}',
+            'base.json: not a tflint baseline (expected {"version": 2, "files": {...}})',
+            id="version-bool",
         ),
     ],
 )
@@ -243,3 +258,113 @@ def test_prune_needs_a_baseline_and_excludes_writing(repo, capsys):
     code, _, err = run(capsys, "--prune-baseline", "--write-baseline", "b.json", "models")
     assert code == 2 and "not allowed with argument --write-baseline" in err
     assert not (repo / "b.json").exists()
+
+
+@pytest.mark.parametrize("flag", ["--select", "--ignore"])
+def test_entries_of_rules_that_did_not_run_are_neither_stale_nor_pruned(repo, capsys, flag):
+    run(capsys, "--write-baseline", "base.json", "models")
+    chosen = "unknown-op" if flag == "--select" else "unresolved-input"
+    code, out, _ = run(capsys, "--baseline", "base.json", flag, chosen, "models")
+    assert (code, out) == (0, "All checks passed (2 files). 1 baselined finding not shown.\n")
+    code, _, err = run(capsys, "--baseline", "base.json", "--prune-baseline", flag, chosen, "models")
+    assert (code, err) == (0, "tflint: pruned 0 stale baseline entries\n")
+    assert json.loads((repo / "base.json").read_text())["files"]["models/g.pbtxt"] == {
+        "unknown-op": {"error": {"a": 1}},
+        "unresolved-input": {"error": {"b": 1}},
+    }
+
+
+def test_entries_of_rules_the_config_turns_off_are_neither_stale_nor_pruned(repo, capsys):
+    run(capsys, "--write-baseline", "base.json", "models")
+    (repo / ".tflint.yaml").write_text("rules:\n  unresolved-input: off\n")
+    code, out, _ = run(capsys, "--baseline", "base.json", "--prune-baseline", "models")
+    assert (code, out) == (0, "All checks passed (2 files). 1 baselined finding not shown.\n")
+    assert "unresolved-input" in json.loads((repo / "base.json").read_text())["files"]["models/g.pbtxt"]
+
+
+def test_an_error_baselined_then_lowered_to_a_warning_is_a_new_finding(repo, capsys):
+    run(capsys, "--write-baseline", "base.json", "models")
+    (repo / ".tflint.yaml").write_text("rules:\n  unresolved-input: warning\n")
+    code, out, _ = run(capsys, "--baseline", "base.json", "models/g.pbtxt")
+    assert code == 0
+    assert "warning: Node 'b' has control input '^gone'" in out
+    assert "Stale baseline entry: unresolved-input (error) on 'b'" in out
+
+
+def test_a_warning_raised_to_error_is_reported(repo, capsys):
+    (repo / ".tflint.yaml").write_text("rules:\n  unresolved-input: warning\n")
+    run(capsys, "--write-baseline", "base.json", "models")
+    assert run(capsys, "--baseline", "base.json", "models")[0] == 0
+    (repo / ".tflint.yaml").write_text("rules:\n  unresolved-input: error\n")
+    code, out, _ = run(capsys, "--baseline", "base.json", "models")
+    assert code == 1
+    assert "models/g.pbtxt:6:3: error: Node 'b' has control input '^gone'" in out
+
+
+def test_a_version_1_baseline_still_hides_at_any_severity(repo, capsys):
+    (repo / "base.json").write_text(
+        json.dumps({"version": 1, "files": {"models/g.pbtxt": {"unknown-op": {"a": 1}, "unresolved-input": {"b": 1}}}})
+    )
+    assert run(capsys, "--baseline", "base.json", "models")[:2] == (
+        0,
+        "All checks passed (2 files). 2 baselined findings not shown.\n",
+    )
+    run(capsys, "--baseline", "base.json", "--prune-baseline", "models")
+    assert json.loads((repo / "base.json").read_text()) == {
+        "version": 2,
+        "files": {"models/g.pbtxt": {"unknown-op": {"any": {"a": 1}}, "unresolved-input": {"any": {"b": 1}}}},
+    }
+
+
+def _asset_meta(*filenames):
+    from serving_graphs import meta, placeholder
+
+    assets = " ".join(
+        f'asset_file_def {{ tensor_info {{ name: "{name}_path:0" }} filename: "{name}.txt" }}' for name in filenames
+    )
+    return meta(placeholder("vocab_path", "DT_STRING"), extra=assets)
+
+
+def test_findings_without_a_node_are_keyed_on_what_they_point_at(repo, capsys):
+    (repo / "models" / "m.pbtxt").write_text(_asset_meta("labels"))
+    run(capsys, "--write-baseline", "base.json", "models/m.pbtxt")
+    entries = json.loads((repo / "base.json").read_text())["files"]["models/m.pbtxt"]
+    assert entries["missing-asset"] == {"error": {"Asset 'labels.txt'": 1}}
+    (repo / "models" / "m.pbtxt").write_text(_asset_meta("labels", "classes"))
+    code, out, _ = run(capsys, "--baseline", "base.json", "models/m.pbtxt")
+    assert code == 1
+    assert "Asset 'classes.txt' is fed to the tensor" in out and "labels.txt" not in out
+
+
+@pytest.mark.parametrize(
+    "message, key",
+    [
+        ("Asset 'a.txt' is listed by the meta graph but m/assets/a.txt does not exist", "Asset 'a.txt'"),
+        ("Function 'f' (library entry 2) is defined differently", "Function 'f'"),
+        (
+            "The SaverDef's restore_op_name names 'save/x'; the loader cannot",
+            "The SaverDef's restore_op_name names 'save/x'",
+        ),
+        ("GraphDef versions: min_consumer 3 is above producer 2", "GraphDef versions"),
+        ("input_map: Attempted to map inputs that were not found in graph_def: [a:0]", "input_map"),
+        ("The graph is empty (no nodes, no functions)", "The graph is empty (no nodes, no functions)"),
+    ],
+)
+def test_the_target_of_a_finding_without_a_node(message, key):
+    from tflint.baseline import target
+    from tflint.finding import Finding, Severity
+
+    assert target(Finding("r", Severity.ERROR, message, "f.pbtxt")) == key
+    assert target(Finding("r", Severity.ERROR, message, "f.pbtxt", node="n")) == "n"
+    in_meta_graph = Finding("r", Severity.ERROR, message, "f.pbtxt", graph="meta graph [serve]")
+    assert target(in_meta_graph) == f"meta graph [serve] > {key}"
+
+
+def test_no_baseline_shows_everything(repo, capsys):
+    run(capsys, "--write-baseline", "base.json", "models")
+    (repo / ".tflint.yaml").write_text("baseline: base.json\n")
+    assert run(capsys, "models")[0] == 0
+    code, out, _ = run(capsys, "--no-baseline", "models")
+    assert code == 1 and out.count("error:") == 2 and "baselined" not in out
+    code, _, err = run(capsys, "--no-baseline", "--baseline", "base.json", "models")
+    assert code == 2 and "not allowed with argument" in err

@@ -260,3 +260,16 @@ def test_a_ratio_target_pairs_each_round_with_itself():
     row["tensorflow"]["cpp"]["times"] = [1.0]  # rounds that do not pair up: the ratio of the medians
     assert run.paired_ratio(row, ("tflint_binary",), ("tensorflow", "cpp")) == pytest.approx(0.8)
     assert run.paired_ratio(row, ("tflint_text",), ("tensorflow", "cpp")) is None
+
+
+def test_fix_diff_graph_has_one_attr_to_strip_per_matmul(tmp_path):
+    from tflint.api import fix_paths
+
+    spec = importlib.util.spec_from_file_location("fix_diff", BENCH / "fix_diff.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path = tmp_path / "g.pbtxt"
+    nodes = module.write_graph(path, 0.01)
+    [result] = fix_paths([path], write=False)
+    assert result.removed == ("MatMul.transpose_a",) * (nodes - 1)
+    assert result.diff.count('\n-    key: "transpose_a"\n') == nodes - 1

@@ -542,3 +542,59 @@ def test_explain_without_a_close_rule_points_at_the_list(capsys, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "explain", "zzz")
     assert (code, err) == (2, "tflint: error: no rule named 'zzz' ('tflint rules' lists them)\n")
+
+
+def test_one_warning_over_the_limit_is_singular(capsys, tmp_path):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(WARNINGS.replace('  attr { key: "y" value { i: 1 } }\n', ""))
+    code, _, err = run(capsys, "--max-warnings", "0", str(path))
+    assert (code, err) == (1, "tflint: 1 warning, more than --max-warnings 0\n")
+
+
+@pytest.mark.parametrize("option", ["--select", "--extend-select", "--ignore"])
+@pytest.mark.parametrize("value", ["", " , "])
+def test_an_empty_rule_list_is_a_usage_error(capsys, tmp_path, option, value):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(WARNINGS)
+    code, out, err = run(capsys, option, value, str(path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"tflint: usage error: argument {option}: expected comma-separated rule ids or categories, got {value!r}"
+        " (see 'tflint --help')\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, help_of",
+    [
+        (["compat"], "tflint compat"),
+        (["compat", "a", "b", "c"], "tflint compat"),
+        (["explain", "a", "b"], "tflint explain"),
+        (["rules", "--bogus"], "tflint rules"),
+        (["--bogus"], "tflint"),
+    ],
+)
+def test_usage_errors_point_to_their_own_help(capsys, argv, help_of):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.endswith(f" (see '{help_of} --help')\n")
+
+
+def test_target_tf_alone_lists_the_releases(capsys):
+    code, out, err = run(capsys, "--target-tf", "x")
+    assert (code, out) == (2, "")
+    assert err.startswith("tflint: error: unknown TensorFlow version 'x' for target-tf; known: 1.15, 2.0,")
+
+
+@pytest.mark.parametrize("spec", ["\u00b2.1", "2.\u00b2", "\u0663.4"])
+def test_target_tf_with_unicode_digits_is_a_usage_error(capsys, tmp_path, spec):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(WARNINGS)
+    code, _, err = run(capsys, "--target-tf", spec, str(path))
+    assert code == 2 and "unknown TensorFlow version" in err and "internal error" not in err
+
+
+def test_a_misspelt_input_type_gets_a_suggestion(capsys, tmp_path):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(WARNINGS)
+    code, _, err = run(capsys, "--input-type", "grapdef", str(path))
+    assert (code, err) == (2, "tflint: error: unknown input type 'grapdef' (did you mean 'graphdef'?)\n")

@@ -339,6 +339,23 @@ def test_baseline_hides_compat_findings_and_lint_keeps_them(tmp_path, capsys):
     assert [f.rule for f in report.findings if f.rule == "unused-suppression"] == []
 
 
+def test_compat_baseline_entries_of_rules_turned_off_are_not_stale_and_no_baseline_shows_all(tmp_path, capsys):
+    shutil.copytree(PAIRS / "batch_fixed", tmp_path / "m")
+    baseline = tmp_path / "baseline.json"
+    assert main(["compat", str(tmp_path / "m"), "--write-baseline", str(baseline)]) == 0
+    recorded = json.loads(baseline.read_text())["files"]
+    rules = {rule for entries in recorded.values() for rule in entries}
+    off = sorted(rules)[0]
+    report = tflint.compat(tmp_path / "m", config={"rules": {off: "off"}}, baseline=baseline)
+    assert [f for f in report.findings if f.rule == "unused-suppression"] == []
+    (tmp_path / "m" / ".tflint.yaml").write_text(f"baseline: {baseline}\n")
+    capsys.readouterr()
+    assert main(["compat", str(tmp_path / "m")]) == 0
+    assert "2 baselined findings not shown" in capsys.readouterr().out
+    assert main(["compat", "--no-baseline", str(tmp_path / "m")]) == 1
+    assert "baselined" not in capsys.readouterr().out
+
+
 # -- the pre-commit hook ---------------------------------------------------------------------------
 
 
@@ -382,3 +399,32 @@ def test_names_from_the_file_are_escaped():
     (finding,) = [f for f in compat_text(old, new) if f.rule == "signature-removed"]
     assert "\n" not in finding.message and "\x1b" not in finding.message
     assert finding.message.startswith("signature 'a\\nb\\x1b[31m' is in version 1")
+
+
+def test_compat_honours_the_findings_cap(monkeypatch):
+    from tflint.engine import compat as engine_compat
+
+    monkeypatch.setattr(engine_compat, "MAX_PER_GRAPH", 3)
+    inputs = [tensor("inputs", f"x{i}", f"p{i}:0", shape=[1]) for i in range(7)]
+    nodes = [placeholder(f"p{i}") for i in range(7)]
+    old = meta(*nodes, signatures=[signature("serving_default", *inputs)], tags=["serve"])
+    new = meta(*nodes, signatures=[signature("serving_default", inputs[0])], tags=["serve"])
+    findings = [f for f in compat_text(old, new) if f.rule == "input-removed"]
+    assert len(findings) == 4
+    assert [f.message for f in findings if f.message.startswith("...")] == [
+        "... and 3 more input-removed findings in this comparison (at most 3 are reported per rule and graph)"
+    ]
+
+
+def test_a_message_about_a_huge_shape_is_bounded():
+    old = meta(
+        placeholder("x"), signatures=[signature("s", tensor("inputs", "x", "x:0", shape=[1] * 3000))], tags=["serve"]
+    )
+    new = meta(
+        placeholder("x"), signatures=[signature("s", tensor("inputs", "x", "x:0", shape=[2] * 3000))], tags=["serve"]
+    )
+    findings = [f for f in compat_text(old, new) if f.rule == "shape-changed"]
+    assert len(findings) == 1
+    message = findings[0].message
+    assert len(message) < 1000, len(message)
+    assert "[1,1,1,1,1,1,1,1,... (3,000 dimensions)]" in message and "and 2,996 more dimensions" in message

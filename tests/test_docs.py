@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from tflint.cli import _build_parser, _compat_parser, _rules_parser, main
+from tflint.cli import _build_parser, _compat_parser, _git_setup_parser, _review_parser, _rules_parser, main
 from tflint.read.walk import GRAPH_EXTENSIONS
 from tflint.report.rulesdoc import GENERATED_NOTE, markdown
 from tflint.rules import RULES
@@ -97,6 +97,10 @@ COMMANDS = {
     "tflint compat": _compat_parser,
     "tflint rules": lambda: _rules_parser("rules"),
     "tflint explain": lambda: _rules_parser("explain"),
+    "tflint show": lambda: _review_parser("show"),
+    "tflint diff": lambda: _review_parser("diff"),
+    "tflint stats": lambda: _review_parser("stats"),
+    "tflint git-setup": _git_setup_parser,
 }
 DOC_FILES = (REPO / "README.md", REPO / "SECURITY.md", *sorted((REPO / "docs").glob("*.md")))
 DOCS = {path.name: path.read_text() for path in DOC_FILES}
@@ -130,7 +134,9 @@ def test_every_documented_option_exists():
 
 def test_documented_command_lines_use_that_commands_options():
     # `tflint compat --changed FILE...` in the text, `$ tflint --min-tf saved_model/` in an example.
-    line = re.compile(r"(?:`|^\$? ?)(tflint(?: (?:compat|rules|explain)(?![\w-]))?)((?: [^`\n]*)?)", re.M)
+    line = re.compile(
+        r"(?:`|^\$? ?)(tflint(?: (?:compat|rules|explain|show|diff|stats|git-setup)(?![\w-]))?)((?: [^`\n]*)?)", re.M
+    )
     seen = 0
     for name, text in DOCS.items():
         for command, rest in line.findall(text):
@@ -259,3 +265,26 @@ def test_the_readme_config_example_has_every_key_and_is_valid(tmp_path):
     config = load_config(config_file)
     assert config.interface_for(str(tmp_path / "models" / "frozen_v2.pb")) is not None
     assert config.target_tf == ("2.4", "2.11")
+
+
+def test_the_readme_names_the_release_that_first_registers_each_op_it_mentions():
+    # The bundled registries come from the real wheels (tensorflow-cpu 2.9.3 has no DisableCopyOnRead, 2.10.1 has).
+    from tflint.tf.releases import first_release_with_op
+
+    claims = re.findall(r"needs TF ≥ (?P<release>[\d.]+): op (?P<op>\w+)", README)
+    assert claims, "the README's --min-tf example is gone"
+    for release, op in claims:
+        assert first_release_with_op(op) == release, (op, release)
+
+
+def test_the_readme_suppression_example_suppresses_something_with_every_directive():
+    from conftest import lint_text
+
+    section = README.split("## Suppressing findings", 1)[1]
+    example = section.split("```\n", 2)[1]
+    graph = re.sub(r"\s+<- .*", "", example)  # the README's annotations are not part of the file
+    assert "tflint: file-ignore[" in graph and "tflint: ignore[" in graph
+    assert [(f.rule, f.line) for f in lint_text(graph)] == []
+    # and each directive is needed: without the directives, each suppressed rule reports
+    bare = re.sub(r"#\s*tflint:.*", "", graph)
+    assert {f.rule for f in lint_text(bare)} == {"deprecated-op", "unknown-op", "unknown-attr"}

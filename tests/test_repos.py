@@ -210,9 +210,18 @@ def test_an_explicit_path_is_linted_even_when_excluded_unless_force_exclude(caps
     assert (code, out, err) == (0, "All checks passed (1 file).\n", "")
     _write(repo / ".tflint.yaml", "extend-exclude: ['legacy_*.pbtxt']\n")
     _write(repo / "models" / "legacy_v1.pbtxt", BROKEN)
+    (repo / "empty-dir").mkdir()
     code, out, err = run(capsys, "--force-exclude", "models/legacy_v1.pbtxt")
     assert (code, out) == (0, "No TensorFlow graphs linted.\n")
-    assert err == "tflint: warning: No TensorFlow graphs found under models/legacy_v1.pbtxt\n"
+    assert err == "tflint: warning: excluded by the configuration (--force-exclude): models/legacy_v1.pbtxt\n"
+    code, out, err = run(capsys, "--force-exclude", "models/legacy_v1.pbtxt", "empty-dir")
+    assert err == (
+        "tflint: warning: excluded by the configuration (--force-exclude): models/legacy_v1.pbtxt\n"
+        "tflint: warning: No TensorFlow graphs found under empty-dir\n"
+    )
+    code, out, err = run(capsys, "--force-exclude", "--show-files", "models/legacy_v1.pbtxt")
+    assert (code, out) == (0, "")
+    assert err == "tflint: warning: excluded by the configuration (--force-exclude): models/legacy_v1.pbtxt\n"
 
 
 def test_directory_symlinks_are_not_followed(capsys, repo):

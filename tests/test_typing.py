@@ -66,3 +66,29 @@ def test_a_consumer_mistake_is_caught(package_tree, tmp_path):
     assert result.returncode == 1
     assert 'Argument 1 to "lint_file" has incompatible type "int"' in result.stdout
     assert 'Incompatible types in assignment (expression has type "tuple[Finding, ...]"' in result.stdout
+
+
+def test_type_checkers_read_records_as_dataclasses(package_tree, tmp_path):
+    """`@record` carries the dataclass_transform marker: a frozen record refuses assignment to a type checker too,
+    and its fields are known (what @dataclass would give static tools, without its start-up cost)."""
+    wrong = tmp_path / "frozen.py"
+    wrong.write_text(
+        "from tflint.finding import Finding, Severity\n\n"
+        "finding = Finding('r', Severity.ERROR, 'm', 'f')\n"
+        "finding.line = 3\n"
+        "count: int = finding.message\n"
+    )
+    result = mypy(package_tree, "--follow-imports=silent", str(wrong))
+    assert result.returncode == 1
+    assert 'Property "line" defined in "Finding" is read-only' in result.stdout
+    assert 'Incompatible types in assignment (expression has type "str", variable has type "int")' in result.stdout
+
+
+def test_validate_is_typed_precisely(package_tree, tmp_path):
+    # validate() takes a path, a graph message or its bytes: anything else is a type error, not `Any`.
+    consumer = tmp_path / "wrong_consumer.py"
+    consumer.write_text("import tflint\n\ntflint.validate(42)\ntflint.lint_graph([1, 2])\n")
+    result = mypy(package_tree, "--follow-imports=silent", str(consumer))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.count('Argument 1 to "validate" has incompatible type "int"') == 1, result.stdout
+    assert 'Argument 1 to "lint_graph" has incompatible type "list[int]"' in result.stdout, result.stdout

@@ -33,6 +33,15 @@ def ready_to_serve(path: str) -> bool:
     return True
 
 
+def passes(graph: bytes) -> bool:
+    """Whether a serialized graph (text or binary, as a model server would receive it) passes validation."""
+    try:
+        tflint.validate(graph)
+    except tflint.GraphValidationError:
+        return False
+    return True
+
+
 def main(paths: list[str]) -> int:
     report = tflint.lint_paths(paths, fail_on="warning")
     sarif: str = report.to_sarif()

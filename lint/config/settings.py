@@ -893,10 +893,14 @@ def _check_rule_names(option: str, names: Iterable[str], rules: Mapping[str, Any
 
 
 def _switched_on(setting: RuleConfig, module: Any) -> RuleConfig:
-    """A selected rule keeps its configured level; one that is off runs at its default level (warning if none)."""
+    """A selected rule keeps its configured level; one that is off runs at its default level (warning if none).
+
+    A rule off by default for its cost, not its gravity, names the level it runs at: `SELECTED_SEVERITY`.
+    """
     if setting.severity > Severity.OFF:
         return setting
     level = module.DEFAULT_SEVERITY if module.DEFAULT_SEVERITY > Severity.OFF else Severity.WARNING
+    level = getattr(module, "SELECTED_SEVERITY", level)
     return replace(setting, severity=level)
 
 

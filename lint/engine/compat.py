@@ -11,16 +11,21 @@ the file is text, else at the file with the meta graph named.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from tflint.config.registry import registry_for
+from tflint.config.resolve import ConfigCache
 from tflint.config.settings import Config, RuleConfig
-from tflint.engine.findings import RuleCrash
+from tflint.engine.findings import MAX_PER_GRAPH, RuleCrash
 from tflint.engine.findings import is_compat_rule as is_compat_rule  # re-exported (tflint.api imports it from here)
+from tflint.engine.place import locator_of, meta_position
 from tflint.engine.run import lint_artifact
+from tflint.errors import UsageError
 from tflint.finding import Finding, Issue, Severity
-from tflint.read.interface import ModelVersion
+from tflint.read.interface import ModelVersion, read_version
 from tflint.read.meta_positions import Locator
+from tflint.runtime import process
 from tflint.tf.compat import Interface, VersionPair, Where, meta_interface
 from tflint.tf.registry import OpRegistry
 
@@ -54,9 +59,7 @@ def compare_versions(old: ModelVersion, new: ModelVersion, config: Config, regis
         )
     pair = VersionPair(interface_of(old), interface_of(new), registry)
     path = new.artifact.path
-    locator = None
-    if new.artifact.text is not None and new.artifact.message_type in ("MetaGraphDef", "SavedModel"):
-        locator = Locator(new.artifact.text, new.artifact.message_type)
+    locator = locator_of(new.artifact)
     findings: list[Finding] = []
     for rule_id, rule_config in config.enabled():
         if not is_compat_rule(rule_id, config.modules):
@@ -81,9 +84,39 @@ def compare_versions(old: ModelVersion, new: ModelVersion, config: Config, regis
     return findings
 
 
+def compare_paths(
+    pairs: Iterable[tuple[str, str]], configs: ConfigCache, op_defs: Sequence[str] = (), input_type: str | None = None
+) -> list[tuple[str, Config, list[Finding]]]:
+    """(the new version's file, its config, the findings) for each (old, new) pair of paths, read and compared.
+
+    Each pair runs with the configuration of its new version. Raises UsageError for two versions
+    of different kinds (a SavedModel against a MetaGraphDef).
+    """
+    compared: list[tuple[str, Config, list[Finding]]] = []
+    for old_path, new_path in pairs:
+        resolved = configs.for_path(new_path)
+        registry = registry_for(resolved, op_defs)
+        with process.collector_paused():
+            old_version = read_version(old_path, input_type)
+            new_version = read_version(new_path, input_type)
+            kinds = (old_version.artifact.message_type, new_version.artifact.message_type)
+            if None not in kinds and kinds[0] != kinds[1]:
+                raise UsageError(
+                    f"{old_path} is a {kinds[0]} and {new_path} a {kinds[1]}: compare two versions of the same kind"
+                )
+            if old_version.name == new_version.name:  # models/a/1 against models/b/1: the paths tell them apart
+                old_version.name, new_version.name = old_path, new_path
+            findings = compare_versions(old_version, new_version, resolved, registry)
+        compared.append((new_version.artifact.path, resolved, findings))
+    return compared
+
+
 def _findings(
     rule_id: str, rule_config: RuleConfig, issues: Iterable[Issue], path: str, locator: Locator | None
 ) -> Iterator[Finding]:
+    """The findings of a compat rule's issues: at most MAX_PER_GRAPH, as for a graph, and one that counts the rest."""
+    reported = left_out = 0
+    worst = Severity.OFF
     for issue in issues:
         node_name = issue.node.name if issue.node is not None else None
         if rule_config.ignores(node_name):
@@ -93,17 +126,20 @@ def _findings(
             severity = issue.severity
         if severity == Severity.OFF:
             continue
+        if reported >= MAX_PER_GRAPH:
+            left_out += 1
+            worst = max(worst, severity)
+            continue
+        reported += 1
         where: Where | None = issue.where
         label = where.label if where is not None else None
         line = column = None
         if where is not None and where.meta is not None:
             label = label or where.meta.label
-            if locator is not None:
-                for key in (*where.keys, ("tags",), ("meta",)):
-                    found = locator.get(where.meta.ordinal, *key)
-                    if found is not None:
-                        line, column = found
-                        break
+            # Past the element itself, a removed input or output points at the tag set, else the meta graph.
+            found = meta_position(locator, where.meta.ordinal, (*where.at, ("tags",), ("meta",)))
+            if found is not None:
+                line, column = found
         yield Finding(
             rule=rule_id,
             severity=severity,
@@ -113,4 +149,12 @@ def _findings(
             column=column,
             node=node_name,
             graph=label,
+        )
+    if left_out:
+        yield Finding(
+            rule=rule_id,
+            severity=worst,
+            message=f"... and {left_out:,} more {rule_id} findings in this comparison"
+            f" (at most {MAX_PER_GRAPH:,} are reported per rule and graph)",
+            file=path,
         )

@@ -7,12 +7,14 @@ severity, a file and a position.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, cast
+from typing import Any
 
 from tflint.config.settings import Config, RuleConfig
+from tflint.engine.place import file_position, issue_position
 from tflint.finding import Finding, Issue, Severity
 from tflint.tf.functions import called_functions
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 
 # What a rule's check() receives (its module's CHECKS; rules/__init__.py): most check a graph.
 GRAPH = "graph"
@@ -100,7 +102,7 @@ def file_findings(subject: str, value: Any, path: str, rules: Iterable[RuleLevel
     suppressions: not a graph), given `value` to check.
 
     `rules` are the (id, module, severity, options) that may run; those at OFF do not. Such
-    findings are about no node: an issue's `position` places them.
+    findings are about no node: an issue's `position` (a parser's error, a directive) or `at_file()` places them.
     """
     found = []
     for rule_id, module, severity, options in rules:
@@ -111,7 +113,7 @@ def file_findings(subject: str, value: Any, path: str, rules: Iterable[RuleLevel
         except Exception as error:  # a rule bug must surface as one clear line, not a traceback
             raise RuleCrash(rule_id, path, error) from error
         for issue in issues:
-            line, column = issue.position if issue.position is not None else (None, None)
+            line, column = issue.position or (file_position(value, issue.at) if issue.at else None) or (None, None)
             found.append(
                 Finding(rule=rule_id, severity=severity, message=issue.message, file=path, line=line, column=column)
             )
@@ -155,7 +157,7 @@ def _findings(
             continue
         severity = configured if issue.severity is None or level_set else issue.severity
         if issue.lesser and severity > Severity.INFO:
-            severity = Severity(severity - 1)
+            severity = Severity(max(Severity.INFO, severity - int(issue.lesser)))
         function = node.function if node is not None else issue.function
         message = issue.message
         if (
@@ -186,7 +188,7 @@ def _findings(
                 graph_left_out[1] = severity
             continue
         reported += 1
-        line, column = _position(issue, index)
+        line, column = issue_position(issue, index)
         yield Finding(
             rule=rule_id,
             severity=severity,
@@ -197,9 +199,10 @@ def _findings(
             node=node_name,
             function=function,
             graph=label,
+            properties=issue.properties,
         )
     for (node_name, function), (count, severity, first) in left_out.items():
-        line, column = _position(first, index)
+        line, column = issue_position(first, index)
         yield Finding(
             rule=rule_id,
             severity=severity,
@@ -221,22 +224,3 @@ def _findings(
             file=path,
             graph=label,
         )
-
-
-def _position(issue: Issue, index: GraphIndex) -> tuple[int | None, int | None]:
-    if issue.position is not None:
-        return issue.position
-    node: Any = issue.node
-    if node is None:
-        if issue.function is not None:
-            for scope in index.function_scopes:
-                if scope.name == issue.function:
-                    where = index.function_position(cast(int, scope.function_ordinal))
-                    if where:
-                        return where
-        return None, None
-    if issue.field is not None:
-        attr_where: tuple[int, int] | None = node.attr_position(issue.field)
-        if attr_where is not None:
-            return attr_where
-    return node.line, node.column

@@ -79,6 +79,10 @@ def lint_planned(
     Linting in this process, a big graph's rules may still use `cores` processes.
     """
     global _PLAN, _PLAN_OPTIONS
+    if progress is not None and hasattr(progress, "work"):
+        from tflint.read.saved_model import report_reads_to
+
+        report_reads_to(progress.work)  # long reads (checkpoint checksums) show how far they are
     if workers <= 1:
         linted = []
         for number, (path, resolved, registry) in enumerate(plan, start=1):

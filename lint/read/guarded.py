@@ -103,6 +103,37 @@ def read_bytes(
         os.close(descriptor)
 
 
+def read_unlinked(path: str | os.PathLike[str], what: str | None = None) -> tuple[bytes, os.stat_result]:
+    """All of the regular file at `path` itself, never through a symbolic link, and its status (fstat).
+
+    For a file tflint may rewrite (`--fix`): the bytes analysed and the identity (device, inode)
+    they came from are those of one open. A symlink is refused (ELOOP from O_NOFOLLOW), as is
+    anything but a regular file. Raises UnreadableFile (a UsageError).
+    """
+    shown = os.fspath(path)
+    prefix = f"{shown}: cannot read {what}: " if what else f"{shown}: "
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(shown, flags)
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        number = getattr(error, "errno", None)
+        if number == errno.ELOOP and os.path.islink(shown):
+            raise UnreadableFile(prefix + "a symbolic link, not followed", number) from None
+        raise UnreadableFile(prefix + os_error_text(error), number) from None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise UnreadableFile(prefix + f"not a regular file ({_kind(status.st_mode)})")
+        chunks = []
+        while chunk := os.read(descriptor, max(1 << 20, status.st_size + 1)):
+            chunks.append(chunk)
+        return b"".join(chunks), status
+    except OSError as error:
+        raise UnreadableFile(prefix + os_error_text(error), error.errno) from None
+    finally:
+        os.close(descriptor)
+
+
 def os_error_text(error: Exception) -> str:
     """Why the system refused a path, in words (a symlink loop, a path too long, its strerror)."""
     if not isinstance(error, OSError):

@@ -55,12 +55,18 @@ class ModelVersion:
         self.artifact = artifact
 
 
+def is_version_number(name: str) -> bool:
+    """Whether a directory name is a model version number as TensorFlow Serving reads one: ASCII digits only
+    (`²` is a digit to str.isdigit() but not to int(), `٣` is one to int() but not to the server)."""
+    return name.isascii() and name.isdigit()
+
+
 def version_name(path: str) -> str:
     """`version 3` for `models/resnet/3` (or a file in it), else the path as given."""
     target = Path(path)
     if target.name in SAVED_MODEL_FILES:
         target = target.parent
-    return f"version {target.name}" if target.name.isdigit() else path
+    return f"version {target.name}" if is_version_number(target.name) else path
 
 
 def saved_model_file(directory: str) -> str | None:
@@ -78,7 +84,7 @@ def latest_versions(base: str) -> tuple[str, str]:
     Raises UsageError when there are fewer than two, or one of them holds no SavedModel.
     """
     try:
-        entries = [entry for entry in os.scandir(base) if entry.name.isdigit() and entry.is_dir()]
+        entries = [entry for entry in os.scandir(base) if is_version_number(entry.name) and entry.is_dir()]
     except OSError as error:
         raise UsageError(f"{base}: {error.strerror or error}") from None
     if saved_model_file(base) is not None and not entries:
@@ -97,13 +103,13 @@ def latest_versions(base: str) -> tuple[str, str]:
 def previous_version(directory: str) -> str | None:
     """The highest numeric sibling version directory below `directory`'s number that holds a SavedModel, or None."""
     parent, number = os.path.split(os.path.normpath(directory))
-    if not number.isdigit():
+    if not is_version_number(number):
         return None
     try:
         siblings = [
             entry
             for entry in os.scandir(parent or ".")
-            if entry.name.isdigit() and int(entry.name) < int(number) and entry.is_dir()
+            if is_version_number(entry.name) and int(entry.name) < int(number) and entry.is_dir()
         ]
     except OSError:
         return None
@@ -125,7 +131,7 @@ def changed_pairs(paths: list[str]) -> list[tuple[str, str]]:
     for path in paths:
         directory = Path(path).resolve().parent if not Path(path).is_dir() else Path(path).resolve()
         for candidate in (directory, *directory.parents):
-            if candidate.name.isdigit() and saved_model_file(str(candidate)) is not None:
+            if is_version_number(candidate.name) and saved_model_file(str(candidate)) is not None:
                 relative = os.path.relpath(candidate)
                 shown = str(candidate) if relative.startswith(os.pardir) else relative
                 if shown not in pairs:

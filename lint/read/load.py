@@ -16,15 +16,17 @@ import re
 import stat
 import sys
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.saved_model import read_saved_model_files
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
+from tflint.runtime.patterns import lazy
 
 if TYPE_CHECKING:
     from tflint.read.positions import (
@@ -153,12 +155,42 @@ class Artifact:
         self.unsupported = unsupported
         self.derived = {} if derived is None else derived
 
+    # What rules need from the disk or the text comes through the artifact they are handed, from read/
+    # (a rule imports nothing of read/): computed on first use and kept in `derived`.
+
+    def directory_listing(self) -> Any:
+        """The `assets/` and `variables/` files of the SavedModel directory this file is the graph of
+        (a `tflint.read.saved_model.DirListing`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_listing
+
+        return saved_model_listing(self)
+
+    def saved_model_files(self) -> Any:
+        """What the SavedModel directory holds besides this graph: listing, checkpoint index and object graph,
+        warm-up requests (a `tflint.read.saved_model.SavedModelFiles`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_files
+
+        return saved_model_files(self)
+
+    def checkpoint_checksums(self) -> Any:
+        """Each checkpoint entry's CRC-32C computed from the data shards (reads every byte, once), or None
+        (`tflint.read.tensor_bundle.ChecksumResult`s)."""
+        from tflint.read.saved_model import checkpoint_checksums
+
+        return checkpoint_checksums(self)
+
+    def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
+        """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
+        from tflint.read.text_schema import schema_uses
+
+        return schema_uses(self.text or "", root, watched, releases)
+
 
 def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<stdin>", workers: int = 1) -> Artifact:
     """Read and parse the file, SavedModel directory or stdin (`-`) at `path`.
 
     `workers` > 1 lets a GraphDef text of SPLIT_MIN_CHARS or more be read by two processes
-    (textfast.read_nodes_split); the result is the same as one reader's.
+    (tflint.read.text.read_nodes_split); the result is the same as one reader's.
     """
     saved_model_dir = None
     if path == "-":
@@ -182,7 +214,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
-            return mapped
+            return _with_directory_files(mapped)
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = target
@@ -195,6 +227,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
         artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
+    return _with_directory_files(artifact)
+
+
+def _with_directory_files(artifact: Artifact) -> Artifact:
+    """A SavedModel directory's checkpoint index, listing and warm-up requests, read with its graph (once)."""
+    if artifact.saved_model_dir is not None and artifact.failure is None:
+        read_saved_model_files(artifact)
     return artifact
 
 
@@ -247,10 +286,10 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
             form = "binary" if verdict.kind == "chunked-saved-model" else None
             return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
         hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+        sure = verdict.kind == "graph" and verdict.form == "binary"
         if verdict.form == "binary":
-            return _load_binary(
-                data, name, kind, hint, workers
-            )  # no control byte in its first KiB, but binary all the same
+            # (no control byte in its first KiB, maybe, but binary all the same)
+            return _load_binary(data, name, kind, hint, workers, sure=sure)
     if looks_like_text(data):
         del data
         artifact = _load_text(handed, name, kind or hint, workers)
@@ -329,7 +368,10 @@ def _split_input_type(input_type: str | None) -> tuple[str | None, str | None]:
         return None, None
     normalized = input_type.lower()
     if normalized not in INPUT_TYPES:
-        raise UsageError(f"unknown input type {quote(input_type)} (expected one of: {', '.join(INPUT_TYPES)})")
+        from tflint.errors import did_you_mean
+
+        hint = did_you_mean(normalized[:200], INPUT_TYPES, more=f"expected one of: {', '.join(INPUT_TYPES)}")
+        raise UsageError(f"unknown input type {quote(input_type)}{hint}")
     kinds = {"graphdef": "GraphDef", "metagraphdef": "MetaGraphDef", "savedmodel": "SavedModel"}
     if normalized in ("text", "binary"):
         return None, normalized
@@ -564,6 +606,20 @@ def _graph_assignment(text: str, kind: str, offsets: Sequence[int]) -> list[int]
     return owners
 
 
+# A piece of the file in a parser's message: the echoed line or a token in quotes, what it "got".
+_ECHOED = lazy(r"""(?P<schema>"tensorflow\.[\w.]+")|'[^']*'|"[^"]*"|\bgot\b.*|\bnamed\b.*""")
+
+
+def _without_content(error: Exception) -> str:
+    """The parser's message about a file given as `--op-defs` with no piece of the file in it.
+
+    Such a path may name a file that is no OpList at all (`~/.npmrc`, a token in it), and the
+    message ends up in CI logs: the position says where to look, the message only what went wrong.
+    """
+    message = re.sub(r"^\d+:\d+ : ", "", str(error))
+    return _ECHOED.sub(lambda match: match.group("schema") or "(...)", message).strip()
+
+
 def _parse_error_text(error: Exception, text: str | None = None) -> str:
     """The parser's message without what the finding already shows.
 
@@ -581,13 +637,18 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1) -> Artifact:
+def _load_binary(
+    data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1, *, sure: bool = False
+) -> Artifact:
     """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others.
 
+    `sure`: the sniffer found the hint's own content (a node with a name and an op), so a parse as
+    the hint is its reading, whatever unknown fields protobuf kept beside it (a known field number
+    with another wire type among them: protobuf, and TensorFlow, read the graph around it).
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     artifact = Artifact(path=name, form="binary")
     first = hint or "GraphDef"
@@ -598,13 +659,17 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
     fallback = None
     for candidate in candidates:
         # A GraphDef is read as tflint.lite.GraphDef: the same checks, attrs decoded once per distinct entry.
-        message = binfast.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
+        message = binary.LiteGraphDef() if candidate == "GraphDef" else getattr(protos, candidate)()
         try:
             message.ParseFromString(data)
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
-        if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
+        if (
+            _plausible(message, candidate)
+            or (kind and _readable_as(message, candidate))
+            or (sure and candidate == hint and not kind)
+        ):
             return _binary_artifact(artifact, message, candidate, data, workers)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
@@ -645,14 +710,14 @@ def _binary_sources(message: Any, kind: str, workers: int = 1) -> list[GraphSour
     A GraphDef `message` is already a `tflint.lite.GraphDef`; the graph_def of a
     MetaGraphDef is re-read as one.
     """
-    from tflint.read import binary as binfast
+    from tflint.read import binary
 
     sources = list(_graph_sources(message, kind, None))
     for source in sources:
         graph = source.graph
-        if not isinstance(graph, binfast.LiteGraphDef):
-            graph = binfast.LiteGraphDef.FromString(graph.SerializeToString())
-        source.nodes, source.inputs_by_raw = binfast.nodes_and_inputs(graph, workers)
+        if not isinstance(graph, binary.LiteGraphDef):
+            graph = binary.LiteGraphDef.FromString(graph.SerializeToString())
+        source.nodes, source.inputs_by_raw = binary.nodes_and_inputs(graph, workers)
     return sources
 
 
@@ -784,10 +849,12 @@ def parse_op_list(data: bytes, name: str) -> Any:
             text_format.Parse(data.decode("utf-8"), op_list, descriptor_pool=protos.POOL)
         except text_format.ParseError as error:
             raise UsageError(
-                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_parse_error_text(error)}"
+                f"{name}:{error.GetLine()}:{error.GetColumn()}: not an OpList: {_without_content(error)}"
             ) from None
-        except (UnicodeError, ValueError) as error:
-            raise UsageError(f"{name}: not an OpList: {error}") from None
+        except UnicodeError as error:
+            raise UsageError(f"{name}: not an OpList: not UTF-8 text ({type(error).__name__})") from None
+        except ValueError as error:
+            raise UsageError(f"{name}: not an OpList: {_without_content(error)}") from None
     else:
         try:
             op_list.ParseFromString(data)

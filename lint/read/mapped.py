@@ -11,8 +11,11 @@ STRIP_MIN_BYTES or more, replaced by a marker field that holds its offset in the
 protobuf then parses the small rest as it would have parsed the whole. The parsed
 tensors are registered with `tflint.tf.tensors`, whose `tensor_content(tensor)` every
 reader of tensor bytes goes through: the length without reading, the bytes from the map
-when a rule asks. The walk drops the pages it has read behind it, so the process holds a
-few MiB of the file at a time, not the file.
+when a rule asks. A reader that reads `.tensor_content` itself (a rule, a plugin) does not
+get an empty content, as if the tensor had none: it gets MAPPED_NOTICE, which says where the
+bytes are (and tests lint with every rule both ways, and find `.tensor_content` read only by
+the accessor). The walk drops the pages it has read behind it, so the process holds a few MiB
+of the file at a time, not the file.
 
 Only the layout TensorFlow writes is stripped: one `value` entry (a key and a value)
 holding one tensor with one `tensor_content`; a node laid out otherwise is kept whole.
@@ -53,6 +56,12 @@ _GIVE_UP_FIELDS = 1024
 # The marker left in place of a stripped tensor_content: the largest field number protobuf
 # allows (no TensorProto field comes near it), wire type varint, its value the content's offset.
 MARKER_FIELD = (1 << 29) - 1
+# What a stripped tensor's own `tensor_content` holds instead of its bytes: not b"", which a reader
+# would take for a tensor without content (and its values from the `*_val` fields), silently. Shorter
+# than STRIP_FLOOR_BYTES, so no content this short is ever stripped and mistaken for one.
+MAPPED_NOTICE = (
+    b"\0tflint: this tensor_content was left in a mapped file; read it with tflint.tf.tensors.tensor_content()\0"
+)
 
 # Field numbers (tensorflow/core/framework/{graph,node_def,attr_value,tensor}.proto,
 # tensorflow/core/protobuf/{meta_graph,saved_model}.proto).
@@ -170,7 +179,7 @@ def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int
     for graph_index, function, ordinal, offset, length in stripped.spans:
         tensor = _tensor_at(graphs, graph_index, function, ordinal)
         found = None
-        if tensor is not None and not tensor.tensor_content:
+        if tensor is not None and tensor.tensor_content == MAPPED_NOTICE:
             found = [(item.field_number, item.wire_type, item.data) for item in unknown_fields.UnknownFieldSet(tensor)]
         if found != [(MARKER_FIELD, _VARINT, offset)]:
             tensors.unmap_contents(keys)
@@ -366,8 +375,12 @@ def _strip_tensor(walk: _Walk, start: int, end: int, where: _Where) -> _Pieces |
         return None
     walk.spans.append((*where, value_start, length))
     walk.stripped += length
-    marker = varint(MARKER_FIELD << 3 | _VARINT) + varint(value_start)
+    marker = _NOTICE_FIELD + varint(MARKER_FIELD << 3 | _VARINT) + varint(value_start)
     return _splice(view, start, end, [(key_start, stop, ([marker], len(marker)))])
+
+
+# The notice as the tensor_content field it replaces the bytes with.
+_NOTICE_FIELD = varint(_TENSOR_CONTENT << 3 | _LENGTH_DELIMITED) + varint(len(MAPPED_NOTICE)) + MAPPED_NOTICE
 
 
 # -- wire format ------------------------------------------------------------------------------

@@ -1,17 +1,16 @@
 """Where a MetaGraphDef's or SavedModel's signatures, tags, assets, saver and collections are written in a text source.
 
-Findings about no node (a SignatureDef tensor, an asset, a saver field, a collection entry) point at these positions.
+Findings about no node (a SignatureDef tensor, an asset, a saver field, a collection entry) point at these positions:
+rules name the element (`tflint.finding.Place`), `tflint.engine.place` looks it up here.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 from tflint.read.positions import TOKEN, LineTable
-from tflint.tf.index import GraphIndex
-from tflint.tf.serving import meta_graph_ordinal
 
 # -- positions in text sources --------------------------------------------------------------------
 
@@ -192,27 +191,3 @@ def _unquote(token: str) -> str:
         except Exception:
             return token[1:-1]
     return token
-
-
-def locator(graph: GraphIndex) -> Locator | None:
-    """The Locator of the graph's text source (None for binary sources and in-memory messages)."""
-    artifact = graph.artifact
-    if artifact is None or artifact.text is None or artifact.message_type not in ("MetaGraphDef", "SavedModel"):
-        return None
-    cache = artifact.derived
-    if "locator" not in cache:
-        cache["locator"] = Locator(artifact.text, artifact.message_type)
-    return cast("Locator | None", cache["locator"])
-
-
-def position(graph: GraphIndex, *keys: tuple[Any, ...]) -> tuple[int, int] | None:
-    """Where the first of `keys` (see Locator) that was recorded is written, else the meta graph itself."""
-    found = locator(graph)
-    ordinal = meta_graph_ordinal(graph)
-    if found is None or ordinal is None:
-        return None
-    for key in keys:
-        where = found.get(ordinal, *key)
-        if where is not None:
-            return where
-    return found.get(ordinal, "meta")

@@ -16,6 +16,11 @@ Design rules:
   NodeDef, however damaged the rest;
 * "unsure" means "lint it as a graph anyway": bytes that are not identified
   as anything (noise, a zero-filled or truncated file) are unsure, never skipped;
+* the sniffer never skips what protobuf would read as a graph: a field protobuf
+  keeps as unknown (any other number, a known number with another wire type, a
+  group) is no evidence either way, at the top level or inside a node; a binary
+  file is skipped only when it is recognised as another message, or when the
+  fields looked at hold no field of a graph message at all;
 * bounded effort: text looks at the first TEXT_WINDOW bytes (at most
   TEXT_WINDOW_MAX when undecided) and a few top-level fields; binary walks at
   most MAX_FIELDS top-level fields, reads tags inside the first TOP_WINDOW
@@ -124,7 +129,8 @@ class _Source:
 # ---------------------------------------------------------------------------
 # Protobuf wire format
 
-LEN, VARINT, I64, I32 = 2, 0, 1, 5
+LEN, VARINT, I64, I32, START_GROUP, END_GROUP = 2, 0, 1, 5, 3, 4
+MAX_FIELD_NUMBER = (1 << 29) - 1  # protobuf refuses a larger one
 
 
 class _Field(NamedTuple):
@@ -193,8 +199,19 @@ def _walk(
             except WireError:
                 return _Walk(fields, "invalid", p)
         num, wt = tag >> 3, tag & 7
-        if num == 0 or wt not in (0, 1, 2, 5):
-            return _Walk(fields, "invalid", p)
+        if num == 0 or num > MAX_FIELD_NUMBER or wt not in (0, 1, 2, 3, 5):
+            return _Walk(fields, "invalid", p)  # an end-group tag (4) here closes nothing: protobuf fails too
+        if wt == START_GROUP:
+            # A group: protobuf keeps one of any number as an unknown field, so the walk steps over it.
+            q, state = _skip_group(src, base + i, num, data_end, max(limit, p + FAR_PEEK))
+            if state == "truncated" and stop < src.size:
+                state = "invalid"  # the group runs past the end of its message
+            if state != "complete":
+                return _Walk(fields, state, p)
+            append(_Field(num, wt, 0, q))
+            count += 1
+            p = q
+            continue
         if wt == VARINT or wt == LEN:
             try:
                 value, i = read_varint(chunk, i, buf_end)
@@ -222,6 +239,49 @@ def _walk(
         p = q
 
 
+def _skip_group(
+    src: _Source, at: int, num: int, data_end: int, budget_end: int
+) -> tuple[int, Literal["complete", "partial", "truncated", "invalid"]]:
+    """Where the group `num` whose start tag ends at `at` ends (just after its end tag), and how the look went.
+
+    A group has no length: its fields are walked (nested groups counted, payloads stepped over by
+    their length, never read) up to `budget_end`; beyond it the look is "partial".
+    """
+    open_groups = [num]
+    p = at
+    while open_groups:
+        if p >= data_end:
+            return p, "truncated"
+        if p >= budget_end:
+            return p, "partial"
+        chunk = src.get(p, 21)
+        try:
+            tag, i = read_varint(chunk, 0, len(chunk))
+            fnum, wt = tag >> 3, tag & 7
+            if fnum == 0 or fnum > MAX_FIELD_NUMBER or wt > 5:
+                return p, "invalid"
+            if wt == START_GROUP:
+                open_groups.append(fnum)
+            elif wt == END_GROUP:
+                if open_groups.pop() != fnum:
+                    return p, "invalid"  # an end tag that closes another group
+            elif wt == VARINT:
+                _, i = read_varint(chunk, i, len(chunk))
+            elif wt == LEN:
+                length, i = read_varint(chunk, i, len(chunk))
+                i += length
+            else:
+                i += 8 if wt == I64 else 4
+        except Truncated:
+            return p, "truncated" if p + len(chunk) >= data_end else "invalid"
+        except WireError:
+            return p, "invalid"
+        p += i
+    if p > data_end:
+        return p, "truncated"
+    return p, "complete"
+
+
 def _string(src: _Source, f: _Field, cap: int = 256) -> str | None:
     """The field's payload as text when it is valid UTF-8 without control characters."""
     if f.wt != LEN:
@@ -240,6 +300,26 @@ def _string(src: _Source, f: _Field, cap: int = 256) -> str | None:
 
 _OP = lazy(r"[A-Za-z0-9_][A-Za-z0-9_>.\-/]*\Z")
 
+# The fields of the graph messages, (number -> wire type), from tensorflow/core/framework/graph.proto,
+# node_def.proto, versions.proto, protobuf/meta_graph.proto and saved_model.proto. Protobuf keeps any
+# other field (another number, or a known number with another wire type) as an unknown field and reads
+# the rest of the message, so such a field is no evidence either way: the checks step over it.
+_GRAPHDEF_FIELDS = {1: LEN, 2: LEN, 3: VARINT, 4: LEN, 5: LEN}
+_NODEDEF_WIRE = {number: LEN for number in range(1, 8)}
+_METAGRAPH_FIELDS = {number: LEN for number in range(1, 8)}
+_META_INFO_FIELDS = {1: LEN, 2: LEN, 3: LEN, 4: LEN, 5: LEN, 6: LEN, 7: VARINT, 8: LEN}
+_SAVED_MODEL_FIELDS = {1: VARINT, 2: LEN}
+
+
+def _not_a_message(src: _Source, f: _Field) -> bool:
+    """Whether the payload of the length-delimited field `f` surely is not wire format (a small look)."""
+    return f.value < src.size and _walk(src, f.value, f.stop, window=64, max_fields=4).status == "invalid"
+
+
+def _known(fields: list[_Field], schema: dict[int, int]) -> list[_Field]:
+    """The fields that protobuf reads as fields of the message `schema` describes (the others are unknown)."""
+    return [f for f in fields if schema.get(f.num) == f.wt]
+
 
 # Graph messages. Each check says how sure it is (and most say why).
 def _check_node(src: _Source, f: _Field) -> tuple[_Sure, str]:
@@ -251,9 +331,7 @@ def _check_node(src: _Source, f: _Field) -> tuple[_Sure, str]:
     name = op = None
     seen: set[int] = set()
     checked: set[int] = set()
-    for g in walk.fields:
-        if g.num > 7 or g.wt != LEN:
-            return "no", f"node field {g.num} (wire type {g.wt}) is not a NodeDef field"
+    for g in _known(walk.fields, _NODEDEF_WIRE):
         if g.num in (1, 2, 4) and g.num in seen:
             return "no", "a singular NodeDef string repeats"
         seen.add(g.num)
@@ -289,9 +367,7 @@ def _check_versions(src: _Source, f: _Field) -> bool:
     if f.wt != LEN:
         return False
     walk = _walk(src, f.value, f.stop, window=64, max_fields=8)
-    return walk.status != "invalid" and all(
-        (g.num in (1, 2) and g.wt == VARINT) or (g.num == 3 and g.wt in (VARINT, LEN)) for g in walk.fields
-    )
+    return walk.status != "invalid"
 
 
 def _check_library(src: _Source, f: _Field) -> _Sure:
@@ -315,10 +391,8 @@ def _check_library(src: _Source, f: _Field) -> _Sure:
 def _check_graphdef(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     nodes = versions = library = 0
     verdicts = []
-    for f in walk.fields:
-        expected = VARINT if f.num == 3 else LEN
-        if f.num not in (1, 2, 3, 4, 5) or f.wt != expected:
-            return "no", f"top-level field {f.num} (wire type {f.wt}) is not a GraphDef field"
+    known = _known(walk.fields, _GRAPHDEF_FIELDS)
+    for f in known:
         if f.num == 1:
             nodes += 1
             if nodes <= 2 and f.value < src.size:
@@ -332,6 +406,8 @@ def _check_graphdef(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
             if f.value < src.size and not _check_versions(src, f):
                 return "no", "versions is not a VersionDef"
             versions += 1
+        elif f.num == 5 and _not_a_message(src, f):
+            return "no", "debug_info is not a message"  # protobuf would fail to read it as a GraphDef
     if verdicts and verdicts[0][0] == "yes":
         bad = [note for state, note in verdicts if state == "no"]
         return "yes", verdicts[0][1] + (f"; a later node is malformed ({bad[0]})" if bad else "")
@@ -348,7 +424,9 @@ def _check_graphdef(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
         return "yes", "function library"
     if versions:
         return "yes", "versions only (a graph without nodes)"
-    return ("maybe" if walk.fields else "no"), "no nodes"
+    if known or walk.status == "partial":
+        return "maybe", "no nodes" if known else "no GraphDef field in the fields looked at"
+    return "no", "no GraphDef field"
 
 
 def _check_meta_info(src: _Source, f: _Field) -> _Sure:
@@ -356,9 +434,7 @@ def _check_meta_info(src: _Source, f: _Field) -> _Sure:
     if walk.status == "invalid" and not walk.fields:
         return "no"
     evidence = False
-    for g in walk.fields:
-        if g.num > 8 or g.wt != (VARINT if g.num == 7 else LEN):
-            return "no"
+    for g in _known(walk.fields, _META_INFO_FIELDS):
         if g.num in (1, 4, 5, 6):
             if g.value < src.size and _string(src, g) is None:
                 return "no"
@@ -380,9 +456,9 @@ def _check_meta_info(src: _Source, f: _Field) -> _Sure:
 
 def _check_metagraph(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     info = graph = None
-    for f in walk.fields:
-        if f.num not in range(1, 8) or f.wt != LEN:
-            return "no", f"field {f.num} (wire type {f.wt}) is not a MetaGraphDef field"
+    checked: set[int] = set()
+    known = _known(walk.fields, _METAGRAPH_FIELDS)
+    for f in known:
         if f.num == 1 and info is None and f.value < src.size:
             info = _check_meta_info(src, f)
             if info == "no":
@@ -392,11 +468,15 @@ def _check_metagraph(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
             graph, note = _check_graphdef(src, inner)
             if graph == "no":
                 return "no", "graph_def: " + note
+        elif f.num >= 3 and f.num not in checked:
+            checked.add(f.num)
+            if _not_a_message(src, f):
+                return "no", f"field {f.num} is not a message"  # protobuf would fail to read it
     if graph == "yes":
         return "yes", "graph_def holds a graph"
     if info == "yes":
         return "yes", "meta_info_def (tags / op list / version)"
-    if walk.fields and walk.status != "invalid":
+    if (known or walk.status == "partial") and walk.status != "invalid":
         return "maybe", "MetaGraphDef-shaped"
     return "no", "nothing of a MetaGraphDef"
 
@@ -404,10 +484,10 @@ def _check_metagraph(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
 def _check_savedmodel(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
     metas = 0
     version = None
-    for f in walk.fields:
-        if f.num == 1 and f.wt == VARINT:
+    for f in _known(walk.fields, _SAVED_MODEL_FIELDS):
+        if f.num == 1:
             version = f.value
-        elif f.num == 2 and f.wt == LEN:
+        else:
             metas += 1
             if metas <= 2 and f.value < src.size:
                 inner = _walk(src, f.value, f.stop, window=TOP_WINDOW, min_fields=META_FAR_FIELDS)
@@ -416,13 +496,11 @@ def _check_savedmodel(src: _Source, walk: _Walk) -> tuple[_Sure, str]:
                     return "no", "meta_graphs: " + note
                 if state == "yes":
                     return "yes", f"schema version {version}, meta graph: {note}"
-        else:
-            return "no", f"field {f.num} (wire type {f.wt}) is not a SavedModel field"
     if metas and version == 1:
         return "yes", "schema version 1 and a MetaGraphDef-shaped meta graph"
     if metas:
         return "maybe", "meta_graphs present"
-    if version == 1 and walk.status == "complete":
+    if version == 1 and walk.status == "complete" and len(walk.fields) == 1:
         return "maybe", "schema version only, no meta graphs"
     return "no", "no meta graphs"
 
@@ -1304,21 +1382,19 @@ def _classify_binary(src: _Source, base: str, hint: _Hint, whole: bool = False) 
         # Unidentified bytes (noise, a zero-filled or damaged file): not known to be anything else, so linted.
         what = "truncated" if walk.status == "truncated" else "not protobuf wire format"
         return Verdict("unsure", hint[1] if hint and hint[0] == "graph" else "unknown", f"{what} at byte 0", form)
+    tail = ""
+    if walk.status == "truncated":
+        tail = f"; truncated at byte {walk.where}"
+    elif walk.status == "invalid":
+        tail = f"; malformed at byte {walk.where}"
     results = {}
     for message, check in (
         ("SavedModel", _check_savedmodel),
         ("MetaGraphDef", _check_metagraph),
         ("GraphDef", _check_graphdef),
     ):
-        results[message] = check(src, walk)
-    tail = ""
-    if walk.status == "truncated":
-        tail = f"; truncated at byte {walk.where}"
-    elif walk.status == "invalid":
-        tail = f"; malformed at byte {walk.where}"
-    for message in ("SavedModel", "MetaGraphDef", "GraphDef"):
-        state, note = results[message]
-        if state == "yes":
+        state, note = results[message] = check(src, walk)
+        if state == "yes":  # the first message in this order that surely fits is the verdict
             return Verdict("graph", message, note + tail, form)
     other = _other_binary(src, walk, base)
     if other is not None and (walk.status == "complete" if whole else walk.status != "invalid"):

@@ -23,6 +23,7 @@ from typing import cast
 
 from tflint.errors import UsageError
 from tflint.read.globs import GlobSet
+from tflint.read.guarded import read_bytes
 from tflint.records import record
 
 # Extensions searched for when a directory is given (explicit files are read whatever their name).
@@ -316,10 +317,10 @@ _IGNORE_FILE_BYTES = 1 << 20
 
 
 def _read_ignore_file(path: str, base: str) -> GlobSet:
+    """The patterns of an ignore file (none when it cannot be read: a FIFO named .gitignore is never waited on)."""
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(_IGNORE_FILE_BYTES).decode("utf-8", "replace")
-    except OSError:
+        text = read_bytes(path, head=_IGNORE_FILE_BYTES).decode("utf-8", "replace")
+    except UsageError:
         return GlobSet((), base)
     return GlobSet(text.splitlines(), base)
 

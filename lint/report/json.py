@@ -38,6 +38,8 @@ def records(findings: Sequence[Finding], summary: Summary) -> list[dict[str, Any
     `category` comes from the rule registry; `fingerprint` identifies the
     finding across runs by (repo-relative file, rule, node), never its line;
     `url` is the rule's documentation (None for a plugin rule without one).
+    A finding with properties (`unsafe-op`'s trigger, capability, target,
+    path and security-severity) has them under a last key, `properties`.
     """
     rules = summary.rule_modules()
     urls = {rule_id: help_uri(rule_id, module) for rule_id, module in rules.items()}
@@ -48,5 +50,8 @@ def records(findings: Sequence[Finding], summary: Summary) -> list[dict[str, Any
         record["category"] = getattr(module, "CATEGORY", None)
         record["fingerprint"] = fingerprint
         record["url"] = urls.get(finding.rule)
-        result.append({key: record.get(key) for key in KEYS})
+        shown = {key: record.get(key) for key in KEYS}
+        if "properties" in record:
+            shown["properties"] = record["properties"]
+        result.append(shown)
     return result

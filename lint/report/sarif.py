@@ -7,6 +7,10 @@ computed from (file, rule, node), so that GitHub tracks an alert across
 commits even in binary files, where hashing line 1 would merge them all.
 Files skipped as not TensorFlow graphs (`not-a-graph` at `info`) are tool
 execution notifications, not results: code scanning does not alert on them.
+A rule that declares `SECURITY_SEVERITY` (`unsafe-op`) has the `security` tag
+and that score on its descriptor, and each of its results its own score
+(`security-severity`, from the trigger and the target) with the finding's
+other properties.
 """
 
 from __future__ import annotations
@@ -89,12 +93,26 @@ def _rule(rule_id: str, module: Any) -> dict[str, Any]:
         "fullDescription": {"text": description_of(module) or short},
         "help": {"text": docstring(module) or short, "markdown": rule_markdown(module)},
         "defaultConfiguration": {"level": LEVELS[module.DEFAULT_SEVERITY]},
-        "properties": {"tags": [module.CATEGORY]},
+        "properties": _rule_properties(module),
     }
     url = help_uri(rule_id, module)
     if url:
         rule["helpUri"] = url
     return rule
+
+
+# GitHub code scanning ranks security results by this property: a number from 0.0 to 10.0, as a string.
+SECURITY_SEVERITY = "security-severity"
+
+
+def _rule_properties(module: Any) -> dict[str, Any]:
+    """The rule's tags, plus `security-severity` (and the `security` tag) for a rule that declares a score."""
+    properties: dict[str, Any] = {"tags": [module.CATEGORY]}
+    score = getattr(module, "SECURITY_SEVERITY", None)
+    if score is not None:
+        properties["tags"].append("security")
+        properties[SECURITY_SEVERITY] = f"{float(score):.1f}"
+    return properties
 
 
 def _result(finding: Finding, fingerprint: str, rule_index: int | None, root: str | None) -> dict[str, Any]:
@@ -118,6 +136,11 @@ def _result(finding: Finding, fingerprint: str, rule_index: int | None, root: st
             "partialFingerprints": {"primaryLocationLineHash": fingerprint},
         }
     )
+    if finding.properties:
+        properties = dict(finding.properties)
+        if SECURITY_SEVERITY in properties:
+            properties[SECURITY_SEVERITY] = f"{float(properties[SECURITY_SEVERITY]):.1f}"
+        result["properties"] = properties
     return result
 
 

@@ -96,3 +96,26 @@ def ignore_interrupts() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def termination_deferred() -> Iterator[None]:
+    """Hold back SIGTERM, SIGHUP and SIGQUIT while the block runs: blocked, not lost, delivered when it ends.
+
+    For a short critical section that must not be cut in the middle, such as replacing a user's file
+    through a temporary file (engine/fix): a `kill` or a closed terminal then ends the process just
+    after the block, with the file replaced and no temporary file left, instead of in its middle.
+    Ctrl-C (SIGINT) is not held: it raises KeyboardInterrupt, which the block cleans up after. Only
+    this thread's mask changes, and it is restored; where signals cannot be blocked, nothing is held.
+    """
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

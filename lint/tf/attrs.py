@@ -37,7 +37,8 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from tflint.finding import Issue
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.registry import OpRegistry, snapshot_info
 
 # AttrValue / ListValue field of each attr element type, in the order AttrValueHasType checks them.

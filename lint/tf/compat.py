@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from tflint import finding
+from tflint.finding import Place
 from tflint.records import record
-from tflint.tf.index import parse_input
+from tflint.tf.node import parse_input
 from tflint.tf.serving import INIT_OP_SIGNATURE_KEYS, asset_file_defs
 
 PREDICT = "tensorflow/serving/predict"
@@ -177,35 +179,32 @@ class VersionPair:
 
 @record(frozen=True)
 class Where:
-    """The element of the new version an issue is about: a meta graph (None: none, the tag set is gone) and keys.
-
-    `keys` are keys of `tflint.read.meta_positions.Locator` (most precise
-    first); the engine points the finding at the first one written in a
-    text source, else at the meta graph.
+    """The element of the new version an issue is about: a meta graph (None: none, the tag set is gone) and
+    a Place in it (`tflint.finding`, most precise first); the engine points the finding at the first key
+    written in a text source, else at the meta graph's tags, else at the meta graph.
     """
 
     meta: MetaGraphInterface | None
-    keys: tuple[tuple[str, ...], ...]
+    at: Place
     label: str | None  # the meta graph's label when `meta` is None (a removed tag set: the old one's)
 
     def __init__(
         self,
         meta: MetaGraphInterface | None,
-        keys: tuple[tuple[str, ...], ...] = (),
+        at: Place = (),
         label: str | None = None,
     ) -> None:
-        vars(self).update(meta=meta, keys=keys, label=label)
+        vars(self).update(meta=meta, at=at, label=label)
 
 
 def at_signature(meta: MetaGraphInterface, signature: str) -> Where:
     """A signature of the new version (where a missing input or output is reported)."""
-    return Where(meta, (("signature", signature),))
+    return Where(meta, finding.at_signature(signature))
 
 
 def at_tensor(meta: MetaGraphInterface, signature: str, direction: str, key: str, part: str = "tensor") -> Where:
     """An input or output of the new version; `part` "dtype" or "shape" points at that field when written."""
-    keys = ((part, signature, direction, key), ("tensor", signature, direction, key), ("signature", signature))
-    return Where(meta, keys)
+    return Where(meta, finding.at_signature_entry(signature, direction, key, part) + finding.at_signature(signature))
 
 
 # -- building an interface ----------------------------------------------------------------------
@@ -352,11 +351,27 @@ class ShapeChange:
         vars(self).update(kind=kind, reasons=reasons)
 
 
+# A message about a shape stays short whatever its rank (a signature may declare 300,000 dimensions).
+MAX_SHOWN_DIMS = 8  # dimensions written out in a shape
+MAX_REASONS = 4  # dimensions described in a change
+
+
 def shape_text(shape: tuple[int, ...] | None) -> str:
-    """`[-1,224,224,3]`, or `unknown rank`."""
+    """`[-1,224,224,3]`, or `unknown rank`; a shape of many dimensions shows its first few and its rank."""
     if shape is None:
         return "unknown rank"
+    if len(shape) > MAX_SHOWN_DIMS:
+        shown = ",".join(str(dim) for dim in shape[:MAX_SHOWN_DIMS])
+        return f"[{shown},... ({len(shape):,} dimensions)]"
     return "[" + ",".join(str(dim) for dim in shape) + "]"
+
+
+def _bounded(kind: str, reasons: list[str]) -> ShapeChange:
+    """A change naming at most MAX_REASONS dimensions, and how many more changed."""
+    if len(reasons) > MAX_REASONS:
+        more = len(reasons) - MAX_REASONS
+        reasons = [*reasons[:MAX_REASONS], f"and {more:,} more dimension{'s' if more != 1 else ''}"]
+    return ShapeChange(kind, tuple(reasons))
 
 
 def _dimension(index: int) -> str:
@@ -395,8 +410,8 @@ def input_shape_change(old: tuple[int, ...] | None, new: tuple[int, ...] | None)
         else:
             breaking.append(f"{_dimension(index)} is now {now}, was {was}; clients sending {was} are rejected")
     if breaking:
-        return ShapeChange("breaking", tuple(breaking))
-    return ShapeChange("relaxed", tuple(relaxed))
+        return _bounded("breaking", breaking)
+    return _bounded("relaxed", relaxed)
 
 
 def output_shape_change(old: tuple[int, ...] | None, new: tuple[int, ...] | None) -> ShapeChange | None:
@@ -427,10 +442,10 @@ def output_shape_change(old: tuple[int, ...] | None, new: tuple[int, ...] | None
         else:
             breaking.append(f"{_dimension(index)} is now {now}, was {was}; clients reading {was} values break")
     if breaking:
-        return ShapeChange("breaking", tuple(breaking))
+        return _bounded("breaking", breaking)
     if risky:
-        return ShapeChange("risky", tuple(risky))
-    return ShapeChange("relaxed", tuple(relaxed))
+        return _bounded("risky", risky)
+    return _bounded("relaxed", relaxed)
 
 
 # -- what a version needs of TensorFlow ----------------------------------------------------------

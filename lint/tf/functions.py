@@ -13,7 +13,8 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.tensors import mapped_content, tensor_content
 
 # The registry layer that comes from the graph itself; TensorFlow checks

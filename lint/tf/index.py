@@ -10,13 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-# Node, Input and the input parsers live in tflint.tf.node (readers build Nodes); rules import them from here,
-# so they are re-exported explicitly (`X as X`, which type checkers understand).
-from tflint.tf.node import Input as Input
-from tflint.tf.node import Node as Node
-from tflint.tf.node import parse_all_inputs as parse_all_inputs
-from tflint.tf.node import parse_function_input as parse_function_input
-from tflint.tf.node import parse_input as parse_input
+from tflint.tf.node import Input, Node, parse_all_inputs
 from tflint.tf.registry import OpRegistry, OpSchema
 
 T = TypeVar("T")

@@ -32,7 +32,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from tflint.records import record
-from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, Scope
+from tflint.tf.index import REF_OFFSET, GraphIndex, Scope
+from tflint.tf.node import Input, Node
 from tflint.tf.registry import OpSchema, snapshot_info
 
 # The longest repeated arg (a `number_attr`'s N) whose types are spelled out, unless the graph

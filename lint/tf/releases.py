@@ -109,12 +109,17 @@ def resolve(spec: str) -> str:
         text = text[1:]
     parts = text.split(".")
     known = known_releases()
-    if len(parts) >= 2 and parts[0].isdigit():
-        minor = "".join(ch for ch in parts[1] if ch.isdigit()) if len(parts) == 2 else parts[1]
-        name = f"{int(parts[0])}.{int(minor)}" if minor.isdigit() else ""
+    if len(parts) >= 2 and _number(parts[0]):
+        minor = "".join(ch for ch in parts[1] if _number(ch)) if len(parts) == 2 else parts[1]
+        name = f"{int(parts[0])}.{int(minor)}" if _number(minor) else ""
         if name in known:
             return name
     raise UsageError(f"unknown TensorFlow version {str(spec)!r} for target-tf; known: {', '.join(known)}")
+
+
+def _number(text: str) -> bool:
+    """ASCII digits only: `²` is a digit to str.isdigit() but not to int()."""
+    return text.isascii() and text.isdigit()
 
 
 @functools.cache

@@ -34,7 +34,8 @@ from typing import Any, cast
 
 from tflint.records import record
 from tflint.tf.functions import func_references
-from tflint.tf.index import REF_OFFSET, GraphIndex, Input, Node, parse_input
+from tflint.tf.index import REF_OFFSET, GraphIndex
+from tflint.tf.node import Input, Node, parse_input
 from tflint.tf.op_signatures import signatures
 from tflint.wire import LENGTH_DELIMITED, WireError, fields
 
@@ -335,6 +336,18 @@ def saver_nodes(graph: GraphIndex) -> Reach:
         reach = _closure(graph, roots) if roots else Reach(by_scope=True)
         cache["saver"] = reach
     return cast(Reach, cache["saver"])
+
+
+def restore_reach(graph: GraphIndex) -> Reach | None:
+    """What a loader runs to restore variables: upstream of the SaverDef's restore op, and the functions it calls.
+
+    None when the meta graph has no SaverDef restore op (nothing is restored).
+    """
+    cache = _reach_cache(graph)
+    if "restore" not in cache:
+        roots = list(_saver_roots(graph.meta_graph, save=False))
+        cache["restore"] = _closure(graph, roots) if roots else None
+    return cast("Reach | None", cache["restore"])
 
 
 def is_saver_checkpoint_op(graph: GraphIndex, node: Node) -> bool:

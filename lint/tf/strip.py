@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tflint.tf.index import GraphIndex, Node
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import Node
 from tflint.tf.registry import bundled_ops
 
 

@@ -36,11 +36,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tflint.finding import Issue, Severity
+from tflint.finding import Issue, Severity, at_field
 from tflint.records import record, replace
 from tflint.tf.attrs import AttrSpec, quote_string, type_name
-from tflint.tf.index import GraphIndex, Node
-from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME
+from tflint.tf.index import GraphIndex
+from tflint.tf.node import FUNCTION_NODE_NAME, GRAPH_NODE_NAME, Node
 from tflint.tf.registry import bundled_ops
 from tflint.tf.releases import (
     Release,
@@ -457,7 +457,7 @@ def target_issues(graph: GraphIndex, kinds: tuple[str, ...]) -> Iterator[Issue]:
     for problem, releases in merged.values():
         text = f"{label(releases)}: {problem.text}"
         if problem.node is None:
-            yield Issue(None, text, problem.field, position=graph.field_position(problem.field or "versions"))
+            yield Issue(None, text, problem.field, at=at_field(problem.field or "versions"))
         else:
             severity = Severity.WARNING if problem.deferred else None
             yield Issue(problem.node, text, problem.field, severity=severity, library=problem.built)

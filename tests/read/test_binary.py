@@ -9,7 +9,7 @@ from conftest import CORPUS, lint_bytes, require
 from google.protobuf.message import DecodeError
 
 from tflint import protos
-from tflint.read import binary as binfast
+from tflint.read import binary
 from tflint.read.load import load_bytes
 from tflint.tf.node import Node, parse_all_inputs
 
@@ -35,7 +35,7 @@ def test_nodes_match_the_full_parse_on_real_graphs():
     for path in sorted(require(CORPUS).glob("*.pb")):
         data = path.read_bytes()
         full = protos.GraphDef.FromString(data)
-        nodes = binfast.read_nodes(data)
+        nodes = binary.read_nodes(data)
         assert [(n.name, n.op, n.device, n.raw_inputs) for n in nodes] == [
             (n.name, n.op, n.device, tuple(n.input)) for n in full.node
         ]
@@ -48,14 +48,14 @@ def test_identical_attrs_share_one_dict_and_one_value():
         _node(b"b", b"Identity", _entry(b"T", DT_FLOAT)),
         _node(b"c", b"Cast", _entry(b"SrcT", DT_INT32), _entry(b"T", DT_FLOAT)),
     )
-    a, b, c = binfast.read_nodes(data)
+    a, b, c = binary.read_nodes(data)
     assert a.attr is b.attr and a.attr is not c.attr
     assert a.attr["T"] is c.attr["T"]  # one decoded AttrValue per distinct entry
     assert list(c.attr) == ["SrcT", "T"]
 
 
 def test_nodes_of_one_op_or_device_share_its_string():
-    nodes = binfast.read_nodes(require(CORPUS / "b_keras_cnn_frozen.pb").read_bytes())
+    nodes = binary.read_nodes(require(CORPUS / "b_keras_cnn_frozen.pb").read_bytes())
     for field in ("op", "device"):
         values = [getattr(node, field) for node in nodes]
         assert len({id(value) for value in values}) == len(set(values)), field
@@ -63,7 +63,7 @@ def test_nodes_of_one_op_or_device_share_its_string():
 
 def test_a_repeated_key_keeps_the_last_entry_as_protobuf_maps_do():
     data = _graph(_node(b"a", b"Identity", _entry(b"T", DT_INT32), _entry(b"T", DT_FLOAT)))
-    (node,) = binfast.read_nodes(data)
+    (node,) = binary.read_nodes(data)
     assert node.attr["T"].type == protos.GraphDef.FromString(data).node[0].attr["T"].type == 1
 
 
@@ -73,7 +73,7 @@ def test_a_malformed_attr_value_is_rejected_like_the_full_parse():
     with pytest.raises(DecodeError):
         protos.GraphDef.FromString(data)
     with pytest.raises(DecodeError):
-        binfast.read_nodes(data)
+        binary.read_nodes(data)
     artifact = load_bytes(data, "g.pb")
     assert artifact.failure is not None and "not a valid binary GraphDef" in artifact.failure.message
     (finding,) = lint_bytes(data)
@@ -87,7 +87,7 @@ def test_invalid_utf8_in_an_attr_key_is_rejected_like_the_full_parse():
     assert load_bytes(data, "g.pb").failure is not None
 
 
-# -- reading a big graph's nodes in two processes (binfast.nodes_of_split) ------------------------
+# -- reading a big graph's nodes in two processes (binary.nodes_of_split) ------------------------
 
 
 def _fields(nodes) -> list[tuple]:
@@ -101,7 +101,7 @@ def _sharing(nodes) -> list[int]:
 
 
 def _split_everything(monkeypatch):
-    monkeypatch.setattr(binfast, "SPLIT_MIN_NODES", 0)
+    monkeypatch.setattr(binary, "SPLIT_MIN_NODES", 0)
 
 
 def _many_nodes(count: int) -> bytes:
@@ -121,9 +121,9 @@ def _many_nodes(count: int) -> bytes:
 
 def test_split_read_matches_one_reader_and_shares_attrs_across_parts(monkeypatch):
     data = _many_nodes(500)
-    whole = binfast.read_nodes(data)
+    whole = binary.read_nodes(data)
     _split_everything(monkeypatch)
-    split = binfast.read_nodes(data, workers=2)
+    split = binary.read_nodes(data, workers=2)
     assert _fields(split) == _fields(whole)
     assert [n.ordinal for n in split] == list(range(500))
     # An attr set of both parts is one dict, as with one reader (analyses memoize on it).
@@ -136,8 +136,8 @@ def test_split_read_matches_one_reader_on_real_graphs(monkeypatch):
     _split_everything(monkeypatch)
     for path in sorted(require(CORPUS).glob("*.pb"))[:6]:
         data = path.read_bytes()
-        whole = binfast.read_nodes(data)
-        split = binfast.read_nodes(data, workers=2)
+        whole = binary.read_nodes(data)
+        split = binary.read_nodes(data, workers=2)
         assert _fields(split) == _fields(whole), path.name
         assert _sharing(split) == _sharing(whole), path.name
 
@@ -149,7 +149,7 @@ def test_split_read_below_the_threshold_forks_nothing(monkeypatch):
         raise AssertionError("forked")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    assert len(binfast.read_nodes(_many_nodes(50), workers=2)) == 50
+    assert len(binary.read_nodes(_many_nodes(50), workers=2)) == 50
 
 
 def test_split_read_rejects_a_malformed_attr_of_the_childs_part(monkeypatch):
@@ -159,29 +159,29 @@ def test_split_read_rejects_a_malformed_attr_of_the_childs_part(monkeypatch):
     )
     _split_everything(monkeypatch)
     with pytest.raises(DecodeError):
-        binfast.read_nodes(data, workers=2)
+        binary.read_nodes(data, workers=2)
     artifact = load_bytes(data, "g.pb", workers=2)
     assert artifact.failure is not None and "not a valid binary GraphDef" in artifact.failure.message
 
 
 def test_split_read_survives_a_failing_child(monkeypatch):
     data = _many_nodes(60)
-    whole = binfast.read_nodes(data)
+    whole = binary.read_nodes(data)
 
     def fail(*args):
         raise RuntimeError("the child breaks")
 
     _split_everything(monkeypatch)
-    monkeypatch.setattr(binfast, "_field_pieces", fail)
-    split = binfast.read_nodes(data, workers=2)
+    monkeypatch.setattr(binary, "_field_pieces", fail)
+    split = binary.read_nodes(data, workers=2)
     assert _fields(split) == _fields(whole)
     assert _sharing(split) == _sharing(whole)
 
 
 def test_split_read_survives_a_child_failing_after_some_pieces(monkeypatch):
     data = _many_nodes(300)
-    whole = binfast.read_nodes(data)
-    pieces = binfast._field_pieces
+    whole = binary.read_nodes(data)
+    pieces = binary._field_pieces
 
     def some_pieces(graph, bounds):
         for number, piece in enumerate(pieces(graph, bounds)):
@@ -190,17 +190,17 @@ def test_split_read_survives_a_child_failing_after_some_pieces(monkeypatch):
             yield piece
 
     _split_everything(monkeypatch)
-    monkeypatch.setattr(binfast, "_field_pieces", some_pieces)
-    split = binfast.read_nodes(data, workers=2)
+    monkeypatch.setattr(binary, "_field_pieces", some_pieces)
+    split = binary.read_nodes(data, workers=2)
     assert _fields(split) == _fields(whole)
     assert _sharing(split) == _sharing(whole)
     assert [n.ordinal for n in split] == list(range(300))
 
 
 def test_split_read_pieces_cover_the_childs_part_and_number_attr_sets_on():
-    graph = binfast.LiteGraphDef.FromString(_many_nodes(100))
+    graph = binary.LiteGraphDef.FromString(_many_nodes(100))
     bounds = [40, 41, 41, 70, 100]  # an empty piece too
-    pieces = list(binfast._field_pieces(graph, bounds))
+    pieces = list(binary._field_pieces(graph, bounds))
     assert [len(piece[0]) for piece in pieces] == [1, 0, 29, 30]
     assert [name for piece in pieces for name in piece[0]] == ["n%d" % number for number in range(40, 100)]
     numbered = [raw for piece in pieces for raw in piece[5]]
@@ -214,14 +214,14 @@ def test_split_read_when_no_process_can_be_forked(monkeypatch):
     import os
 
     data = _many_nodes(60)
-    whole = binfast.read_nodes(data)
+    whole = binary.read_nodes(data)
 
     def no_fork():
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     _split_everything(monkeypatch)
     monkeypatch.setattr(os, "fork", no_fork)
-    split = binfast.read_nodes(data, workers=2)
+    split = binary.read_nodes(data, workers=2)
     assert _fields(split) == _fields(whole)
     assert [n.ordinal for n in split] == list(range(60))
 
@@ -260,7 +260,7 @@ def test_the_reader_parses_inputs_as_parse_all_inputs_does(monkeypatch, split):
     data = _wired_nodes(90)
     if split:
         _split_everything(monkeypatch)
-    nodes, table = binfast.nodes_and_inputs(binfast.LiteGraphDef.FromString(data), workers=2 if split else 1)
+    nodes, table = binary.nodes_and_inputs(binary.LiteGraphDef.FromString(data), workers=2 if split else 1)
     copies, expected = _parsed_afresh(nodes)
     assert list(table.items()) == list(expected.items())  # the same entries, in the same order
     assert [n.inputs for n in nodes] == [n.inputs for n in copies]
@@ -271,7 +271,7 @@ def test_the_reader_parses_inputs_as_parse_all_inputs_does(monkeypatch, split):
 
 
 def test_parse_all_inputs_extends_a_table_part_by_part():
-    nodes, _ = _parsed_afresh(binfast.read_nodes(_wired_nodes(40)))
+    nodes, _ = _parsed_afresh(binary.read_nodes(_wired_nodes(40)))
     _, whole = _parsed_afresh(nodes)
     table = parse_all_inputs(nodes[:17], False)
     first = dict(table)

@@ -216,7 +216,8 @@ def test_tensor_bytes_stay_in_the_file(tmp_path):
     assert artifact is not None
     nodes = {node.name: node for node in artifact.graphs[0].nodes}
     big = nodes["big"].attr["value"].tensor
-    assert big.tensor_content == b"" and big.ByteSize() < 64  # parsed without its 16 KiB
+    # Parsed without its 16 KiB; reading the field itself gives a notice, never an empty content.
+    assert big.tensor_content == mapped.MAPPED_NOTICE and big.ByteSize() < 200
     content = tensor_content(big)
     assert isinstance(content, MappedBytes) and mapped_content(big) is content
     assert len(content) == len(weights) and content.offset == path.read_bytes().index(weights)
@@ -296,3 +297,73 @@ def test_function_bodies_keep_their_weights_in_the_file(tmp_path):
     contents = [tensor_content(node.attr["value"].tensor) for node in bodies]  # as the rules reach them
     assert all(isinstance(content, MappedBytes) for content in contents)
     assert [bytes(content)[-4:] for content in contents] == [_floats(float("nan"))] * 3 + [_floats(255)]
+
+
+def _every_rule() -> dict:
+    from tflint.rules import all_rules
+
+    return {"rules": {rule_id: "info" for rule_id in all_rules()}}
+
+
+@pytest.mark.parametrize("kind", ["GraphDef", "SavedModel"])
+def test_every_rule_finds_the_same_mapped_and_whole(tmp_path, monkeypatch, kind):
+    """A rule (or shared analysis) reading tensor bytes past the accessor sees MAPPED_NOTICE, not the bytes:
+    with every rule on, the two readings' findings would differ."""
+    path = tmp_path / ("saved_model.pb" if kind == "SavedModel" else "model.pb")
+    path.write_bytes(_as(kind, b"".join(_case(name) for name in CASES)))
+    whole, in_place = _lint_both(path, monkeypatch, _every_rule())
+    assert in_place == whole
+    assert len({rule for rule, *_ in whole}) >= 5  # the graph gives the rules something to say
+
+
+def test_reading_the_field_itself_is_never_an_empty_content(tmp_path):
+    path = tmp_path / "model.pb"
+    path.write_bytes(_weights_graph().SerializeToString())
+    artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1)
+    assert artifact is not None
+    tensor = {node.name: node for node in artifact.graphs[0].nodes}["w"].attr["value"].tensor
+    assert mapped_content(tensor) is not None
+    assert tensor.tensor_content == mapped.MAPPED_NOTICE
+    assert b"tflint.tf.tensors.tensor_content()" in tensor.tensor_content  # says where the bytes are
+    assert bytes(tensor_content(tensor)) == _floats(*range(256))
+
+
+def test_a_tensor_holding_the_notice_itself_is_its_own_content(tmp_path):
+    """Content that happens to equal the notice (too short to be mapped) is read as the bytes it is."""
+    graph = _weights_graph()
+    _const(graph, "odd", DT_STRING, (1,), mapped.MAPPED_NOTICE)
+    path = tmp_path / "model.pb"
+    path.write_bytes(graph.SerializeToString())
+    artifact = _load_mapped(path, str(path), None, map_min=1, strip_min=1)
+    assert artifact is not None
+    tensor = {node.name: node for node in artifact.graphs[0].nodes}["odd"].attr["value"].tensor
+    assert mapped_content(tensor) is None and tensor_content(tensor) == mapped.MAPPED_NOTICE
+
+
+# Where `.tensor_content` may be read: the accessor, and the reader that leaves contents in the file.
+TENSOR_BYTES_READERS = {"lint/tf/tensors.py", "lint/read/mapped.py"}
+
+
+def test_only_the_accessor_reads_tensor_content():
+    """Code outside tflint.tf.tensors reads tensor bytes through `tensor_content(tensor)`, never the field."""
+    import ast
+
+    from conftest import REPO
+
+    readers = []
+    for folder in ("lint", "rules", "examples"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            relative = path.relative_to(REPO).as_posix()
+            if relative in TENSOR_BYTES_READERS:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                named = (
+                    isinstance(node, ast.Attribute) and node.attr == "tensor_content" and isinstance(node.ctx, ast.Load)
+                ) or (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", None) in ("getattr", "HasField")
+                    and any(isinstance(arg, ast.Constant) and arg.value == "tensor_content" for arg in node.args)
+                )
+                if named:
+                    readers.append(f"{relative}:{node.lineno}")
+    assert readers == [], "read tensor bytes with tflint.tf.tensors.tensor_content(tensor)"

@@ -8,7 +8,7 @@ import pytest
 from conftest import CORPUS, DATA, WILD, shared
 
 from tflint.read import load, sniff
-from tflint.read import text as textfast
+from tflint.read import text as text_reader
 from tflint.read.load import load_bytes
 from tflint.read.text import NotCanonical
 from tflint.tf.index import GraphIndex
@@ -338,11 +338,11 @@ def test_attr_blocks_with_equal_hashes_stay_apart(monkeypatch):
         else CANONICAL.encode()
     )
     expected = snapshot(load_bytes(data, "g.pbtxt"))
-    monkeypatch.setattr(textfast, "hash", lambda text: len(text) % 3, raising=False)  # collisions everywhere
+    monkeypatch.setattr(text_reader, "hash", lambda text: len(text) % 3, raising=False)  # collisions everywhere
     assert snapshot(load_bytes(data, "g.pbtxt")) == expected
 
 
-# -- reading a big GraphDef text in two processes (textfast.read_nodes_split) -----------------
+# -- reading a big GraphDef text in two processes (text_reader.read_nodes_split) -----------------
 
 GRAPHDEF_TEXTS = [
     path
@@ -353,7 +353,7 @@ GRAPHDEF_TEXTS = [
 
 def split_everything(monkeypatch):
     """Every GraphDef text is read in two processes, however small."""
-    monkeypatch.setattr(textfast, "SPLIT_MIN_CHARS", 0)
+    monkeypatch.setattr(text_reader, "SPLIT_MIN_CHARS", 0)
 
 
 def shared_attr_sets(artifact) -> int:
@@ -410,7 +410,7 @@ def test_split_read_survives_a_failing_child(monkeypatch):
         raise RuntimeError("the child breaks")
 
     split_everything(monkeypatch)
-    monkeypatch.setattr(textfast, "_portable", fail)
+    monkeypatch.setattr(text_reader, "_portable", fail)
     artifact = load_bytes(data, "g.pbtxt", workers=2)
     assert snapshot(artifact) == whole
     assert ordinals(artifact) == list(range(len(ordinals(artifact))))
@@ -422,21 +422,21 @@ def test_split_read_when_upb_refuses_a_value_the_child_encoded(monkeypatch):
     node += "    }}\n  }}\n}}\n"
     data = "".join(node.format(number, ("DT_FLOAT", "DT_INT32")[number % 2]) for number in range(20)).encode()
     whole = snapshot(load_bytes(data, "g.pbtxt"))
-    encoded = textfast.message_bytes
+    encoded = text_reader.message_bytes
 
     def broken(text, descriptor):  # bytes upb refuses (a truncated varint) for every `type:` value
         return b"\x08" if text.strip().startswith("type:") else encoded(text, descriptor)
 
     split_everything(monkeypatch)
-    monkeypatch.setattr(textfast, "message_bytes", broken)
+    monkeypatch.setattr(text_reader, "message_bytes", broken)
     rebuilt = []
-    original = textfast.FastReader.rebuilt
+    original = text_reader.FastReader.rebuilt
 
     def recorded(self, *args):
         rebuilt.append(original(self, *args))
         return rebuilt[-1]
 
-    monkeypatch.setattr(textfast.FastReader, "rebuilt", recorded)
+    monkeypatch.setattr(text_reader.FastReader, "rebuilt", recorded)
     artifact = load_bytes(data, "g.pbtxt", workers=2)
     assert rebuilt == [None]  # the child's half was read again here
     assert snapshot(artifact) == whole
@@ -495,9 +495,9 @@ def test_values_decoded_together_equal_values_decoded_alone():
         b"",
         protos.AttrValue(tensor=protos.TensorProto(dtype=1, tensor_content=b"\x01" * 200)).SerializeToString(),
     ]
-    decoded = textfast.decoded_together(encoded)
+    decoded = text_reader.decoded_together(encoded)
     assert [value.SerializeToString() for value in decoded] == encoded
-    assert textfast.decoded_together([]) == []
+    assert text_reader.decoded_together([]) == []
 
 
 def test_values_upb_refuses_together_are_read_one_by_one(monkeypatch):
@@ -509,7 +509,7 @@ def test_values_upb_refuses_together_are_read_one_by_one(monkeypatch):
         calls.append(len(encoded))
         raise ValueError("refused")  # as a DecodeError would be
 
-    monkeypatch.setattr(textfast, "decoded_together", refuse)
+    monkeypatch.setattr(text_reader, "decoded_together", refuse)
     assert took_fast_path(data, "g.pbtxt")
     assert snapshot(load_bytes(data, "g.pbtxt")) == expected
     assert calls and calls[0] > 0

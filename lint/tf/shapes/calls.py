@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tflint.tf.index import GraphIndex, Input, Node, Scope, parse_function_input
+from tflint.tf.index import GraphIndex, Scope
+from tflint.tf.node import Input, Node, parse_function_input
 from tflint.tf.op_signatures import Signatures, signatures
 
 CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall"})

@@ -273,3 +273,14 @@ def test_real_graphs_are_never_skipped(path):
         assert verdict.message == label["message_type"], verdict
     if label and label["tf_verdict"] != "unparseable":
         assert verdict.kind == "graph", verdict
+
+
+def test_the_vocabularies_are_data_and_well_formed():
+    vocabulary = json.loads((Path(sniff.__file__).parent / "formats.json").read_text(encoding="utf-8"))
+    messages = [kind["message"] for kind in vocabulary["other_text"]]
+    assert len(messages) == len(set(messages)) == len(sniff._OTHER_TEXT)
+    for kind in vocabulary["other_text"]:
+        assert kind["keys"] or kind["child_keys"], kind["message"]  # something must point at it
+    assert set(vocabulary["graph_top"]) == set(sniff.GRAPH_MESSAGES)
+    assert all(bytes.fromhex(magic) for magic, _ in vocabulary["magic"])
+    assert set(vocabulary["file_names"].values()) <= set(messages) | {"OpList", "TF Hub module (ModuleDef)"}
