@@ -104,13 +104,36 @@ def device_pin(device: str) -> tuple[str | None, int | None]:
 
 def placement_problems(graph: GraphIndex, server: Server) -> list[PlacementProblem]:
     """Every node of the graph and its called functions that the placer cannot place on `server`."""
-    found = list(_scope_problems(graph, graph.main, server, server.soft))
+    found = _one_per_missing_device(list(_scope_problems(graph, graph.main, server, server.soft)))
     for scope in graph.function_scopes:
         in_body = list(_scope_problems(graph, scope, server, True))
         # Which functions run is a walk over every node: worth it only for a body with a problem.
         if in_body and scope.name in called_functions(graph):
             found.extend(in_body)
     return found
+
+
+def _one_per_missing_device(found: list[PlacementProblem]) -> list[PlacementProblem]:
+    """One problem per device string the server lacks, on its first node, with the count of the others.
+
+    A graph exported on a GPU pins most of its nodes there; TensorFlow stops at the first one.
+    """
+    pinned: dict[str, list[PlacementProblem]] = {}
+    for problem in found:
+        if problem.kind == NO_DEVICE:
+            pinned.setdefault(problem.node.device, []).append(problem)
+    if not pinned:
+        return found
+    kept = []
+    for problem in found:
+        if problem.kind != NO_DEVICE:
+            kept.append(problem)
+            continue
+        same = pinned[problem.node.device]
+        if problem is same[0]:
+            more = f" (and {len(same) - 1} more nodes pinned there)" if len(same) > 1 else ""
+            kept.append(PlacementProblem(NO_DEVICE, problem.node, problem.text + more))
+    return kept
 
 
 def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool) -> Iterator[PlacementProblem]:
@@ -210,7 +233,7 @@ def _group_problem(
             if kind not in everywhere or _second_cpu(node.device):
                 text = (
                     f"Cannot assign a device for operation '{node.name}': it is explicitly assigned to "
-                    f"'{_short(node.device, 40)}' but the server's devices are {_device_names(server)}"
+                    f"'{_short_device(node.device)}' but the server's devices are {_device_names(server)}"
                 )
                 return PlacementProblem(NO_DEVICE, node, text)
         kinds = {kind for _, kind in pinned}
@@ -235,7 +258,7 @@ def _group_problem(
                 whom = "" if alone else " and the nodes colocated with it"
                 text = (
                     f"Cannot assign a device for operation '{_short(node.name, 40)}': could not satisfy explicit "
-                    f"device specification '{_short(node.device, 30)}' because no supported kernel for {kind} "
+                    f"device specification '{_short_device(node.device)}' because no supported kernel for {kind} "
                     f"devices is available{whom} (runs on {', '.join(sorted(common))})"
                 )
                 return PlacementProblem(PIN_UNSUPPORTED, node, text)
@@ -461,6 +484,11 @@ def _shown_value(value: Any) -> str:
         names = [type_name(item) for item in value.list.type]
         return "[" + ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") + "]"
     return "?"
+
+
+def _short_device(device: str, limit: int = 40) -> str:
+    """A device string cut from the left: its end names the device type."""
+    return device if len(device) <= limit else "..." + device[-(limit - 3) :]
 
 
 def _short(text: str, limit: int) -> str:

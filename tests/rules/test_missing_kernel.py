@@ -175,3 +175,17 @@ def test_bundled_kernel_releases():
     assert builds() == ("2.15-cpu", "2.15-gpu", "2.21-cpu", "2.21-gpu")
     assert build_for("2.21", ("CPU", "GPU")) == "2.21-gpu"
     assert build_for("2.4", ("CPU",)) is None
+
+
+def test_one_finding_per_device_string_the_server_lacks():
+    text = _graph(
+        _placeholder("a", device="/job:localhost/replica:0/task:0/device:GPU:0"),
+        _placeholder("b", device="/job:localhost/replica:0/task:0/device:GPU:0"),
+        _placeholder("c", device="/device:GPU:1"),
+    )
+    findings = [f for f in lint_text(text, _config()) if f.rule == RULE]
+    assert pinned(findings) == [(RULE, "a", 1), (RULE, "c", 3)]
+    assert findings[0].message == (
+        "Cannot assign a device for operation 'a': it is explicitly assigned to '...calhost/replica:0/task:0/device:GPU:0' "
+        "but the server's devices are CPU:0 (and 1 more nodes pinned there)"
+    )
