@@ -41,7 +41,8 @@ from tflint.records import record
 from tflint.tf.attrs import type_name
 from tflint.tf.devices import cpp_device_error
 from tflint.tf.functions import called_functions
-from tflint.tf.index import GraphIndex, Node, Scope
+from tflint.tf.index import GraphIndex, Scope
+from tflint.tf.node import Node
 from tflint.tf.kernels import (
     DEFAULT_DEVICE,
     Kernel,
@@ -301,9 +302,9 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
         return {}
     by_root: dict[str, list[Node]] = {}
     for name in parent:
-        node = scope.by_name.get(name)
-        if node is not None:
-            by_root.setdefault(find(name), []).append(node)
+        member = scope.by_name.get(name)
+        if member is not None:
+            by_root.setdefault(find(name), []).append(member)
     groups: dict[int, list[Node]] = {}
     for members in by_root.values():
         if len(members) > 1:
@@ -436,6 +437,16 @@ def _no_kernel_message(graph: GraphIndex, node: Node, server: Server) -> str:
     head = f"No OpKernel was registered to support Op '{node.op}' used by node '{_short(node.name, 40)}'"
     head += f" with these attrs: [{attrs}]" if attrs else ""
     return f"{head}; {_available(kernel_list, value_of, label, server)}"
+
+
+def kernel_requirement(graph: GraphIndex, node: Node, server: Server) -> str:
+    """What a node without a kernel needs, in a few words: `kernel Range[Tidx=half] on CPU`."""
+    schema = graph.schema_for(node.op)
+    value_of = _attr_lookup(graph, node, schema)
+    kernel_list = kernels(server.build, node.op) or ()
+    constrained = sorted({name for kernel in kernel_list for name, _ in kernel.types})
+    attrs = ", ".join(f"{name}={_shown_value(value_of(name))}" for name in constrained[:3])
+    return f"kernel {node.op}[{attrs}] on {'/'.join(server.devices)}"
 
 
 def _available(kernel_list: tuple[Kernel, ...], value_of: Callable[[str], Any], label: str, server: Server) -> str:

@@ -189,3 +189,18 @@ def test_one_finding_per_device_string_the_server_lacks():
         "Cannot assign a device for operation 'a': it is explicitly assigned to '...calhost/replica:0/task:0/device:GPU:0' "
         "but the server's devices are CPU:0 (and 1 more nodes pinned there)"
     )
+
+
+def test_min_tf_takes_the_bundled_kernels_into_account(tmp_path):
+    from tflint.api import min_tf
+
+    path = tmp_path / "range.pbtxt"
+    path.write_text(HALF_RANGE)
+    result = min_tf(path)
+    assert result.release == "2.16"  # 2.15's CPU kernels lack it; 2.16 to 2.20 are taken to have them
+    assert ("2.16", ("kernel Range[Tidx=half] on CPU",)) in result.needs
+    off = min_tf(path, {"rules": {RULE: "off"}})
+    assert all("kernel" not in reason for _, reasons in off.needs for reason in reasons)
+    nowhere = tmp_path / "matmul.pbtxt"
+    nowhere.write_text(UINT8_MATMUL)
+    assert min_tf(nowhere).blockers == (RULE,)
