@@ -523,8 +523,11 @@ def min_tf(
     errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
     if errors:
         return MinTf(shown, None, blockers=tuple(errors))
-    registry = registry_for(resolve_config(config, near=shown), op_defs, list(known_releases()))
-    return oldest_release(shown, registry, "target-saver", input_type)
+    resolved = resolve_config(config, near=shown)
+    registry = registry_for(resolved, op_defs, list(known_releases()))
+    kernels = resolved.rules.get("missing-kernel")
+    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
+    return oldest_release(shown, registry, "target-saver", input_type, kernel_options)
 
 
 def fix_paths(

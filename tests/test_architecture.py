@@ -97,6 +97,7 @@ FILE_SYSTEM = {
     "read/saved_model.py": "lists a SavedModel's assets/ and variables/",
     "tf/registry.py": "the package's own op registry (tf/data)",
     "tf/releases.py": "the package's own release registries (tf/data)",
+    "tf/kernels.py": "the package's own kernel registrations (tf/data)",
     "config/settings.py": "the package's own presets (config/presets)",
     "cli.py": "the package's registry.json for --version, without importing the registry",
     "report/output.py": "writes the report (-o FILE), atomically",
