@@ -271,7 +271,7 @@ def load_view(
     hashes: bool = True,
 ) -> tuple[ModelView, Artifact]:
     """The ModelView of the graph file or SavedModel directory at `path` (UsageError when it is not one)."""
-    if not os.path.exists(path):
+    if path != "-" and not os.path.exists(path):  # `-`: standard input (`git show HEAD:m.pb | tflint show -`)
         raise UsageError(f"{path}: no such file or directory")
     artifact = load_path(path, input_type)
     if artifact.skipped is not None:
