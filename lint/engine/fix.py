@@ -38,8 +38,8 @@ from tflint.errors import UsageError
 from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked
 from tflint.read.walk import saved_model_file
 from tflint.records import record
-from tflint.runtime.process import termination_deferred
 from tflint.runtime.patterns import lazy
+from tflint.runtime.process import termination_deferred
 
 _BOM = b"\xef\xbb\xbf"
 _TEMPORARY = lazy(r"\..+\.tflint-fix-(?P<pid>[0-9]+)-[0-9a-f]{8}\.tmp\Z")
