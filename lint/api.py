@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
@@ -22,6 +22,10 @@ from tflint.read.load import artifact_of
 from tflint.records import record, replace
 from tflint.runtime import process
 from tflint.tf.imports import api_import_args
+
+if TYPE_CHECKING:  # the review pipelines load when used
+    from tflint.engine.model_diff import ModelDiff
+    from tflint.engine.review import ModelView
 
 
 class GraphMessage(Protocol):
@@ -519,8 +523,11 @@ def min_tf(
     errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
     if errors:
         return MinTf(shown, None, blockers=tuple(errors))
-    registry = registry_for(resolve_config(config, near=shown), op_defs, list(known_releases()))
-    return oldest_release(shown, registry, "target-saver", input_type)
+    resolved = resolve_config(config, near=shown)
+    registry = registry_for(resolved, op_defs, list(known_releases()))
+    kernels = resolved.rules.get("missing-kernel")
+    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
+    return oldest_release(shown, registry, "target-saver", input_type, kernel_options)
 
 
 def fix_paths(
@@ -552,8 +559,8 @@ def fix_paths(
 
 def show_model(
     path: str | os.PathLike[str], *, op_defs: Sequence[str] = (), input_type: str | None = None, batch: int = 1
-) -> Any:
-    """The review view of a graph file or SavedModel (`tflint show`, `tflint stats`): a `ModelView`."""
+) -> ModelView:
+    """The review view of a graph file or SavedModel (`tflint show`, `tflint stats`)."""
     from tflint.engine.review import load_view
 
     registry = registry_for(resolve_config(None, os.fspath(path)), op_defs)
@@ -569,7 +576,7 @@ def diff_models(
     op_defs: Sequence[str] = (),
     input_type: str | None = None,
     batch: int = 1,
-) -> Any:
+) -> ModelDiff:
     """What changed between two versions of a model (`tflint diff`): a `ModelDiff` (`.changed` says whether)."""
     from tflint.engine.model_diff import diff_models as diff_pipeline
 
