@@ -47,6 +47,8 @@ class _UsageExit(Exception):
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     from tflint.report import CHOICES  # cheap: the format modules load only when used
 
     parser = _parser(
@@ -183,6 +185,17 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="VERSIONS",
         help="also judge graphs against these TensorFlow releases, e.g. 2.4 or 1.15,2.11 (default: config target-tf)",
     )
+    parser.add_argument(
+        "--devices",
+        metavar="TYPES",
+        help="the server's device types for missing-kernel, e.g. CPU or CPU,GPU (default: CPU, or the config's)",
+    )
+    parser.add_argument(
+        "--soft-placement",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the server places softly (missing-kernel; default: on, off in the serving preset)",
+    )
     fixing = parser.add_mutually_exclusive_group()
     fixing.add_argument(
         "--fix",
@@ -253,6 +266,8 @@ _DEFAULTS: dict[str, Any] = {
     "config": None,
     "op_defs": [],
     "target_tf": None,
+    "devices": None,
+    "soft_placement": None,
     "fix": False,
     "diff": False,
     "min_tf": False,
@@ -332,6 +347,10 @@ def run() -> NoReturn:
     """
     global _exits_without_cleanup
     _exits_without_cleanup = True
+    from tflint.runtime import interrupts
+
+    if not interrupts.installed():  # tflint/__init__.py installs it when it is imported by the command itself
+        interrupts.install()
     process.exit_now(main())
 
 
@@ -501,7 +520,18 @@ def _overrides(args: argparse.Namespace) -> Any:
         ignore=_flat(args.ignore) or (),
         exclude=_flat(args.exclude),
         extend_exclude=_flat(args.extend_exclude) or (),
+        rule_options=_placement_options(args),
     )
+
+
+def _placement_options(args: argparse.Namespace) -> tuple[tuple[str, str, Any], ...]:
+    """`--devices` and `--soft-placement`: options of missing-kernel, laid over every config."""
+    options: list[tuple[str, str, Any]] = []
+    if args.devices is not None:
+        options.append(("missing-kernel", "devices", tuple(item.strip() for item in args.devices.split(","))))
+    if args.soft_placement is not None:
+        options.append(("missing-kernel", "soft-placement", args.soft_placement))
+    return tuple(options)
 
 
 def _walk_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -70,6 +70,7 @@ from tflint.rules import (
     method_name_changed,
     missing_asset,
     missing_attr,
+    missing_kernel,
     missing_serving_tags,
     missing_variables,
     newer_tensorflow,
@@ -177,6 +178,7 @@ RULES: dict[str, ModuleType] = {
         training_op_in_serving,
         dead_node,
         hardcoded_device,
+        missing_kernel,
         large_constant,
         non_finite_constant,
         # compat: compare two versions of a model (`tflint compat`), never run on one graph
