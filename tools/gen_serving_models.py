@@ -84,6 +84,11 @@ def build_tf1_legacy_init_op(export: Path, work: Path) -> None:
     collections = saved.meta_graphs[0].collection_def
     collections["legacy_init_op"].CopyFrom(collections["saved_model_main_op"])
     del collections["saved_model_main_op"]
+    # TF 2.21's Builder, given assets_collection, lists the vocabulary twice in saved_model_assets: the
+    # Python loaders take it, but TF Serving's C++ loader feeds the asset tensor twice and refuses the
+    # model ('Endpoint "vocab_path:0" fed more than once.', missing-asset). This base is a healthy model.
+    assets = collections["saved_model_assets"].any_list.value
+    del assets[1:]
     (export / "saved_model.pb").write_bytes(saved.SerializeToString())
 
 
