@@ -11,8 +11,10 @@ Registered kernels: device='CPU'; T in [DT_FLOAT] ...`. The message names the
 dtypes that do have kernels.
 
 Placement follows TensorFlow's placer (`tflint.tf.placement`): the node's
-device pin, its colocation group (`_class: loc:@other`: the group runs on
-one device type that every member supports), the server's device types and
+device pin, its colocation group (`_class: loc:@other`, and the ends of an
+edge carrying a resource or a reference: the group runs on one device type
+that every member supports, and a resource's user pinned elsewhere follows
+the resource), the server's device types and
 soft placement. Without soft placement a pin to a device type the server
 lacks (`Cannot assign a device for operation ...: ... was explicitly
 assigned to /device:GPU:0 but available devices are [ ... CPU:0 ]`), or to

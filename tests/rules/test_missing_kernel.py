@@ -204,3 +204,20 @@ def test_min_tf_takes_the_bundled_kernels_into_account(tmp_path):
     nowhere = tmp_path / "matmul.pbtxt"
     nowhere.write_text(UINT8_MATMUL)
     assert min_tf(nowhere).blockers == (RULE,)
+
+
+VARIABLE = 'node { name: "v" op: "VarHandleOp" %s attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }'
+READ = 'node { name: "r" op: "ReadVariableOp" input: "v" device: "/device:GPU:0" attr { key: "dtype" value { type: DT_FLOAT } } }'
+
+
+@pytest.mark.parametrize(
+    "variable_device, expected",
+    [
+        # Across a resource edge the user's pin gives way to the variable's (TF 2.21 places it on the CPU).
+        pytest.param('device: "/device:CPU:0"', [], id="variable-pinned"),
+        pytest.param("", [(RULE, "r", 2)], id="variable-unpinned"),
+    ],
+)
+def test_a_resource_users_pin_gives_way_to_the_resources(variable_device, expected):
+    text = _graph(VARIABLE % variable_device, READ)
+    assert pinned(lint_text(text, _config()), RULE) == expected
