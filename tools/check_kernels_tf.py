@@ -3,7 +3,7 @@
     python tools/check_kernels_tf.py cases OUT.jsonl GRAPH...         # no TensorFlow: draw the cases
     $TF_PYTHON tools/check_kernels_tf.py run CASES.jsonl OUT.json     # TensorFlow: record its verdicts
     python tools/check_kernels_tf.py record VERDICTS.json ROWS.jsonl  # no TensorFlow: the rows tests replay
-    python tools/check_kernels_tf.py check ROWS.jsonl                 # no TensorFlow: agreement with tflint
+    python tools/check_kernels_tf.py check [--target 2.15] ROWS.jsonl # no TensorFlow: agreement with tflint
 
 `cases` takes every distinct (op, attrs) of the top-level nodes of the graphs
 (GraphDef, MetaGraphDef or SavedModel files, text or binary) and mutates it:
@@ -215,8 +215,11 @@ def _cpp_import(tf: Any, graph_def: Any) -> Any:
     options = c_api.TF_NewImportGraphDefOptions()
     try:
         with c_api_util.tf_buffer(graph_def.SerializeToString()) as buffer:
-            with graph._c_graph.get() as c_graph:
-                c_api.TF_GraphImportGraphDefWithResults(c_graph, buffer, options)
+            if hasattr(graph._c_graph, "get"):  # TF 2.16 on: a scoped handle
+                with graph._c_graph.get() as c_graph:
+                    c_api.TF_GraphImportGraphDefWithResults(c_graph, buffer, options)
+            else:
+                c_api.TF_GraphImportGraphDefWithResults(graph._c_graph, buffer, options)
     finally:
         c_api.TF_DeleteImportGraphDefOptions(options)
     graph._add_new_tf_operations(compute_devices=False)
@@ -335,21 +338,22 @@ def row_graph(row: dict[str, Any]) -> str:
 
 
 @functools.cache
-def _registry() -> Any:
+def _registry(target: str | None = None) -> Any:
     from tflint.api import registry_for
     from tflint.config.settings import default_config
 
-    return registry_for(default_config())
+    return registry_for(default_config(), (), [target] if target else None)
 
 
-def tflint_flags(row: dict[str, Any]) -> bool:
-    """Whether missing-kernel reports the row's node `n` (a CPU-only server, the row's soft placement)."""
+def tflint_flags(row: dict[str, Any], target: str | None = None) -> bool:
+    """Whether missing-kernel reports the row's case (a CPU-only server, the row's soft placement), judged
+    against the newest kernels and, with `target`, that release's."""
     from tflint.engine.run import build_index
     from tflint.read.load import load_bytes
     from tflint.rules import missing_kernel
 
     artifact = load_bytes(row_graph(row).encode("utf-8"), "case.pbtxt")
-    graph = build_index(artifact.graphs[0], _registry(), artifact)
+    graph = build_index(artifact.graphs[0], _registry(target), artifact)
     options = {"devices": ["CPU"], "soft-placement": row["soft"]}
     return any(True for _ in missing_kernel.check(graph, options))  # the case's only failures are about n
 
@@ -361,12 +365,12 @@ def judged(op: str) -> bool:
     return registered_anywhere(op)
 
 
-def check(rows: list[dict[str, Any]]) -> int:
+def check(rows: list[dict[str, Any]], target: str | None = None) -> int:
     """Print where tflint and TensorFlow disagree, and the tallies; 0 when >= 99% caught and no false error."""
     tally: Counter[tuple[str, bool]] = Counter()
     unjudged: Counter[str] = Counter()
     for row in rows:
-        flagged = tflint_flags(row)
+        flagged = tflint_flags(row, target)
         if not judged(row["op"]):
             unjudged[row["tf"]] += 1
             continue
@@ -422,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     keep.add_argument("--per-op", type=int, default=3, help="keep at most N dtype cases per op and verdict")
     judge = commands.add_parser("check")
     judge.add_argument("rows", type=Path)
+    judge.add_argument("--target", help="the release the verdicts were recorded on, when not the newest")
     args = parser.parse_args(argv)
     if args.command == "cases":
         cases = draw_cases(args.graphs)
@@ -441,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.out}: {len(rows)} rows, {Counter(row['tf'] for row in rows)}")
         return 0
     rows = [json.loads(line) for line in args.rows.read_text(encoding="utf-8").splitlines() if line]
-    return check(rows)
+    return check(rows, args.target)
 
 
 if __name__ == "__main__":
