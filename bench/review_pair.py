@@ -98,16 +98,26 @@ def main() -> int:
     parser.add_argument("--mib", type=int, nargs="+", default=[128, 512], help="weight MiB of each pair (x64)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (the best is kept)")
     parser.add_argument("--dir", type=Path, help="build the pairs here and keep them")
+    parser.add_argument(
+        "--tf-python",
+        help="also time SavedModels whose weights are variables, written by this TensorFlow (tf_variables_pair.py)",
+    )
     args = parser.parse_args()
     tflint = [sys.executable, "-m", "tflint"]
     with tempfile.TemporaryDirectory() as scratch:
         root = args.dir or Path(scratch)
-        for mib in args.mib:
-            base = root / f"pair_{mib}"
+        forms = [("constants", mib) for mib in args.mib]
+        forms += [("variables", mib) for mib in args.mib if args.tf_python]
+        for form, mib in forms:
+            base = root / f"pair_{mib}" if form == "constants" else root / f"variables_{mib}"
             if not (base / "new" / "saved_model.pb").exists():
-                build_pair(base, mib)
-            size = (base / "new" / "saved_model.pb").stat().st_size / (1 << 20)
-            print(f"two SavedModels of {size:.0f} MiB")
+                if form == "constants":
+                    build_pair(base, mib)
+                else:
+                    script = str(BENCH / "tf_variables_pair.py")
+                    subprocess.run([args.tf_python, script, str(base), str(mib)], check=True, capture_output=True)
+            size = sum(path.stat().st_size for path in (base / "new").rglob("*") if path.is_file()) / (1 << 20)
+            print(f"two SavedModels of {size:.0f} MiB, weights in {form}")
             results = {}
             for label, command in (
                 ("tflint diff OLD NEW", [*tflint, "diff", str(base / "old"), str(base / "new")]),

@@ -347,6 +347,10 @@ def run() -> NoReturn:
     """
     global _exits_without_cleanup
     _exits_without_cleanup = True
+    from tflint.runtime import interrupts
+
+    if not interrupts.installed():  # tflint/__init__.py installs it when it is imported by the command itself
+        interrupts.install()
     process.exit_now(main())
 
 

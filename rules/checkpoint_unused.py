@@ -1,4 +1,4 @@
-"""Checkpoint entries that nothing restores: weights the export carries but no loader reads.
+"""Checkpoint entries that nothing restores, and restored variables that no signature reads.
 
 Loaders restore exactly the keys of the restore op's `RestoreV2` nodes;
 any other entry of `variables/variables.index` is ignored (checked with
@@ -10,6 +10,13 @@ entry), so they are reported as **info**, in one finding per meta graph.
 An entry counts as read when a RestoreV2 of the restore op names it (TF2's
 `_CHECKPOINTABLE_OBJECT_GRAPH` included); the slices of partitioned
 variables are not listed. Needs the SavedModel *directory*.
+
+With the option `unread-variables: true` (the `serving` preset sets it), a
+second note, one level lower, lists the TF1 variables the restore op fills
+that no signature output depends on: loaders restore them all the same, and they
+are often a training export's optimizer slots or step counters (TF2
+SavedModels are not judged: their signatures' functions capture variables
+in a way the top-level graph does not show).
 
 How to fix: export the serving model from the variables it uses (a
 `tf.Module` with only the serving weights; for TF1, a Saver over the
@@ -59,15 +66,23 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity, at_saver
-from tflint.tf.checkpoint import restored_keys
+from tflint.tf.checkpoint import restored_keys, unread_variables
 from tflint.tf.index import GraphIndex
 
 ID = "checkpoint-unused"
 CATEGORY = "serving"
 DEFAULT_SEVERITY = Severity.INFO
-OPTIONS: dict[str, Any] = {}
+# unread-variables: also note the TF1 variables no signature reads (the serving preset turns it on).
+OPTIONS: dict[str, Any] = {"unread-variables": False}
 EXAMPLE_FILES = {"checkpoint": {"w": ("DT_FLOAT", [2]), "x": ("DT_FLOAT", [2])}}
 SHOWN = 3
+
+
+def validate_options(options: Mapping[str, Any]) -> str | None:
+    """unread-variables is a boolean."""
+    if not isinstance(options["unread-variables"], bool):
+        return f"unread-variables: expected true or false, got {options['unread-variables']!r}"
+    return None
 
 
 def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
@@ -78,6 +93,17 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     restored = {item.key for item in restored_keys(graph)}
     if not restored:
         return  # a graph without RestoreV2 constants tflint can read: nothing to compare
+    unread = unread_variables(graph) if options["unread-variables"] else []
+    if unread:
+        shown = ", ".join(repr(name) for name in unread[:SHOWN])
+        more = f" and {len(unread) - SHOWN} more" if len(unread) > SHOWN else ""
+        yield Issue(
+            None,
+            f"{len(unread)} restored variable{'s' if len(unread) > 1 else ''} that no signature reads: {shown}{more} "
+            "(optimizer state, training counters?); loaders restore them anyway",
+            at=at_saver("restore_op_name"),
+            lesser=True,
+        )
     unused = [key for key in files.checkpoint.entries if key not in restored and not key.startswith("\x00")]
     if not unused:
         return

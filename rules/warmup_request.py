@@ -88,10 +88,9 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         if reported > MAX_REPORTED:
             return
         signature = request.signature_name or "serving_default"
-        when = "running it fails" if refusal.at_run else "TF Serving refuses it"
         yield Issue(
             None,
-            f"{WARMUP_FILE} record {request.number} ({request.kind} on '{signature}'): {when}: {refusal.message}; "
+            f"{WARMUP_FILE} record {request.number} ({request.kind} on '{signature}'): {refusal.text()}; "
             "the model never serves (warm-up runs at load)",
             at=at_signature(signature) + at_tags(),
         )

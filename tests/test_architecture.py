@@ -91,8 +91,8 @@ def test_the_engine_names_no_rule():
 # by read/guarded.py; the others open the package's own data, write output, or talk between processes.
 FILE_SYSTEM = {
     "read/guarded.py": "the one open of every file a user gives or tflint finds",
-    "read/load.py": "maps a graph file that read/guarded opened",
-    "read/interface.py": "maps a model version's file that read/guarded opened; lists version directories",
+    "read/mapped.py": "maps a graph file that read/guarded opened, in a forked child (walk_in_child)",
+    "read/interface.py": "lists version directories (a version file is mapped by read/mapped, in a child)",
     "read/walk.py": "lists the directories it searches",
     "read/saved_model.py": "lists a SavedModel's assets/ and variables/",
     "tf/registry.py": "the package's own op registry (tf/data)",

@@ -3,10 +3,11 @@
 Graphs are matched by tag set, functions by canonical name, nodes by name,
 weights by variable name. A node removed and one added are a rename when the
 structure says so: the same op, attrs and inputs (renames already found
-applied, so a chain is followed), or failing that the same inputs and a
-single candidate each way (a node whose op was swapped, which TensorFlow
-names after its op). A weight removed and one added with the same content
-are a rename too. The serving-contract changes are `tflint compat`'s
+applied, so a chain is followed); failing that the same inputs and a single
+candidate each way (a node whose op was swapped, which TensorFlow names after
+its op); failing that the same op and attrs read at the same places (a
+renamed feed or Const, which have no inputs). A weight removed and one added
+with the same content are a rename too. The serving-contract changes are `tflint compat`'s
 findings, reported as they are.
 """
 
@@ -172,7 +173,7 @@ class ModelDiff:
 
 
 def diff_views(old: ModelView, new: ModelView) -> ModelDiff:
-    """Compare two views (weights by digest only; `measure_weights` adds how much they moved)."""
+    """Compare two views: weights by form and digest, those left unread for `read_weights` to compare."""
     result = ModelDiff(old, new)
     old_graphs = {graph.label: graph for graph in old.graphs}
     new_graphs = {graph.label: graph for graph in new.graphs}

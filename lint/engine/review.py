@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from tflint.engine.run import build_index
 from tflint.errors import UsageError
 from tflint.read.load import Artifact, load_path
 from tflint.read.weights import (
@@ -292,20 +293,7 @@ def view_of(
     contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_pieces)
     object_graphs = []
     for source in artifact.graphs:
-        if source.op_list is not None and len(source.op_list.op):
-            graph_registry = registry.with_op_list("stripped_op_list", source.op_list)
-        else:
-            graph_registry = registry
-        index = GraphIndex(
-            source.graph,
-            graph_registry,
-            nodes=source.node_list(),
-            inputs_by_raw=source.inputs_by_raw,
-            label=source.label,
-            meta_graph=source.meta_graph,
-            graph_id=source.graph_id,
-            artifact=artifact,
-        )
+        index = build_index(source, registry, artifact)
         graph_view, canonical = _graph_view(index, source, batch, costs)
         graphs.append(graph_view)
         for node in index.all_nodes():
@@ -541,7 +529,7 @@ def _scope_table(index: GraphIndex) -> dict[str, Any]:
 def node_view(
     index: GraphIndex, node: Any, functions: Mapping[str, str], memo: dict[Any, Any] | None = None
 ) -> NodeView:
-    """A node as a reviewer reads it (see NodeView); a Const's big value is named as a weight (weight_name).
+    """A node as a reviewer reads it (see NodeView); a Const's big value is a weight (tensor_text).
 
     `memo` keeps the rendered attrs of each (op, attr dict): the readers share one attr dict between
     the nodes whose attrs are the same, so a graph of 100,000 nodes renders a few thousand.
@@ -575,12 +563,11 @@ def _attrs(index: GraphIndex, node: Any, functions: Mapping[str, str]) -> tuple[
             default = index.attr_default(schema, key)
             if default is not None and default == value:
                 continue
-        weight = weight_name(node, functions) if key == "value" and node.op in CONST_OPS else None
-        attrs.append((key, attr_text(value, functions, weight)))
+        attrs.append((key, attr_text(value, functions, weight=key == "value" and node.op in CONST_OPS)))
     return tuple(attrs)
 
 
-def attr_text(value: Any, functions: Mapping[str, str], weight: str | None = None) -> str:
+def attr_text(value: Any, functions: Mapping[str, str], weight: bool = False) -> str:
     """An AttrValue in tflint's own stable notation (not protobuf's text format); `weight`: see tensor_text."""
     kind = value.WhichOneof("value")
     if kind is None:
@@ -659,11 +646,12 @@ def _dims(shape: Any) -> tuple[int, ...] | None:
     return tuple(dim.size for dim in shape.dim)
 
 
-def tensor_text(tensor: Any, weight: str | None = None) -> str:
+def tensor_text(tensor: Any, weight: bool = False) -> str:
     """A TensorProto: dtype and shape, its values when there are few, else its size and content hash.
 
-    A Const's big value is a weight: `weight` names it, and its hash is in the weights (`tflint show`
-    lists them) rather than here, so a changed weight is one change, not two.
+    A Const's big value is a `weight`: its hash is in the weights (`tflint show` lists them under the
+    node's name) rather than here, so a changed weight is one change, not two, and a renamed Const
+    is a rename.
     """
     shape = _dims(tensor.tensor_shape)
     count = elements(shape)
@@ -673,8 +661,8 @@ def tensor_text(tensor: Any, weight: str | None = None) -> str:
         values = _small_values(tensor, content)
         if values is not None:
             return f"{head} {values}"
-    if weight is not None:
-        return f"{head} (weight {weight})"
+    if weight:
+        return f"{head} (weight)"
     if len(content):
         return f"{head} {len(content)} bytes #{content_hash(content_chunks(content))}"
     digest = content_hash([tensor.SerializeToString(deterministic=True)])

@@ -1,7 +1,8 @@
 """Byte-preserving edits of text-format graphs: remove attr entries, keep everything else.
 
-Used by `--fix`. An attr entry is found from the position of its key string, in one pass over
-the text's tokens, whatever syntax holds it:
+Used by `--fix`. An attr entry is found from the position of its key (the `key` word or its
+string), in one pass over the brackets of the text (strings and comments passed over), whatever
+syntax holds it:
 
 - a field, `attr { key: "x" value { ... } }`: cut out with the separator (`,` or `;`) that may
   follow it, and with its line when nothing else is on that line;

@@ -23,7 +23,7 @@ from typing import Any
 from tflint.records import record
 from tflint.tf.index import GraphIndex, Scope
 from tflint.tf.node import Input, Node
-from tflint.tf.serving import restore_reach
+from tflint.tf.serving import restore_reach, signature_reach
 
 RESTORE_OPS = frozenset({"RestoreV2"})
 ASSIGN_OPS = frozenset({"Assign", "AssignVariableOp"})
@@ -186,6 +186,23 @@ def _shape_attr(value: Any) -> tuple[int, ...] | None:
     return tuple(dim.size for dim in value.shape.dim)
 
 
+def unread_variables(graph: GraphIndex) -> list[str]:
+    """TF1 variables the restore op fills but no signature output depends on (empty without signatures).
+
+    The variables a top-level RestoreV2 output is assigned to. TF2 SavedModels are not judged: their
+    signatures' functions do not take the graph's variable handles as inputs, so which variables a
+    signature reads is not visible from the top-level graph.
+    """
+    served = signature_reach(graph)
+    if served is None:
+        return []
+    restored = restored_keys(graph)
+    if not restored:
+        return []
+    names = {item.variable for item in restored if item.variable is not None}
+    return sorted(name for name in names if name not in served.nodes)
+
+
 def saved_variables(meta: Any, object_graph: Any) -> list[SavedVariable]:
     """The SavedObjectGraph's variables with the checkpoint keys of the checkpoint's object graph.
 
@@ -248,4 +265,5 @@ __all__ = [
     "restored_keys",
     "saved_variables",
     "shapes_agree",
+    "unread_variables",
 ]

@@ -24,6 +24,7 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.serving import base_type, output_types, resolve_tensor
 from tflint.tf.shapes.algebra import Shape, shape_text
 from tflint.tf.shapes.inference import ShapeInference, infer_shapes
+from tflint.tf.tensors import DTYPE_SIZE, element_count, tensor_content
 
 WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 DEFAULT_SIGNATURE = "serving_default"
@@ -34,13 +35,26 @@ MAX_SHAPE_RUNS = 8
 
 @record(frozen=True)
 class Refusal:
-    """Why TF Serving refuses a request: its message, and whether it comes from running the graph (vs its API)."""
+    """Why TF Serving refuses a request: its message, and whether it comes from running the graph (vs its API).
+
+    `text()` is the phrase a finding uses: "TF Serving refuses it: MESSAGE", or "running it fails:
+    MESSAGE" (a message from the shape inference says where: "running it fails at node ...").
+    """
 
     message: str
     at_run: bool
 
     def __init__(self, message: str, at_run: bool = False) -> None:
         vars(self).update(message=message, at_run=at_run)
+
+    def text(self) -> str:
+        if not self.at_run:
+            return f"TF Serving refuses it: {self.message}"
+        return (
+            f"running it fails {self.message}"
+            if self.message.startswith("at ")
+            else f"running it fails: {self.message}"
+        )
 
 
 def judge_request(graph: GraphIndex, kind: str | None, signature_name: str, inputs: Sequence[tuple[str, Any]],
@@ -88,7 +102,7 @@ def _judge_predict(graph: GraphIndex, name: str, signature: Any, inputs: Sequenc
         if resolved.problem is not None or resolved.node is None:
             return None  # signature-unresolved's finding: nothing to run against
         expected = _fed_dtype(graph, resolved.node, resolved.index, info.dtype)
-        if tensor is None:
+        if tensor is None or _unparsable(tensor):
             return Refusal(f"tensor parsing error: {alias}")
         if expected and tensor.dtype != expected:
             return Refusal(
@@ -98,6 +112,20 @@ def _judge_predict(graph: GraphIndex, name: str, signature: Any, inputs: Sequenc
         if not tensor.tensor_shape.unknown_rank:
             feeds[(resolved.node.name, resolved.index)] = tuple(dim.size for dim in tensor.tensor_shape.dim)
     return _shape_refusal(graph, name, feeds)
+
+
+def _unparsable(tensor: Any) -> bool:
+    """Whether TensorFlow cannot make a tensor of this TensorProto: a dimension below 0, or bytes of another size."""
+    if tensor.tensor_shape.unknown_rank:
+        return False
+    dims = [dim.size for dim in tensor.tensor_shape.dim]
+    if any(size < 0 for size in dims):
+        return True
+    size = DTYPE_SIZE.get(tensor.dtype)
+    content = tensor_content(tensor)
+    if not content or size is None:
+        return False
+    return len(content) != element_count(dims) * size
 
 
 def _fed_dtype(graph: GraphIndex, node: Any, index: int, declared: int) -> int:
@@ -125,7 +153,7 @@ def _shape_refusal(graph: GraphIndex, signature: str, feeds: dict[tuple[str, int
             continue
         shapes = ", ".join(f"{node}:{index} {shape_text(shape)}" for (node, index), shape in sorted(feeds.items()))
         where = f"node '{issue.node.name}'" + (f" in function '{issue.node.function}'" if issue.node.function else "")
-        refusal = Refusal(f"running it with {shapes} fails at {where}: {issue.message}", at_run=True)
+        refusal = Refusal(f"at {where} (fed {shapes}): {issue.message}", at_run=True)
         break
     runs[key] = refusal
     return refusal

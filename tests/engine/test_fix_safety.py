@@ -235,7 +235,8 @@ def test_fix_of_a_directory_skips_what_the_config_excludes(tmp_path, monkeypatch
     assert main(["--fix", "vendored/g.pbtxt"]) == 0 and kept.read_text() == FIXED
 
 
-def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path):
+@pytest.mark.parametrize("form", ["binary", "text"])
+def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path, form):
     body = 'node_def { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } '
     text = (
         f'library {{\n  function {{ signature {{ name: "f" }} {body}attr {{ key: "shape" value {{ shape {{ dim {{ size: 2 }} }} }} }} }} }}\n'
@@ -243,11 +244,17 @@ def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path):
         ' attr { key: "debug_name" value { s: "" } } } }\n}\n'
     )
     message = text_format.Parse(text, protos.GraphDef(), descriptor_pool=protos.POOL)
-    binary = tmp_path / "g.pb"
-    binary.write_bytes(message.SerializeToString())
-    [result] = fix_paths([binary])
+    path = tmp_path / ("g.pb" if form == "binary" else "g.pbtxt")
+    if form == "binary":
+        path.write_bytes(message.SerializeToString())
+    else:
+        path.write_text(text)
+    [result] = fix_paths([path])
     assert result.written and result.removed == ("VarHandleOp.debug_name",)
-    functions = protos.GraphDef.FromString(binary.read_bytes()).library.function
+    if form == "binary":
+        functions = protos.GraphDef.FromString(path.read_bytes()).library.function
+    else:
+        functions = text_format.Parse(path.read_text(), protos.GraphDef(), descriptor_pool=protos.POOL).library.function
     assert [sorted(function.node_def[0].attr) for function in functions] == [["dtype", "shape"], ["dtype", "shape"]]
     assert functions[0].node_def[0].attr["shape"].shape.dim[0].size == 2
 

@@ -105,7 +105,7 @@ def test_weights_are_summarised_never_dumped():
     """
     rendered = show_text(_view(text))
     assert "1.5" not in rendered
-    assert "value = float[64] (weight w)" in rendered
+    assert "value = float[64] (weight)" in rendered
     assert "  w  float [64]  256 B  #" in rendered
 
 
@@ -140,3 +140,20 @@ def test_an_unknown_shape_makes_the_estimate_a_bound():
     # x is fed as [1,?]: the product's shape [1,2] is known, the steps it sums over are not.
     assert cost.unknown == ("1 node(s) with FLOPs on unknown shapes",)
     assert "a lower bound: 1 node(s) with FLOPs on unknown shapes" in show_text(_view(text))
+
+
+def test_a_renamed_weight_is_a_rename_twice_over():
+    values = ", ".join(str(number) for number in range(64))
+    text = """
+    node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: DT_FLOAT }} }}
+      attr {{ key: "value" value {{ tensor {{ dtype: DT_FLOAT tensor_shape {{ dim {{ size: 64 }} }}
+        float_val: [{values}] }} }} }} }}
+    node {{ name: "y" op: "Relu" input: "{name}" attr {{ key: "T" value {{ type: DT_FLOAT }} }} }}
+    """
+    old, new = _view(text.format(name="w", values=values)), _view(text.format(name="kernel", values=values))
+    old_weights, new_weights = dict(old.weights), dict(new.weights)
+    diff = diff_views(old, new)
+    (graph,) = diff.graphs
+    assert [(change.old_name, change.new_name) for change in graph.nodes_changed] == [("w", "kernel")]
+    assert [(a.name, b.name) for a, b in diff.weights_renamed] == [("w", "kernel")]
+    assert diff.weights_added == diff.weights_removed == [] and old_weights and new_weights

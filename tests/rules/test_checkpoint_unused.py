@@ -10,6 +10,7 @@ from test_serving_load import build
 from tflint.api import lint_file
 
 RULE = "checkpoint-unused"
+SERVING = {"extends": "serving"}
 FLOAT = ("DT_FLOAT", [2])
 
 
@@ -40,9 +41,40 @@ def test_a_tf_written_extra_tensor_is_an_info_note(tmp_path):
     assert "'unused/.ATTRIBUTES/VARIABLE_VALUE'" in finding.message
 
 
-def test_tf_written_bases_read_every_entry(tmp_path):
+def test_tf_written_bases_read_every_entry_and_serve_every_variable_but_a_counter(tmp_path):
     import shutil
 
+    notes, default = {}, {}
     for base in sorted((DATA / "serving_load" / "bases").iterdir()):
         shutil.copytree(base, tmp_path / base.name)
-        assert [f for f in lint_file(tmp_path / base.name).findings if f.rule == RULE] == []
+        notes[base.name] = [
+            f.message for f in lint_file(tmp_path / base.name, config=SERVING).findings if f.rule == RULE
+        ]
+        default[base.name] = [f.message for f in lint_file(tmp_path / base.name).findings if f.rule == RULE]
+    assert default == {name: [] for name in notes}
+    assert notes == {
+        "tf1_builder": [
+            "1 restored variable that no signature reads: 'counter' (optimizer state, training counters?); loaders "
+            "restore them anyway"
+        ],  # only its main op touches it
+        "tf1_sharded": [],
+        "tf2_lookup": [],
+        "tf2_module": [],
+    }
+
+
+def test_restored_variables_no_signature_reads(tmp_path):
+    """A TF1 graph: 'w' feeds the signature's output, 'step' is restored and read by nothing a request runs."""
+    from savedmodel_files import restoring_meta_graph, write_model
+
+    text = restoring_meta_graph([("step", "DT_FLOAT"), ("w", "DT_FLOAT")], {"step": [2], "w": [2]})
+    text += (
+        '  signature_def { key: "serving_default" value { outputs { key: "y" value { name: "w:0" } }\n'
+        '    method_name: "tensorflow/serving/predict" } }\n'
+    )
+    checkpoint = {"step": ("DT_FLOAT", [2]), "w": ("DT_FLOAT", [2])}
+    model = write_model(tmp_path / "m", text, checkpoint)
+    findings = [f for f in lint_file(model, config=SERVING).findings if f.rule == RULE]
+    assert [f.message.split(" (")[0] for f in findings] == ["1 restored variable that no signature reads: 'step'"]
+    assert [str(f.severity) for f in findings] == ["info"]  # one below the preset's warning
+    assert [f for f in lint_file(model).findings if f.rule == RULE] == []  # off by default

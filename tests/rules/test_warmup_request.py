@@ -47,8 +47,8 @@ def _request(signature="", **inputs):
             id="extra",
         ),
         pytest.param([_request(x=("DT_INT32", [2, 3]))], ["Expects arg[0] to be float but int32 is provided"], id="dtype"),
-        pytest.param([_request(x=("DT_FLOAT", [2, 4]))], ["fails at node 'y': Dimensions must be equal"], id="shape"),
-        pytest.param([_request(x=("DT_FLOAT", [3]))], ["fails at node 'y': Shape must be rank 2 but is rank 1"], id="rank"),
+        pytest.param([_request(x=("DT_FLOAT", [2, 4]))], ["running it fails at node 'y' (fed x:0 [2,4]): Dimensions must be equal"], id="shape"),
+        pytest.param([_request(x=("DT_FLOAT", [3]))], ["running it fails at node 'y' (fed x:0 [3]): Shape must be rank 2 but is rank 1"], id="rank"),
         pytest.param(
             [_request(x=("DT_FLOAT", [2, 3])), _request("nope"), _request(x=("DT_INT64", [1, 3]))],
             ["record 1 ", "record 2 "],
@@ -82,3 +82,19 @@ def test_a_meta_graph_tf_serving_does_not_load_is_not_judged(tmp_path):
     (model / "saved_model.pbtxt").write_text(saved + "meta_graphs {\n" + other + "}\n")
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert [f.graph for f in findings] == ["meta graph [serve]"]
+
+
+def test_a_tensor_tensorflow_cannot_build_is_a_parsing_error(tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    from tflint.protos import TensorProto
+
+    tensor = TensorProto(dtype=1)
+    tensor.tensor_shape.dim.add().size = 2
+    tensor.tensor_shape.dim.add().size = 3
+    tensor.tensor_content = bytes(20)  # 2 x 3 floats are 24 bytes
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert "TF Serving refuses it: tensor parsing error: x" in finding.message
