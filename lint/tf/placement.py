@@ -172,9 +172,11 @@ def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool)
         # A lone pinned node: soft placement always finds it a device (one without any was reported above).
         # Its fate depends on its device string and kernels only, so nodes sharing both share it.
         fails: dict[tuple[str, frozenset[str] | None], bool] = {}
+        # A pin to a device the server has fails only for a node some of whose device types lack kernels.
+        safe = {device: _pin_is_safe(device, server, partial) for device in {node.device for node in scope.nodes}}
         for node in scope.nodes:
             device = node.device
-            if not device or id(node) in groups:
+            if not device or safe[device] or id(node) in groups:
                 continue
             key = (device, supported(node))
             known = fails.get(key)
@@ -208,9 +210,12 @@ def _second_cpu(device: str) -> bool:
     return kind == "CPU" and (index or 0) > 0
 
 
-def _pin_can_fail(device: str, server: Server) -> bool:
-    """Whether a pin could fail without soft placement: a type at all (the kernels decide the rest)."""
-    return _pin_type(device) is not None
+def _pin_is_safe(device: str, server: Server, partial: bool) -> bool:
+    """Whether a lone node pinned there is placed whatever its kernels (when none lacks only some types)."""
+    kind = _pin_type(device)
+    if kind is None:
+        return True
+    return kind in server.devices and not _second_cpu(device) and not partial
 
 
 def _group_problem(
@@ -350,9 +355,16 @@ _RESOURCE = 20  # DT_RESOURCE
 def _resource_edges(graph: GraphIndex, scope: Scope) -> Iterator[tuple[Node, Node]]:
     """(consumer, producer) for each data input carrying a resource or a reference (by the consumer's OpDef)."""
     positions_of: dict[tuple[str, int], tuple[int, ...]] = {}
+    possible: dict[str, bool] = {}  # op -> whether some input of it can carry a resource or a reference
     for group in scope.attr_groups():
         first = group[0]
-        key = (first.op, id(first.attr))
+        op = first.op
+        may = possible.get(op)
+        if may is None:
+            may = possible[op] = _may_carry_resource(graph, op)
+        if not may:
+            continue
+        key = (op, id(first.attr))
         positions = positions_of.get(key)
         if positions is None:
             positions = positions_of[key] = _resource_positions(graph, first)
@@ -365,6 +377,22 @@ def _resource_edges(graph: GraphIndex, scope: Scope) -> Iterator[tuple[Node, Nod
                     producer = scope.by_name.get(inputs[position].node)
                     if producer is not None and producer is not node:
                         yield node, producer
+
+
+def _may_carry_resource(graph: GraphIndex, op: str) -> bool:
+    """Whether an input of `op` can carry a resource or a reference, whatever the attrs (by its OpDef)."""
+    schema = graph.schema_for(op)
+    if schema is None or schema.is_function:
+        return False
+    for arg in schema.inputs:
+        if arg.is_ref or arg.type == _RESOURCE or arg.type_list_attr:
+            return True
+        if arg.type_attr:
+            attr = schema.attrs.get(arg.type_attr)
+            allowed = attr.allowed_values.list.type if attr is not None and attr.HasField("allowed_values") else ()
+            if not allowed or _RESOURCE in allowed:
+                return True
+    return False
 
 
 def _resource_positions(graph: GraphIndex, node: Node) -> tuple[int, ...]:
