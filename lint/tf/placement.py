@@ -2,9 +2,9 @@
 
 On the first `Session.run` (TF Serving: at load or warm-up) the placer
 assigns every node of the graph, whatever is fetched, so one node it cannot
-place fails every run. Called functions are placed when they are first
-instantiated (a Session lowers and inlines them into the graph before
-placing it). For each node the placer:
+place fails every run. A called function's body is placed when the call
+first runs (checked with TensorFlow 2.21: a uint8 MatMul in a PartitionedCall's
+body fails that call, and other fetches run). For each node the placer:
 
 1. takes the device types of the process that have a kernel matching the
    node's attrs (`tflint.tf.kernels`); none: `No OpKernel was registered to
