@@ -237,3 +237,12 @@ def test_a_revision_is_never_a_git_option(tmp_path, monkeypatch, capsys):
     assert main(["diff", "--", "--output=x:model.pb", "HEAD:model.pb"]) == 2
     assert "cannot start with '-'" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_show_reads_standard_input(monkeypatch, capsys):
+    """`git show HEAD~1:model.pb | tflint show -`."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(_binary(_graph_text()))))
+    assert main(["show", "-"]) == 0
+    assert "y = MatMul(x, w)" in capsys.readouterr().out

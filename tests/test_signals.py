@@ -334,3 +334,19 @@ def test_ctrl_c_during_fix_leaves_the_file_and_no_temporary_file(tmp_path, point
     assert (result.returncode, result.stderr) == (130, "")
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["g.pbtxt"]
     assert path.read_text() == FIXABLE
+
+
+def test_compat_on_a_version_truncated_while_read_is_a_finding(tmp_path):
+    """`tflint compat` maps each version's file too: in a child, whose death sends it to the whole read."""
+    import shutil
+
+    shutil.copytree(Path(__file__).parent / "data" / "compat" / "batch_fixed", tmp_path / "model")
+    old = tmp_path / "model" / "1" / "saved_model.pb"  # read first: truncated under its map
+    result = _run(
+        [*_entry("module"), "compat", "model"],
+        tmp_path,
+        TFLINT_TEST_TRUNCATE_AT_CALL="tflint.read.interface:_reduced_bytes",
+        TFLINT_TEST_TRUNCATE=f"{old}:100",
+    )
+    assert (result.returncode, result.stderr) == (1, ""), result.stderr
+    assert "invalid-graph" in result.stdout and "saved_model.pb" in result.stdout

@@ -13,8 +13,10 @@ always gives the same view:
   so the number is dropped, and functions left with the same name are told
   apart by their content;
 - weights by variable name, not checkpoint key (Keras fills checkpoint lists
-  from sets), summarised by dtype, shape, bytes and a content hash read in
-  pieces (`tflint.read.weights`); never their values;
+  from sets; the checkpoint's own object graph says which key holds which
+  variable, `tflint.tf.checkpoint.saved_variables`), summarised by dtype,
+  shape, bytes and a content hash read in pieces (`tflint.read.weights`);
+  never their values;
 - `fingerprint.pb` (a random id per save) is not read at all.
 
 Text and binary forms of a graph give the same view. The diff compares two
@@ -33,14 +35,11 @@ from typing import Any
 from tflint.engine.run import build_index
 from tflint.errors import UsageError
 from tflint.read.load import Artifact, load_path
-from tflint.read.weights import (
-    Bundle,
-    ShardReader,
-    content_hash,
-    read_bundle,
-    variables_prefix,
-)
+from tflint.read.saved_model import OBJECT_GRAPH_KEY, saved_model_files
+from tflint.read.tensor_bundle import BundleIndex
+from tflint.read.weights import ShardReader, content_hash
 from tflint.records import record
+from tflint.tf.checkpoint import saved_variables
 from tflint.tf.cost import (
     CONST_OPS,
     VARIABLE_OPS,
@@ -56,7 +55,6 @@ from tflint.tf.node import parse_input
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import OpRegistry
 from tflint.tf.tensors import content_chunks, tensor_content
-from tflint.tf.variables import checkpoint_variables
 
 # A Const of at most this many elements shows its values; a larger one is a weight (summarised).
 INLINE_ELEMENTS = 16
@@ -64,7 +62,9 @@ INLINE_ELEMENTS = 16
 _BOOKKEEPING_ATTRS = frozenset({"_output_shapes"})
 _NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<number>\d+)$")
 _FLOATING = frozenset({1, 2, 14, 19})  # float, double, bfloat16, half
-_BUNDLE = "review: variables bundle"  # Artifact.derived key of the SavedModel's variables index, once read
+VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+# Checkpoint entries that are no weight: the object graph, and the saver's count of saves.
+_NOT_WEIGHTS = frozenset({OBJECT_GRAPH_KEY, "save_counter" + VALUE_SUFFIX})
 
 
 class UnreadableGraph(UsageError):
@@ -271,7 +271,7 @@ def load_view(
     hashes: bool = True,
 ) -> tuple[ModelView, Artifact]:
     """The ModelView of the graph file or SavedModel directory at `path` (UsageError when it is not one)."""
-    if not os.path.exists(path):
+    if path != "-" and not os.path.exists(path):  # `-`: standard input (`git show HEAD:m.pb | tflint show -`)
         raise UsageError(f"{path}: no such file or directory")
     artifact = load_path(path, input_type)
     if artifact.skipped is not None:
@@ -291,7 +291,7 @@ def view_of(
     graphs: list[GraphView] = []
     weights: dict[str, Weight] = {}
     contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_pieces)
-    object_graphs = []
+    metas: list[Any] = []
     for source in artifact.graphs:
         index = build_index(source, registry, artifact)
         graph_view, canonical = _graph_view(index, source, batch, costs)
@@ -302,14 +302,12 @@ def view_of(
                 if weight is not None and weight.name not in weights:
                     weights[weight.name] = weight
                     contents[weight.name] = node.attr["value"].tensor
-        if source.meta_graph is not None and source.meta_graph.HasField("object_graph_def"):
-            object_graphs.append(source.meta_graph.object_graph_def)
-        elif not object_graphs:
-            object_graphs.append(None)
+        if source.meta_graph is not None:
+            metas.append(source.meta_graph)
         index.release()
     notes: list[str] = []
     parameters_from = "constants"
-    variable_weights = _variable_weights(artifact, graphs, object_graphs, hashes, notes)
+    variable_weights = _variable_weights(artifact, graphs, metas, hashes, notes)
     # A frozen graph's weights are its floating-point Consts of rank 1 or more (a scalar is an epsilon, a
     # clip value); other Consts (shapes, axes, tables) count as weights only when they are big.
     weights = {
@@ -710,24 +708,20 @@ def _const_weight(node: Any, name: str, hashes: bool) -> Weight | None:
 
 
 def _variable_weights(
-    artifact: Artifact, graphs: Sequence[GraphView], object_graphs: Sequence[Any], hashes: bool, notes: list[str]
+    artifact: Artifact, graphs: Sequence[GraphView], metas: Sequence[Any], hashes: bool, notes: list[str]
 ) -> dict[str, Weight] | None:
     """The variables of a SavedModel by name (from its checkpoint), or of a graph's variable nodes; None: none."""
-    by_key: dict[str, str] = {}
-    for object_graph in object_graphs:
-        if object_graph is not None:
-            for key, (name, _) in checkpoint_variables(object_graph).items():
-                by_key.setdefault(key, name)
-    prefix = variables_prefix(artifact.saved_model_dir) if artifact.saved_model_dir else None
-    if prefix is not None:
-        try:
-            bundle = read_bundle(prefix)
-        except UsageError as error:
-            notes.append(f"variables not read: {error}")
-            bundle = None
-        if bundle is not None:
-            artifact.derived[_BUNDLE] = bundle
-            return _bundle_weights(bundle, by_key, hashes, notes)
+    files = saved_model_files(artifact)
+    index = files.checkpoint if files is not None else None
+    if index is not None and index.problem is not None:
+        notes.append(f"variables not read: {index.path}: {index.problem}")
+    elif index is not None and files is not None:
+        by_key: dict[str, str] = {}
+        for meta in metas:
+            for variable in saved_variables(meta, files.object_graph):
+                if variable.key:
+                    by_key.setdefault(variable.key, variable.name or variable.path)
+        return _bundle_weights(index, by_key, hashes)
     declared: dict[str, Weight] = {}
     for graph in graphs:
         for node in graph.nodes.values():
@@ -744,23 +738,24 @@ def _variable_weights(
     return None
 
 
-def _bundle_weights(bundle: Bundle, by_key: Mapping[str, str], hashes: bool, notes: list[str]) -> dict[str, Weight]:
+def _bundle_weights(index: BundleIndex, by_key: Mapping[str, str], hashes: bool) -> dict[str, Weight]:
+    """A checkpoint's tensors as weights named after their variables (by checkpoint key when none is known)."""
     found: dict[str, Weight] = {}
     keys_of: dict[str, str] = {}
-    for key in sorted(bundle.entries):
-        entry = bundle.entries[key]
-        if key.startswith("_CHECKPOINTABLE_OBJECT_GRAPH") or key == "save_counter/.ATTRIBUTES/VARIABLE_VALUE":
+    for key in sorted(index.entries):
+        entry = index.entries[key]
+        if key in _NOT_WEIGHTS:
             continue
-        name = by_key.get(key, key.removesuffix("/.ATTRIBUTES/VARIABLE_VALUE"))
+        name = by_key.get(key, key.removesuffix(VALUE_SUFFIX))
         if name in found:
             continue  # the same variable under another path (Keras tracks it in several lists)
         keys_of[name] = key
         found[name] = Weight(name, entry.dtype, entry.shape, entry.size, None, f"checkpoint {key}")
     if hashes:
-        with ShardReader(bundle) as reader:
+        with ShardReader(index) as reader:
             for name, key in keys_of.items():
                 weight = found[name]
-                digest = content_hash(reader.pieces(bundle.entries[key]))
+                digest = content_hash(reader.pieces(index.entries[key]))
                 found[name] = Weight(name, weight.dtype, weight.shape, weight.size, digest, weight.source)
     return found
 
@@ -792,26 +787,22 @@ def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterat
             return iter(content_chunks(content))
         return iter([tensor.SerializeToString(deterministic=True)])
     source = weight.source
-    if source.startswith("checkpoint ") and artifact.saved_model_dir:
-        bundle = artifact.derived.get(_BUNDLE)
-        if bundle is None:
-            prefix = variables_prefix(artifact.saved_model_dir)
-            if prefix is None:
-                return None
-            bundle = artifact.derived[_BUNDLE] = read_bundle(prefix)  # read once per artifact, not per weight
-        entry = bundle.entries.get(source.removeprefix("checkpoint "))
-        if entry is None:
-            return None
-        reader = ShardReader(bundle)
+    files = saved_model_files(artifact) if source.startswith("checkpoint ") else None
+    index = files.checkpoint if files is not None else None
+    if index is None or index.problem is not None:
+        return None
+    entry = index.entries.get(source.removeprefix("checkpoint "))
+    if entry is None:
+        return None
+    reader = ShardReader(index)
 
-        def pieces() -> Iterator[bytes]:
-            try:
-                yield from reader.pieces(entry)
-            finally:
-                reader.close()
+    def pieces() -> Iterator[bytes]:
+        try:
+            yield from reader.pieces(entry)
+        finally:
+            reader.close()
 
-        return pieces()
-    return None
+    return pieces()
 
 
 __all__ = [
