@@ -12,6 +12,34 @@ Attributes are imported lazily so that `tflint --version` stays fast.
 from __future__ import annotations
 
 import os
+import sys
+
+
+def _started_as_command() -> bool:
+    """Whether this import is the start of the `tflint` command (`python -m tflint` or the console script)."""
+    if sys.argv[:1] == ["-m"]:  # `python -m X` sets it while X's packages are imported to find X
+        argv = getattr(sys, "orig_argv", [])
+        for number, flag in enumerate(argv):
+            if flag.startswith("-m"):  # `-m tflint` or `-mtflint`
+                module = flag[2:] or (argv[number + 1] if number + 1 < len(argv) else "")
+                return module.partition(".")[0] == "tflint"
+        return False
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    return (
+        script is not None and sys.argv[:1] == [script] and os.path.basename(script) in ("tflint", "tflint-script.py")
+    )
+
+
+if _started_as_command():
+    # Ctrl-C exits 130 from here on, imports included (tflint.runtime.interrupts says why it never
+    # raises KeyboardInterrupt in the command). `_signal` is loaded by every interpreter at
+    # start-up, so taking it imports nothing: no window in which an interrupt would be a traceback.
+    import _signal  # type: ignore[import-not-found]  # (no stub: the C half of the signal module)
+
+    _signal.signal(_signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
+    from tflint.runtime import interrupts
+
+    interrupts.install()
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `tflint --version` needs none
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
-from tflint.config.resolve import ConfigCache, ConfigLike, rule_registry, validation_config
+from tflint.config.resolve import ConfigCache, ConfigLike, discover_files, rule_registry, validation_config
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
 from tflint.engine import parallel
@@ -18,10 +18,14 @@ from tflint.engine.min_tf import MinTf, oldest_release
 from tflint.engine.run import lint_artifact, lint_path
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Finding, Severity
-from tflint.read.load import artifact_from_message, coerce_message, holds_saved_model, load_bytes
-from tflint.read.walk import WalkOptions, iter_graph_files
+from tflint.read.load import artifact_of
 from tflint.records import record, replace
 from tflint.runtime import process
+from tflint.tf.imports import api_import_args
+
+if TYPE_CHECKING:  # the review pipelines load when used
+    from tflint.engine.model_diff import ModelDiff
+    from tflint.engine.review import ModelView
 
 
 class GraphMessage(Protocol):
@@ -193,7 +197,7 @@ def lint_paths(
     finding at that rule's level).
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
-    contract = _import_args(import_args)
+    contract = api_import_args(import_args)
 
     configs = ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
@@ -247,20 +251,7 @@ def discover(
     Raises UsageError for a path that does not exist, or stdin named twice.
     """
     configs = config if isinstance(config, ConfigCache) else ConfigCache(config, overrides, stdin_name)
-    options = WalkOptions(
-        excludes=configs.excludes(),
-        respect_gitignore=respect_gitignore,
-        force_exclude=force_exclude,
-        holds_saved_model=holds_saved_model,
-    )
-    files = list(iter_graph_files([os.fspath(path) for path in paths], options))
-    if sum(1 for path in files if path == "-") > 1:
-        raise UsageError("stdin (-) can be read only once")
-    if "-" in files and force_exclude and configs.stdin_path is not None:
-        real = os.path.realpath(configs.stdin_path)
-        if configs.for_path("-").excludes().excluded_path(real, False):
-            files.remove("-")  # --stdin-filename names an excluded file: nothing to lint, as for a real one
-    return files
+    return discover_files((os.fspath(path) for path in paths), configs, force_exclude, respect_gitignore)
 
 
 def survey(
@@ -353,25 +344,6 @@ def lint_file(
     )
 
 
-def _import_args(value: Any) -> Any:
-    """An ImportArgs from the API's `import_args` (a mapping like import_graph_def's keywords), or None."""
-    from tflint.tf.imports import ImportArgs, import_args
-
-    if value is None or isinstance(value, ImportArgs):
-        return value
-    if not isinstance(value, Mapping):
-        raise TypeError(f"import_args must be a mapping (input_map, return_elements, name), not {type(value).__name__}")
-    unknown = set(value) - {"input_map", "return_elements", "name"}
-    if unknown:
-        raise UsageError(
-            f"import_args: unknown key {sorted(map(str, unknown))[0]!r} (expected input_map, return_elements, name)"
-        )
-    try:
-        return import_args(**value)
-    except ValueError as error:
-        raise UsageError(f"import_args: {error}") from None
-
-
 def lint_graph(
     graph: GraphLike,
     *,
@@ -392,16 +364,12 @@ def lint_graph(
     against those TensorFlow releases (see lint_paths).
     """
     resolved = resolve_config(config)
-    contract = _import_args(import_args)
+    contract = api_import_args(import_args)
     if contract is not None:
         resolved = replace(resolved, import_args=contract)
     registry = registry_for(resolved, op_defs, target_tf)
     with process.collector_paused():
-        if isinstance(graph, (bytes, bytearray, memoryview)):
-            artifact = load_bytes(bytes(graph), name)
-        else:
-            message, kind = coerce_message(graph)
-            artifact = artifact_from_message(message, kind, name)
+        artifact = artifact_of(graph, name)
         findings = tuple(lint_artifact(artifact, resolved, registry))
     if artifact.skipped is not None:  # bytes of another message: a not-a-graph finding, as for a file
         return Report(findings, resolved.fail_on, (), rules=resolved.modules, skipped=((name, artifact.skipped),))
@@ -555,8 +523,11 @@ def min_tf(
     errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
     if errors:
         return MinTf(shown, None, blockers=tuple(errors))
-    registry = registry_for(resolve_config(config, near=shown), op_defs, list(known_releases()))
-    return oldest_release(shown, registry, "target-saver", input_type)
+    resolved = resolve_config(config, near=shown)
+    registry = registry_for(resolved, op_defs, list(known_releases()))
+    kernels = resolved.rules.get("missing-kernel")
+    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
+    return oldest_release(shown, registry, "target-saver", input_type, kernel_options)
 
 
 def fix_paths(
@@ -586,6 +557,35 @@ def fix_paths(
     return fix_files(files, given, write=write, input_type=input_type)
 
 
+def show_model(
+    path: str | os.PathLike[str], *, op_defs: Sequence[str] = (), input_type: str | None = None, batch: int = 1
+) -> ModelView:
+    """The review view of a graph file or SavedModel (`tflint show`, `tflint stats`)."""
+    from tflint.engine.review import load_view
+
+    registry = registry_for(resolve_config(None, os.fspath(path)), op_defs)
+    with process.collector_paused():
+        return load_view(os.fspath(path), registry, input_type=input_type, batch=batch)[0]
+
+
+def diff_models(
+    old: str | os.PathLike[str],
+    new: str | os.PathLike[str],
+    config: ConfigLike = None,
+    *,
+    op_defs: Sequence[str] = (),
+    input_type: str | None = None,
+    batch: int = 1,
+) -> ModelDiff:
+    """What changed between two versions of a model (`tflint diff`): a `ModelDiff` (`.changed` says whether)."""
+    from tflint.engine.model_diff import diff_models as diff_pipeline
+
+    resolved = resolve_config(config, os.fspath(new))
+    registry = registry_for(resolved, op_defs)
+    with process.collector_paused():
+        return diff_pipeline(os.fspath(old), os.fspath(new), resolved, registry, input_type=input_type, batch=batch)
+
+
 __all__ = [
     "ConfigError",
     "FixResult",
@@ -594,10 +594,12 @@ __all__ = [
     "Report",
     "UsageError",
     "compat",
+    "diff_models",
     "lint_file",
     "lint_graph",
     "fix_paths",
     "lint_paths",
     "min_tf",
+    "show_model",
     "validate",
 ]

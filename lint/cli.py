@@ -47,12 +47,16 @@ class _UsageExit(Exception):
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     from tflint.report import CHOICES  # cheap: the format modules load only when used
 
     parser = _parser(
         prog="tflint",
         description="Lint TensorFlow graphs (GraphDef, MetaGraphDef, SavedModel; text or binary) without TensorFlow.",
         epilog="Other commands: 'tflint compat OLD NEW' reports what a new version of a model breaks, "
+        "'tflint show PATH' renders a model for review (and git), 'tflint diff OLD NEW' says what changed, "
+        "'tflint stats PATH' what it costs, 'tflint git-setup' makes git diff show graphs; "
         "'tflint rules' lists the rules, 'tflint explain RULE' documents one.",
     )
     parser.add_argument(
@@ -131,6 +135,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--ignore", action="append", type=_rule_names, metavar="RULES", help="do not run these rules"
     )
     selection.add_argument(
+        "--verify-checksums",
+        action="store_true",
+        help="check every checkpoint entry's CRC-32C (reads every byte of variables/: the checkpoint-checksum rule)",
+    )
+    selection.add_argument(
         "--preset", metavar="NAME", help="apply a shipped preset under the config (e.g. serving), as `extends:` does"
     )
     files = parser.add_argument_group("file selection")
@@ -175,6 +184,17 @@ def _build_parser() -> argparse.ArgumentParser:
         "--target-tf",
         metavar="VERSIONS",
         help="also judge graphs against these TensorFlow releases, e.g. 2.4 or 1.15,2.11 (default: config target-tf)",
+    )
+    parser.add_argument(
+        "--devices",
+        metavar="TYPES",
+        help="the server's device types for missing-kernel, e.g. CPU or CPU,GPU (default: CPU, or the config's)",
+    )
+    parser.add_argument(
+        "--soft-placement",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the server places softly (missing-kernel; default: on, off in the serving preset)",
     )
     fixing = parser.add_mutually_exclusive_group()
     fixing.add_argument(
@@ -234,6 +254,7 @@ _DEFAULTS: dict[str, Any] = {
     "prune_baseline": False,
     "select": None,
     "extend_select": None,
+    "verify_checksums": False,
     "ignore": None,
     "preset": None,
     "exclude": None,
@@ -245,6 +266,8 @@ _DEFAULTS: dict[str, Any] = {
     "config": None,
     "op_defs": [],
     "target_tf": None,
+    "devices": None,
+    "soft_placement": None,
     "fix": False,
     "diff": False,
     "min_tf": False,
@@ -324,6 +347,10 @@ def run() -> NoReturn:
     """
     global _exits_without_cleanup
     _exits_without_cleanup = True
+    from tflint.runtime import interrupts
+
+    if not interrupts.installed():  # tflint/__init__.py installs it when it is imported by the command itself
+        interrupts.install()
     process.exit_now(main())
 
 
@@ -378,7 +405,7 @@ def _fail(message: str, prefix: str = "error") -> int:
     return EXIT_USAGE
 
 
-COMMANDS = ("rules", "explain", "compat")
+COMMANDS = ("rules", "explain", "compat", "show", "diff", "stats", "git-setup")
 
 
 def _main(argv: list[str]) -> int:
@@ -387,11 +414,21 @@ def _main(argv: list[str]) -> int:
         return EXIT_OK
     if argv and argv[0] == "compat":
         return _compat(argv[1:])
+    if argv and argv[0] in _REVIEW_COMMANDS:
+        from tflint.engine.review import UnreadableGraph
+
+        try:
+            return _REVIEW_COMMANDS[argv[0]](argv[1:])
+        except UnreadableGraph as error:  # as linting it would: an invalid-graph finding, exit 1
+            from tflint.escape import escape
+
+            print(f"tflint: {escape(str(error))}", file=sys.stderr)
+            return EXIT_FINDINGS
     if argv and argv[0] == "rules":
         return _list_rules(argv[1:])
     if argv and argv[0] == "explain":
         return _explain(argv[1:])
-    if argv and not os.path.exists(argv[0]):
+    if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
         import difflib
 
         close = difflib.get_close_matches(argv[0], COMMANDS, n=1, cutoff=0.7)
@@ -476,11 +513,25 @@ def _overrides(args: argparse.Namespace) -> Any:
     return Overrides(
         preset=args.preset,
         select=_flat(args.select),
-        extend_select=_flat(args.extend_select) or (),
+        extend_select=(
+            *(_flat(args.extend_select) or ()),
+            *(("checkpoint-checksum",) if args.verify_checksums else ()),
+        ),
         ignore=_flat(args.ignore) or (),
         exclude=_flat(args.exclude),
         extend_exclude=_flat(args.extend_exclude) or (),
+        rule_options=_placement_options(args),
     )
+
+
+def _placement_options(args: argparse.Namespace) -> tuple[tuple[str, str, Any], ...]:
+    """`--devices` and `--soft-placement`: options of missing-kernel, laid over every config."""
+    options: list[tuple[str, str, Any]] = []
+    if args.devices is not None:
+        options.append(("missing-kernel", "devices", tuple(item.strip() for item in args.devices.split(","))))
+    if args.soft_placement is not None:
+        options.append(("missing-kernel", "soft-placement", args.soft_placement))
+    return tuple(options)
 
 
 def _walk_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -851,3 +902,193 @@ def _explain(argv: list[str]) -> int:
         raise UsageError(f"no rule named '{args.rule}'{hint}")
     sys.stdout.write(explain_text(args.rule, rules[args.rule]))
     return EXIT_OK
+
+
+# -- reviewing a model: show, diff, stats, git-setup ---------------------------------------------
+
+
+_REVIEW_DESCRIPTIONS = {
+    "show": "Render a model deterministically (signatures, nodes, non-default attrs, weights summarised), "
+    "for review and as git's textconv.",
+    "stats": "What a model costs: parameters and bytes by dtype, the op histogram, and per signature FLOPs and "
+    "activation memory at --batch N.",
+    "diff": "What changed between two versions of a model: nodes, functions, signatures, weights (by content), "
+    "parameters, FLOPs, and the serving-contract changes 'tflint compat' finds.",
+}
+
+
+def _review_parser(command: str) -> argparse.ArgumentParser:
+    parser = _parser(prog=f"tflint {command}", description=_REVIEW_DESCRIPTIONS[command])
+    if command in ("show", "stats"):
+        parser.add_argument("path", metavar="PATH", help="a graph file (text or binary) or a SavedModel directory")
+    if command == "diff":
+        parser.add_argument(
+            "old", metavar="OLD", help="the old version: a graph file, a SavedModel directory, or REV:PATH (git)"
+        )
+        parser.add_argument(
+            "new", metavar="NEW", help="the new version: a graph file, a SavedModel directory, or REV:PATH (git)"
+        )
+    if command in ("diff", "stats"):
+        parser.add_argument(
+            "--format", choices=("text", "markdown", "json"), default="text", help="output format (default: text)"
+        )
+        parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    if command == "show":
+        parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+        parser.add_argument(
+            "--textconv",
+            action="store_true",
+            help="as git's diff driver runs it: a file that is not a graph is printed as it is, never an error",
+        )
+    if command == "diff":
+        parser.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour text output")
+        parser.add_argument("--exit-code", action="store_true", help="exit 1 when the models differ (as git diff)")
+    parser.add_argument(
+        "--batch", type=_positive, default=1, metavar="N", help="batch size of the FLOPs and memory estimates"
+    )
+    parser.add_argument("--input-type", metavar="TYPE", help="force the input type (see 'tflint --help')")
+    parser.add_argument("--op-defs", action="append", default=[], metavar="FILE", help="extra OpDefs (custom ops)")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
+    return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected a positive count, got {text!r}")
+    return int(text)
+
+
+def _write_output(text: str, output: str | None, inputs: Sequence[str]) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from tflint.errors import UsageError
+    from tflint.report.output import write_atomically
+
+    for path in inputs:
+        if os.path.isfile(output) and os.path.exists(path) and os.path.samefile(output, path):
+            raise UsageError(f"--output {output}: that is a file being read; tflint never overwrites its input")
+    try:
+        write_atomically(output, text)
+    except OSError as error:
+        raise UsageError(f"{output}: cannot write: {error.strerror or error}") from None
+
+
+def _show(argv: list[str]) -> int:
+    """`tflint show PATH`: the line-oriented rendering of a model, for people and for `git diff`."""
+    args = _review_parser("show").parse_args(argv)
+    from tflint.api import show_model
+    from tflint.errors import UsageError
+    from tflint.report.review import json_text, show_dict, show_text
+
+    try:
+        view = show_model(args.path, op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+    except UsageError:
+        if not args.textconv:
+            raise
+        return _textconv_fallback(args.path)
+    if args.format == "json":
+        sys.stdout.write(json_text(show_dict(view)))
+    else:
+        sys.stdout.write(show_text(view))
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _textconv_fallback(path: str) -> int:
+    """What git shows for a file tflint cannot read as a graph: its text as it is, or one line for binary bytes."""
+    from tflint.escape import escape
+    from tflint.read.guarded import read_bytes
+    from tflint.read.sniff import looks_like_text
+
+    data = read_bytes(path, limit=64 << 20) if os.path.isfile(path) else b""
+    if not data:
+        return EXIT_OK
+    if looks_like_text(data[: 1 << 16]):
+        # As git would show the text itself, but escaped like everything tflint prints from a file.
+        sys.stdout.write("".join(escape(line) + "\n" for line in data.decode("utf-8", "replace").splitlines()))
+    else:
+        import hashlib
+
+        digest = hashlib.blake2b(data, digest_size=8).hexdigest()
+        sys.stdout.write(escape(f"(not a TensorFlow graph tflint reads: {len(data)} bytes, #{digest})") + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _stats(argv: list[str]) -> int:
+    """`tflint stats PATH`: parameters, op histogram, FLOPs and activation memory per signature."""
+    args = _review_parser("stats").parse_args(argv)
+    from tflint.api import show_model
+    from tflint.report.review import json_text, stats_dict, stats_text
+
+    view = show_model(args.path, op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+    if args.format == "json":
+        text = json_text(stats_dict(view))
+    else:
+        text = stats_text(view, markdown=args.format == "markdown")
+    _write_output(text, args.output, [args.path])
+    return EXIT_OK
+
+
+def _diff(argv: list[str]) -> int:
+    """`tflint diff OLD NEW`: what changed between two versions of a model, semantically."""
+    args = _review_parser("diff").parse_args(argv)
+    import tempfile
+
+    from tflint.api import diff_models
+    from tflint.read.gitrev import checkout, is_revision
+    from tflint.report.review import diff_dict, diff_markdown, diff_text, json_text
+
+    with tempfile.TemporaryDirectory(prefix="tflint-diff-") as scratch:
+        paths = []
+        for position, argument in enumerate((args.old, args.new)):
+            if is_revision(argument):
+                into = os.path.join(scratch, str(position))
+                os.makedirs(into)
+                paths.append(checkout(argument, into))
+            else:
+                paths.append(argument)
+        diff = diff_models(paths[0], paths[1], op_defs=args.op_defs, input_type=args.input_type, batch=args.batch)
+        if args.format == "json":
+            text = json_text(diff_dict(diff, args.old, args.new))
+        elif args.format == "markdown":
+            text = diff_markdown(diff, args.old, args.new)
+        else:
+            color = _use_color(args.color, None if args.output else sys.stdout)
+            text = diff_text(diff, args.old, args.new, color=color)
+    _write_output(text, args.output, [args.old, args.new])
+    return EXIT_FINDINGS if args.exit_code and diff.changed else EXIT_OK
+
+
+def _git_setup_parser() -> argparse.ArgumentParser:
+    parser = _parser(
+        prog="tflint git-setup",
+        description="Make git diff and git log -p show graph files (*.pb, *.pbtxt, *.meta) through 'tflint show': "
+        "adds the patterns to the repository's .gitattributes and sets diff.tflint.textconv in its git config.",
+    )
+    parser.add_argument(
+        "--global",
+        dest="global_config",
+        action="store_true",
+        help="set the driver in your global git config instead (each repository still needs the .gitattributes)",
+    )
+    parser.add_argument("--debug", action="store_true", help="show the traceback of internal errors")
+    return parser
+
+
+def _git_setup(argv: list[str]) -> int:
+    """`tflint git-setup`: .gitattributes and git config so that `git diff` shows graphs through `tflint show`."""
+    args = _git_setup_parser().parse_args(argv)
+    from tflint.config.git_driver import setup
+    from tflint.escape import escape
+
+    for line in setup(os.getcwd(), global_config=args.global_config):
+        print(f"tflint: {escape(line)}", file=sys.stderr)
+    return EXIT_OK
+
+
+_REVIEW_COMMANDS = {"show": _show, "diff": _diff, "stats": _stats, "git-setup": _git_setup}

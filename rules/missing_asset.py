@@ -9,7 +9,12 @@ the file. Checked with TensorFlow 2.21 on copies of real SavedModels with
 the asset file removed: `tf.saved_model.load` and
 `tf.compat.v1.saved_model.load` both fail while initializing the lookup
 table (`NotFoundError: .../assets/vocab.txt; No such file or directory`);
-a model server fails to load the model the same way.
+a model server fails to load the model the same way. The same holds for an
+asset that is a directory (`Is a directory`), and for an empty vocabulary
+file read by a table initializer (`InitializeTableFromTextFileV2`): every
+loader fails at load (`Read less bytes than requested`, checked on a
+`StaticHashTable` over a `TextFileInitializer`). An empty asset nothing
+reads as a vocabulary is not reported.
 
 The file check needs the SavedModel *directory* (`tflint export/1/`); when
 a lone `saved_model.pb` is linted only the tensor names are checked. A
@@ -77,12 +82,29 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     f"Asset '{filename}' is fed to the tensor its AssetFileDef {resolved.problem}",
                     at=where,
                 )
-        if listing is not None and filename and filename not in listing.assets and filename not in reported:
-            reported.add(filename)
-            shown = os.path.join(listing.root, "assets", filename)
-            yield Issue(
-                None,
-                f"Asset '{filename}' is listed by the meta graph but {shown} does not exist; loading fails when the "
-                "init op reads it",
-                at=where,
+        if listing is None or not filename or filename in reported:
+            continue
+        shown = os.path.join(listing.root, "assets", filename)
+        if filename in listing.asset_directories:
+            problem = f"{shown} is a directory ('Is a directory')"
+        elif filename not in listing.assets:
+            problem = f"{shown} does not exist"
+        elif listing.asset_sizes.get(filename) == 0 and _reads_vocabulary_files(graph):
+            problem = (
+                f"{shown} is empty and the graph initializes a table from a file ('Read less bytes than requested')"
             )
+        else:
+            continue
+        reported.add(filename)
+        yield Issue(
+            None,
+            f"Asset '{filename}' is listed by the meta graph but {problem}; loading fails when the init op reads it",
+            at=where,
+        )
+
+
+TEXT_FILE_INITIALIZERS = frozenset({"InitializeTableFromTextFile", "InitializeTableFromTextFileV2"})
+
+
+def _reads_vocabulary_files(graph: GraphIndex) -> bool:
+    return any(TEXT_FILE_INITIALIZERS & scope.by_op().keys() for scope in graph.scopes())

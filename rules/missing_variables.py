@@ -10,7 +10,9 @@ fails (`Unsuccessful TensorSliceReader constructor: Failed to find any
 matching files for .../variables/variables`), `tf.compat.v1.saved_model.load`
 fails (`The passed save_path is not a valid checkpoint`), and the C++ loader
 logs that no checkpoint was restored and goes on, so TensorFlow Serving's
-first request fails on uninitialized variables.
+warm-up or first request fails on uninitialized variables (`Could not find
+variable kernel`, checked on its C++ loader through the C API). With the
+index but no data shard every loader fails at load.
 
 The directory check needs the SavedModel *directory* (`tflint export/1/`)
 and wants `variables/variables.index` and at least one
@@ -96,11 +98,15 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
         what = f"{variables}/variables.index does not exist"
     else:
         what = f"{variables}/ has no variables.data-* shard"
+    if "variables.index" in listing.variables:
+        when = "every loader fails at load"
+    else:
+        when = "TF Serving loads, then requests fail; Python loaders fail"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,
-        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}; "
-        "loading fails or serves uninitialized variables",
+        f"The SavedModel restores variables (restore op '{saver.restore_op_name}', meta graphs {needed}) but {what}: "
+        + when,
         at=at_saver("restore_op_name"),
     )
 

@@ -288,3 +288,15 @@ def test_security_bench_runs_tflint_alone_on_the_suite(tmp_path):
     assert {name: row["tflint"]["reported"] for name, row in result["rows"].items()} == {
         name: verdict["malicious"] for name, verdict in result["verdicts"].items()
     }
+
+
+def test_savedmodel_checks_bench_writes_a_model_whose_checkpoint_is_sound(tmp_path):
+    """bench/savedmodel_checks.py's sparse SavedModel: every restored key in its shards, no finding."""
+    from tflint.api import lint_file
+
+    spec = importlib.util.spec_from_file_location("savedmodel_checks", BENCH / "savedmodel_checks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    model = module.write_model(tmp_path / "m", variables=12, total_bytes=12 << 20, shards=4)
+    assert len(list((model / "variables").glob("variables.data-*-of-00004"))) == 4
+    assert [(f.rule, f.message) for f in lint_file(model).findings if f.rule.startswith("checkpoint-")] == []

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from tflint.cli import _build_parser, _compat_parser, _rules_parser, main
+from tflint.cli import _build_parser, _compat_parser, _git_setup_parser, _review_parser, _rules_parser, main
 from tflint.read.walk import GRAPH_EXTENSIONS
 from tflint.report.rulesdoc import GENERATED_NOTE, markdown
 from tflint.rules import RULES
@@ -97,6 +97,10 @@ COMMANDS = {
     "tflint compat": _compat_parser,
     "tflint rules": lambda: _rules_parser("rules"),
     "tflint explain": lambda: _rules_parser("explain"),
+    "tflint show": lambda: _review_parser("show"),
+    "tflint diff": lambda: _review_parser("diff"),
+    "tflint stats": lambda: _review_parser("stats"),
+    "tflint git-setup": _git_setup_parser,
 }
 DOC_FILES = (REPO / "README.md", REPO / "SECURITY.md", *sorted((REPO / "docs").glob("*.md")))
 DOCS = {path.name: path.read_text() for path in DOC_FILES}
@@ -130,7 +134,9 @@ def test_every_documented_option_exists():
 
 def test_documented_command_lines_use_that_commands_options():
     # `tflint compat --changed FILE...` in the text, `$ tflint --min-tf saved_model/` in an example.
-    line = re.compile(r"(?:`|^\$? ?)(tflint(?: (?:compat|rules|explain)(?![\w-]))?)((?: [^`\n]*)?)", re.M)
+    line = re.compile(
+        r"(?:`|^\$? ?)(tflint(?: (?:compat|rules|explain|show|diff|stats|git-setup)(?![\w-]))?)((?: [^`\n]*)?)", re.M
+    )
     seen = 0
     for name, text in DOCS.items():
         for command, rest in line.findall(text):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -445,74 +444,7 @@ def test_hostile_baselines_are_usage_errors(repo, capsys, text, message):
     assert message in err and err.count("\n") == 1 and len(err) < 400
 
 
-# 6. Ctrl-C exits 130 with no traceback and leaves no process behind, in every mode.
-
-
-def _chain(nodes: int) -> str:
-    lines = [
-        'node {\n  name: "n0"\n  op: "Placeholder"\n'
-        '  attr {\n    key: "dtype"\n    value {\n      type: DT_FLOAT\n    }\n  }\n}\n'
-    ]
-    for index in range(1, nodes):
-        lines.append(
-            f'node {{\n  name: "n{index}"\n  op: "Identity"\n  input: "n{index - 1}"\n'
-            '  attr {\n    key: "T"\n    value {\n      type: DT_FLOAT\n    }\n  }\n}\n'
-        )
-    return "".join(lines)
-
-
-def _session_members(session: int) -> list[int]:
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session and fields[0] != "Z":  # fields[3]: the session id
-            members.append(int(entry))
-    return members
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-@pytest.mark.parametrize(
-    "mode, files, nodes, jobs",
-    [
-        pytest.param("pool", 4000, 20, "8", id="jobs-pool"),
-        pytest.param("forked-rules", 1, 150_000, "2", id="forked-rules"),
-        pytest.param("single", 1, 150_000, "1", id="one-process"),
-    ],
-)
-def test_ctrl_c_exits_130_and_leaves_no_process(tmp_path, mode, files, nodes, jobs):
-    text = _chain(nodes)
-    for number in range(files):
-        (tmp_path / f"g{number}.pbtxt").write_text(text)
-    paths = [str(tmp_path)] if files > 1 else [str(tmp_path / "g0.pbtxt")]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tflint", "-j", jobs, *paths],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        cwd=tmp_path,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(_session_members(process.pid)) < (2 if jobs != "1" else 1):
-        time.sleep(0.02)  # wait until its workers run
-    time.sleep(0.5 if mode != "forked-rules" else 0.1)
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, (out[-500:], err[-2000:])
-    assert "Traceback" not in err and err == ""
-    remaining = _session_members(process.pid)
-    for _ in range(20):
-        if not remaining:
-            break
-        time.sleep(0.1)
-        remaining = _session_members(process.pid)
-    assert remaining == []
+# 6. Ctrl-C exits 130 with no traceback and leaves no process behind, in every mode: tests/test_signals.py.
 
 
 # 13. `python -m tflint` run in a checkout never imports the checkout's modules.

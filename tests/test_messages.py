@@ -38,17 +38,24 @@ def test_measured_counts_long_quoted_values_as_the_name_limit():
 
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))
-def test_fail_examples_have_short_messages(rule_id):
+def test_fail_examples_have_short_messages(rule_id, tmp_path):
     module = RULES[rule_id]
     # A rule about how a graph is used shows it with the configuration or import arguments it names.
     config = getattr(module, "EXAMPLE_CONFIG", EVERYTHING)
     import_args = getattr(module, "EXAMPLE_IMPORT_ARGS", None)
-    findings = [
-        finding
-        for kind, text in examples_of(module)
-        if kind == "Fail"
-        for finding in lint_text(text, config, import_args=import_args)
-    ]
+    findings = []
+    for number, (kind, text) in enumerate(examples_of(module)):
+        if kind != "Fail":
+            continue
+        if hasattr(module, "EXAMPLE_FILES"):  # a meta graph in a SavedModel directory, with the files it describes
+            from savedmodel_files import write_example_directory
+
+            from tflint.api import lint_file
+
+            root = write_example_directory(tmp_path / str(number), text, module.EXAMPLE_FILES, kind)
+            findings.extend(lint_file(root, config=config).findings)
+        else:
+            findings.extend(lint_text(text, config, import_args=import_args))
     assert findings, rule_id
     assert too_long(findings) == []
 

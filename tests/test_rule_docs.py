@@ -19,8 +19,10 @@ from tflint.finding import Severity
 from tflint.rules import RULES
 
 _EXPECTED = re.compile(r"#\s*(?P<rules>[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)\s*$")
-# `Okay:`, `Fail:`, or `Fail (file saved_model.cpb):` for what a file's name decides.
-_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \(file (?P<name>[\w.-]+)\))?:")
+# `Okay:`, `Fail:`, `Fail (file saved_model.cpb):` for what a file's name decides, or `Okay (directory):`
+# for a meta graph linted in a SavedModel directory whose other files the rule's EXAMPLE_FILES describe.
+_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \((?:file (?P<name>[\w.-]+)|(?P<directory>directory))\))?:")
+DIRECTORY = "<directory>"
 
 
 def _examples(module):
@@ -40,7 +42,8 @@ def _examples(module):
                 match = _EXPECTED.search(line)
                 if match and header["kind"] == "Fail":
                     expected.extend((rule.strip(), number) for rule in match.group("rules").split(","))
-            yield header["kind"], "\n".join(body) + "\n", expected, header["name"] or "graph.pbtxt"
+            name = DIRECTORY if header["directory"] else header["name"] or "graph.pbtxt"
+            yield header["kind"], "\n".join(body) + "\n", expected, name
         else:
             index += 1
 
@@ -58,14 +61,12 @@ def test_every_rule_module_is_registered():
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))
 def test_every_rule_has_a_test_module(rule_id):
-    """tests/rules/test_<rule>.py, or a module of its family (test_target_attr.py) that names it."""
+    """tests/rules/test_<rule>.py, which names the rule."""
     name = RULES[rule_id].__name__.rsplit(".", 1)[1]
-    folder = Path(__file__).parent / "rules"
-    own = folder / f"test_{name}.py"
-    family = [path for path in folder.glob("test_*.py") if name.startswith(path.stem[len("test_") :])]
-    assert own.is_file() or any(f'"{rule_id}"' in path.read_text(encoding="utf-8") for path in family), (
-        f"no tests/rules/test_{name}.py"
-    )
+    own = Path(__file__).parent / "rules" / f"test_{name}.py"
+    assert own.is_file(), f"no tests/rules/test_{name}.py"
+    text = own.read_text(encoding="utf-8")
+    assert rule_id in text, f"tests/rules/test_{name}.py does not name {rule_id}"
 
 
 @pytest.mark.parametrize("rule_id", sorted(RULES))
@@ -84,7 +85,7 @@ def test_rule_declares_its_contract(rule_id):
 
 
 @pytest.mark.parametrize("rule_id, kind, text, expected, name", list(_cases()))
-def test_docstring_example(rule_id, kind, text, expected, name):
+def test_docstring_example(rule_id, kind, text, expected, name, tmp_path):
     module = RULES[rule_id]
     config = {"rules": {rule_id: "error"}} if module.DEFAULT_SEVERITY == Severity.OFF else None
     # A rule about how a graph is used shows it with the configuration or import arguments it names.
@@ -96,6 +97,17 @@ def test_docstring_example(rule_id, kind, text, expected, name):
         offset = old.count("\n") + 2
         expected = [(rule, line - offset) for rule, line in expected]
         findings = compat_text(old + "\n", new)
+    elif name == DIRECTORY:
+        # The meta graph is written inside `meta_graphs {` (one line before it) in the directory's saved_model.pbtxt.
+        from savedmodel_files import write_example_directory
+
+        from tflint.api import lint_file
+
+        root = write_example_directory(tmp_path / "model", text, module.EXAMPLE_FILES, kind)
+        if config is None:
+            config = {}
+        report = lint_file(root, config=config)
+        findings = [finding.replace(line=(finding.line or 1) - 1) for finding in report.findings]
     else:
         findings = lint_text(text, config, import_args=import_args, name=name)
     if kind == "Okay":

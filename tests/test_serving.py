@@ -47,6 +47,14 @@ SERVING_RULES = {
     "non-finite-constant",
     "import-contract",
     "interface-mismatch",
+    "checkpoint-index",
+    "checkpoint-key-missing",
+    "checkpoint-mismatch",
+    "checkpoint-shard",
+    "checkpoint-checksum",
+    "checkpoint-unused",
+    "warmup-record",
+    "warmup-request",
 }
 GOOD = [SERVING / "tf1_legacy_init_op", SERVING / "tf2_module_signatures", SERVING / "tf2_keras_export"] + sorted(
     REAL_DIRS.glob("*")
@@ -78,6 +86,14 @@ def test_preset_is_shipped_and_turns_on_the_policy_rules():
         "large-constant": "info",
         "import-contract": "error",
         "interface-mismatch": "error",
+        "checkpoint-index": "error",
+        "checkpoint-key-missing": "error",
+        "checkpoint-mismatch": "error",
+        "checkpoint-shard": "error",
+        "checkpoint-checksum": "off",
+        "checkpoint-unused": "warning",
+        "warmup-record": "error",
+        "warmup-request": "error",
     }
     # signature-dtype keeps its per-finding levels (outputs are warnings) under the preset.
     assert not preset.rules["signature-dtype"].level_set

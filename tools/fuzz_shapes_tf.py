@@ -1037,6 +1037,31 @@ def gen_backprop():
     return g, g.add("op", op, [a, sizes, b_], attrs)
 
 
+def gen_backprop_input():
+    """Conv2DBackpropInput with mostly consistent shapes (NHWC or NCHW): out_backprop's depth against the
+    filter's output depth, input_sizes' batch against out_backprop's, 4 or 2 sizes."""
+    g = G()
+    fmt = R.choice(["NHWC", "NCHW"])
+    batch, depth, in_depth = R.choice([1, 2, 3]), R.choice([1, 2, 4]), R.choice([1, 3])
+    rows, cols = R.choice([2, 3, 4]), R.choice([2, 3, 4])
+
+    def maybe(dim):
+        return -1 if R.random() < 0.2 else (dim if R.random() < 0.85 else dim + R.choice([1, 2]))
+
+    if fmt == "NHWC":
+        out = (maybe(batch), rows, cols, maybe(depth))
+        sizes = [maybe(batch), rows, cols, in_depth]
+    else:
+        out = (maybe(batch), maybe(depth), rows, cols)
+        sizes = [maybe(batch), in_depth, rows, cols]
+    if R.random() < 0.3:
+        sizes = [rows, cols]
+    filters = (R.choice([1, 2]), R.choice([1, 2]), maybe(in_depth), maybe(depth))
+    attrs = {**tattr(), "strides": ilist([1, 1, 1, 1]), "padding": 's: "SAME"', "data_format": f's: "{fmt}"'}
+    inputs = [g.const(sizes, [len(sizes)], "int32"), g.ph("float", filters), g.ph("float", out)]
+    return g, g.add("op", "Conv2DBackpropInput", inputs, attrs)
+
+
 def gen_losses():
     g = G()
     op = R.choice(["SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "TopKV2", "InTopKV2"])
@@ -2239,6 +2264,7 @@ GENS = {
     "scatter": gen_scatter,
     "conv_more": gen_conv_more,
     "backprop": gen_backprop,
+    "backprop_input": gen_backprop_input,
     "losses": gen_losses,
     "image": gen_image,
     "apply": gen_apply,

@@ -22,8 +22,10 @@ from tflint.config.settings import (
     find_config,
     load_config,
 )
+from tflint.errors import UsageError
 from tflint.finding import Severity
-from tflint.read.walk import Excludes
+from tflint.read.load import holds_saved_model
+from tflint.read.walk import Excludes, WalkOptions, iter_graph_files
 from tflint.records import replace
 from tflint.tf.registry import OpRegistry
 
@@ -109,6 +111,30 @@ class _RunExcludes(Excludes):
 
     def excluded_path(self, path: str, is_dir: bool) -> bool:
         return self._configs.for_directory(os.path.dirname(path)).excludes().excluded_path(path, is_dir)
+
+
+def discover_files(
+    paths: Iterable[str], configs: ConfigCache, force_exclude: bool = False, respect_gitignore: bool = True
+) -> list[str]:
+    """The files and SavedModel directories a run reads for `paths`, in order (`-` for stdin), each directory
+    searched without what its configuration excludes.
+
+    Raises UsageError for a path that does not exist, or stdin named twice.
+    """
+    options = WalkOptions(
+        excludes=configs.excludes(),
+        respect_gitignore=respect_gitignore,
+        force_exclude=force_exclude,
+        holds_saved_model=holds_saved_model,
+    )
+    files = list(iter_graph_files(list(paths), options))
+    if sum(1 for path in files if path == "-") > 1:
+        raise UsageError("stdin (-) can be read only once")
+    if "-" in files and force_exclude and configs.stdin_path is not None:
+        real = os.path.realpath(configs.stdin_path)
+        if configs.for_path("-").excludes().excluded_path(real, False):
+            files.remove("-")  # --stdin-filename names an excluded file: nothing to lint, as for a real one
+    return files
 
 
 def rule_registry(configs: Iterable[Config]) -> Mapping[str, Any]:

@@ -820,6 +820,7 @@ class Overrides:
     switched off), `extend_select` turns rules on, and `ignore` turns them
     off, in that order. `exclude` replaces each configuration's `exclude`,
     `extend_exclude` adds to it; both are relative to the working directory.
+    `rule_options` are (rule, option, value) set last (`--devices`, `--soft-placement`).
     """
 
     preset: str | None
@@ -828,6 +829,7 @@ class Overrides:
     ignore: tuple[str, ...]
     exclude: tuple[str, ...] | None
     extend_exclude: tuple[str, ...]
+    rule_options: tuple[tuple[str, str, Any], ...]
 
     def __init__(
         self,
@@ -837,6 +839,7 @@ class Overrides:
         ignore: tuple[str, ...] = (),
         exclude: tuple[str, ...] | None = None,
         extend_exclude: tuple[str, ...] = (),
+        rule_options: tuple[tuple[str, str, Any], ...] = (),
     ) -> None:
         vars(self).update(
             preset=preset,
@@ -845,6 +848,7 @@ class Overrides:
             ignore=ignore,
             exclude=exclude,
             extend_exclude=extend_exclude,
+            rule_options=rule_options,
         )
 
     def apply(self, config: Config) -> Config:
@@ -866,6 +870,13 @@ class Overrides:
             if not getattr(config.modules[rule_id], "SUPPRESSIBLE", True):
                 raise UsageError(f"--ignore: {rule_id} cannot be switched off")
             rules[rule_id] = replace(rules[rule_id], severity=Severity.OFF, level_set=True)
+        for rule_id, key, value in self.rule_options:
+            options = {**rules[rule_id].options, key: value}
+            validate = getattr(config.modules[rule_id], "validate_options", None)
+            problem = validate(options) if validate is not None else None
+            if problem:
+                raise UsageError(f"{problem}")
+            rules[rule_id] = replace(rules[rule_id], options=MappingProxyType(options))
         changes: dict[str, Any] = {"rules": MappingProxyType(rules)}
         cwd = os.getcwd()
         if self.exclude is not None:
@@ -882,10 +893,14 @@ def _check_rule_names(option: str, names: Iterable[str], rules: Mapping[str, Any
 
 
 def _switched_on(setting: RuleConfig, module: Any) -> RuleConfig:
-    """A selected rule keeps its configured level; one that is off runs at its default level (warning if none)."""
+    """A selected rule keeps its configured level; one that is off runs at its default level (warning if none).
+
+    A rule off by default for its cost, not its gravity, names the level it runs at: `SELECTED_SEVERITY`.
+    """
     if setting.severity > Severity.OFF:
         return setting
     level = module.DEFAULT_SEVERITY if module.DEFAULT_SEVERITY > Severity.OFF else Severity.WARNING
+    level = getattr(module, "SELECTED_SEVERITY", level)
     return replace(setting, severity=level)
 
 

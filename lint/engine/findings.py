@@ -11,6 +11,7 @@ from typing import Any
 
 from tflint.config.settings import Config, RuleConfig
 from tflint.engine.place import file_position, issue_position
+from tflint.errors import UsageError
 from tflint.finding import Finding, Issue, Severity
 from tflint.tf.functions import called_functions
 from tflint.tf.index import GraphIndex
@@ -85,6 +86,8 @@ def _guarded(
     """The issues of one rule, read one at a time; whatever the rule raises becomes a RuleCrash."""
     try:
         yield from check(index, options)
+    except UsageError:  # what a rule reads went away (a file truncated while read): one line, as it says
+        raise
     except Exception as error:  # a rule bug must surface as one clear line, not a traceback
         raise RuleCrash(rule_id, path, error) from error
 

@@ -13,10 +13,12 @@ What is removed is decided by tflint.tf.strip; this module makes the edit safe f
   (O_TMPFILE) given a name only just before the rename, else a named one; it is flushed to disk
   (fsync), gets the file's mode, and the rename happens only if the file still holds the bytes
   that were analysed (same inode, same content): a file changed meanwhile is reported, not
-  overwritten. Whatever interrupts the write (an error, Ctrl-C), the temporary file is removed; a
-  SIGKILL can leave only a named one (the fallback, or the instant between naming and renaming),
-  `.NAME.tflint-fix-PID-XXXXXXXX.tmp`, which the next `--fix` writing into that directory removes
-  once process PID is gone;
+  overwritten. Whatever interrupts the write (an error; Ctrl-C, whose handler removes the named
+  temporary files registered with runtime.interrupts), the temporary file is removed;
+  SIGTERM, SIGHUP and SIGQUIT are held back until the file is replaced (runtime.process.
+  termination_deferred); a SIGKILL can leave only a named one (the fallback, or the instant between
+  naming and renaming), `.NAME.tflint-fix-PID-XXXXXXXX.tmp`, which the next `--fix` writing into
+  that directory removes once process PID is gone;
 - a failure to write (a read-only directory, a full disk, a file-size limit) is reported for that
   file (`FixResult.error`), never raised as an internal error.
 
@@ -34,12 +36,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from tflint.errors import UsageError
-from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked
+from tflint.read.guarded import UnreadableFile, os_error_text, read_unlinked, still_holds
 from tflint.read.walk import saved_model_file
 from tflint.records import record
+from tflint.runtime import interrupts
 from tflint.runtime.patterns import lazy
+from tflint.runtime.process import termination_deferred
 
 _BOM = b"\xef\xbb\xbf"
+_EUID = os.geteuid() if hasattr(os, "geteuid") else -1  # -1 where there are no user ids (Windows)
 _TEMPORARY = lazy(r"\..+\.tflint-fix-(?P<pid>[0-9]+)-[0-9a-f]{8}\.tmp\Z")
 
 
@@ -88,10 +93,11 @@ def fix_files(
             else "--diff cannot show a change to stdin (-): it diffs files; name the file"
         )
     inside = _Roots(roots)
-    return [_fix_one(path, inside, write, input_type) for path in files]
+    swept: set[str] = set()  # directories already cleared of killed runs' temporary files
+    return [_fix_one(path, inside, write, input_type, swept) for path in files]
 
 
-def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> FixResult:
+def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swept: set[str]) -> FixResult:
     target = path
     if os.path.isdir(path):
         found = saved_model_file(path)
@@ -123,7 +129,8 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None) -> 
     if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
         return FixResult(target, (), problem="a read-only file: not replaced")
     try:
-        _replace(target, new, data, status)
+        with termination_deferred():
+            _replace(target, new, data, status, swept)
     except _Changed:
         return FixResult(target, (), problem="changed while tflint read it: not written; run --fix again")
     except OSError as error:
@@ -218,21 +225,19 @@ class _Changed(Exception):
     """The file on disk is no longer the one analysed."""
 
 
-def _replace(path: str, new: bytes, old: bytes, status: os.stat_result) -> None:
+def _replace(path: str, new: bytes, old: bytes, status: os.stat_result, swept: set[str]) -> None:
     """Replace the file at `path`, which held `old` when `status` was taken, by `new`, atomically.
 
     Raises _Changed (nothing written) if the file no longer holds `old`, OSError if the system
     refuses; the temporary file never outlives the call, unless the process is killed.
     """
     directory = os.path.dirname(os.path.abspath(path))
-    _sweep(directory)
+    if directory not in swept:  # once per directory and run: a folder of many graphs is listed once
+        swept.add(directory)
+        _sweep(directory)
     descriptor, temporary = _written(directory, path, new, status, unnamed=True)
     try:
-        try:
-            now, current = read_unlinked(path)
-        except UnreadableFile:
-            raise _Changed() from None
-        if (current.st_dev, current.st_ino) != (status.st_dev, status.st_ino) or now != old:
+        if not still_holds(path, old, status):
             raise _Changed()
         if temporary is None:
             try:
@@ -243,6 +248,7 @@ def _replace(path: str, new: bytes, old: bytes, status: os.stat_result) -> None:
                 descriptor, temporary = _written(directory, path, new, status, unnamed=False)
         named: str = temporary  # type: ignore[assignment]  # _written(unnamed=False) always names it
         os.replace(named, path)
+        interrupts.forget_temporary(named)
         temporary = None
         _sync_directory(directory)
     finally:
@@ -251,6 +257,7 @@ def _replace(path: str, new: bytes, old: bytes, status: os.stat_result) -> None:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+            interrupts.forget_temporary(temporary)
 
 
 def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, unnamed: bool) -> tuple[int, str | None]:
@@ -259,10 +266,13 @@ def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, u
     mode = status.st_mode & 0o7777
     descriptor, name = _temporary(directory, os.path.basename(path), mode, unnamed)
     try:
-        os.fchmod(descriptor, mode)  # the umask applied at creation: the file keeps the original's mode
+        if hasattr(os, "fchmod"):  # the umask applied at creation: the file keeps the original's mode
+            os.fchmod(descriptor, mode)
+        elif name is not None:
+            os.chmod(name, mode)
         with os.fdopen(descriptor, "wb", closefd=False) as stream:
             stream.write(new)
-        if os.geteuid() == 0 and (status.st_uid, status.st_gid) != (0, os.getegid()):
+        if _EUID == 0 and (status.st_uid, status.st_gid) != (0, os.getegid()):
             with contextlib.suppress(OSError):  # keep the owner when root fixes someone's file
                 os.fchown(descriptor, status.st_uid, status.st_gid)
         os.fsync(descriptor)
@@ -271,6 +281,7 @@ def _written(directory: str, path: str, new: bytes, status: os.stat_result, *, u
         if name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
+            interrupts.forget_temporary(name)
         raise
     return descriptor, name
 
@@ -287,7 +298,10 @@ def _temporary(directory: str, base: str, mode: int, unnamed: bool) -> tuple[int
     for _ in range(100):
         name = _temporary_name(directory, base)
         try:
-            return os.open(name, flags | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), name
+            with interrupts.deferred():  # Ctrl-C ends the command at once (tflint.runtime.interrupts): it removes it
+                created = os.open(name, flags | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                interrupts.track_temporary(name)
+            return created, name
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no free temporary file name", directory)
@@ -298,7 +312,9 @@ def _named(descriptor: int, directory: str, path: str) -> str:
     for _ in range(100):
         name = _temporary_name(directory, os.path.basename(path))
         try:
-            os.link(f"/proc/self/fd/{descriptor}", name, follow_symlinks=True)
+            with interrupts.deferred():  # Ctrl-C ends the command at once (tflint.runtime.interrupts): it removes it
+                os.link(f"/proc/self/fd/{descriptor}", name, follow_symlinks=True)
+                interrupts.track_temporary(name)
         except FileExistsError:
             continue
         return name
@@ -322,7 +338,7 @@ def _sweep(directory: str) -> None:
         where = os.path.join(directory, name)
         with contextlib.suppress(OSError):
             status = os.lstat(where)
-            if stat.S_ISREG(status.st_mode) and status.st_uid == os.geteuid():
+            if stat.S_ISREG(status.st_mode) and status.st_uid == _EUID:
                 os.unlink(where)
 
 

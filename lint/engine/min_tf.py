@@ -2,16 +2,21 @@
 
 Each bundled release's importer is replayed on the file's graphs (`tflint.tf.target`), and its text
 (if text) is checked against each release's protobuf schema; a requirement failing on some releases
-needs the release after the newest of them.
+needs the release after the newest of them. Kernels count too, where they are bundled
+(`tflint.tf.kernels`): a node with no kernel on an older release with kernel data (as
+`missing-kernel` places it, with its options) needs the release after it, and is taken to be
+missing on every older release as well (kernels are added, seldom removed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.engine.run import build_index
 from tflint.read.load import load_path
 from tflint.records import record
+from tflint.tf.index import GraphIndex
 from tflint.tf.registry import OpRegistry
 
 
@@ -56,9 +61,17 @@ class MinTf:
         return f"{self.path}: TF {self.release} (needs TF {reasons})"
 
 
-def oldest_release(shown: str, registry: OpRegistry, saver_rule: str, input_type: str | None = None) -> MinTf:
+def oldest_release(
+    shown: str,
+    registry: OpRegistry,
+    saver_rule: str,
+    input_type: str | None = None,
+    kernel_options: Mapping[str, Any] | None = None,
+) -> MinTf:
     """The oldest of `registry`'s targets (every bundled release) that imports the file at `shown`, which
-    lints without errors; a SaverDef no release loads blocks them all, as the rule `saver_rule` says."""
+    lints without errors; a SaverDef no release loads blocks them all, as the rule `saver_rule` says.
+    `kernel_options` (missing-kernel's `devices` and `soft-placement`, None when the rule is off) has
+    the older releases' kernels judged too."""
     from tflint import protos
     from tflint.tf.functions import called_functions
     from tflint.tf.releases import known_releases, schema_gaps
@@ -80,6 +93,9 @@ def oldest_release(shown: str, registry: OpRegistry, saver_rule: str, input_type
                         continue  # a body only instantiation checks, and nothing calls it: the import succeeds
                     if problem.kind != ATTR_IGNORED and not problem.deferred:
                         failing.setdefault(problem.requirement, set()).add(index_of[release.name])
+            if kernel_options is not None:
+                for requirement, newest_failing in kernel_requirements(graph, kernel_options):
+                    failing.setdefault(requirement, set()).update(range(names.index(newest_failing) + 1))
         finally:
             graph.release()
     root = getattr(protos, artifact.message_type or "", None)
@@ -97,3 +113,26 @@ def oldest_release(shown: str, registry: OpRegistry, saver_rule: str, input_type
     oldest = max(by_release, default=0)
     needs = tuple((names[i], tuple(sorted(by_release[i]))) for i in sorted(by_release, reverse=True))
     return MinTf(shown, names[oldest], needs)
+
+
+def kernel_requirements(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(requirement, release) for each node that has no kernel on an older release whose kernels are bundled,
+    the newest such release for each requirement ("kernel Range[Tidx=half] on CPU")."""
+    from tflint.tf.kernels import build_for, releases_with_kernels
+    from tflint.tf.placement import NO_KERNEL, Server, kernel_requirement, placement_problems
+    from tflint.tf.registry import snapshot_info
+
+    devices = tuple(dict.fromkeys(str(kind).upper() for kind in options["devices"]))
+    newest = ".".join(snapshot_info().tensorflow_version.split(".")[:2])
+    seen: set[str] = set()
+    for name in sorted(releases_with_kernels(), key=lambda item: tuple(int(part) for part in item.split(".")))[::-1]:
+        build = build_for(name, devices)
+        if name == newest or build is None:
+            continue  # the newest release's kernels are missing-kernel's, which blocks every release
+        server = Server(build, devices, bool(options["soft-placement"]))
+        for problem in placement_problems(graph, server):
+            if problem.kind == NO_KERNEL:
+                requirement = kernel_requirement(graph, problem.node, server)
+                if requirement not in seen:
+                    seen.add(requirement)
+                    yield requirement, name

@@ -11,13 +11,13 @@ whatever the number of processes.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tflint.config.settings import Config
 from tflint.engine.findings import GRAPH, RuleCrash, checks, run_rules
 from tflint.finding import Finding
-from tflint.runtime import process
+from tflint.runtime import interrupts, process
 from tflint.tf.index import GraphIndex
 from tflint.tf.registry import OpRegistry
 
@@ -79,38 +79,91 @@ def lint_planned(
     Linting in this process, a big graph's rules may still use `cores` processes.
     """
     global _PLAN, _PLAN_OPTIONS
-    if workers <= 1:
-        linted = []
-        for number, (path, resolved, registry) in enumerate(plan, start=1):
-            if progress is not None:
-                progress.file(number, len(plan), stdin_name if path == "-" else path)
-            shown, findings, skipped = lint_one(
-                path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores
-            )
-            linted.append((shown, resolved, findings, skipped))
-        return linted
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    if progress is not None and hasattr(progress, "work"):
+        from tflint.read.saved_model import report_reads_to
 
+        report_reads_to(progress.work)  # long reads (checkpoint checksums) show how far they are
+    if workers <= 1:
+        return _lint_here(plan, lint_one, input_type, stdin_name, progress, cores)
     _PLAN = {path: (resolved, registry) for path, resolved, registry in plan}
     _PLAN_OPTIONS = (lint_one, input_type, stdin_name)
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=process.ignore_interrupts
-    )
     try:
-        results = []
-        for number, result in enumerate(pool.map(_lint_in_worker, [path for path, _, _ in plan]), start=1):
-            if progress is not None:
-                progress.file(number, len(plan), result[0])
-            results.append(result)
-    except BaseException:
-        _terminate(pool)  # Ctrl-C or an error: the workers end now, none is left behind
-        raise
-    else:
-        pool.shutdown()
+        started = _start_pool(workers, [path for path, _, _ in plan])
+        if started is None:  # no processes to be had: this one lints them all
+            return _lint_here(plan, lint_one, input_type, stdin_name, progress, cores)
+        pool, in_order = started
+        try:
+            results = []
+            for number, result in enumerate(in_order, start=1):
+                if progress is not None:
+                    progress.file(number, len(plan), result[0])
+                results.append(result)
+        except BaseException:
+            _terminate(pool)  # an error: the workers end now, none is left behind
+            raise
+        else:
+            pool.shutdown()
+        finally:
+            for worker in _workers(pool):
+                interrupts.forget_child(worker.pid)
     finally:
         _PLAN, _PLAN_OPTIONS = {}, (None, None, "<stdin>")
     return [(shown, resolved, findings, skipped) for (shown, findings, skipped), (_, resolved, _) in zip(results, plan)]
+
+
+def _lint_here(
+    plan: list[tuple[str, Config, OpRegistry]],
+    lint_one: LintOne,
+    input_type: str | None,
+    stdin_name: str,
+    progress: Any,
+    cores: int,
+) -> list[tuple[str, Config, list[Finding], str | None]]:
+    linted = []
+    for number, (path, resolved, registry) in enumerate(plan, start=1):
+        if progress is not None:
+            progress.file(number, len(plan), stdin_name if path == "-" else path)
+        shown, findings, skipped = lint_one(
+            path, resolved, registry, input_type, stdin_name, progress.rule if progress is not None else None, cores
+        )
+        linted.append((shown, resolved, findings, skipped))
+    return linted
+
+
+def _start_pool(workers: int, paths: list[str]) -> tuple[Any, Iterator[tuple[str, list[Finding], str | None]]] | None:
+    """A pool of `workers` forked processes linting `paths`, and its results in order; None if it cannot start.
+
+    A pool needs processes (RLIMIT_NPROC), pipes (RLIMIT_NOFILE) and semaphores (a writable
+    /dev/shm on Linux); without one of them the run is not worth failing: the files are linted
+    in this process instead.
+    """
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=process.start_worker,
+            initargs=(os.getpid(),),
+        )
+    except (OSError, ImportError):  # EMFILE, ENOSPC, EROFS, EACCES, ENOENT (/dev/shm); no semaphores here
+        return None
+    try:
+        # The workers are tracked (an interrupt kills them) before an interrupt can end this process.
+        with interrupts.deferred():
+            in_order = pool.map(_lint_in_worker, paths)  # starts the workers
+            for worker in _workers(pool):
+                interrupts.track_child(worker.pid)
+    except OSError:  # EAGAIN (RLIMIT_NPROC), EMFILE, ENOMEM while starting them
+        _terminate(pool)
+        for worker in _workers(pool):
+            interrupts.forget_child(worker.pid)
+        return None
+    except BaseException:
+        _terminate(pool)
+        raise
+    return pool, in_order
 
 
 def _terminate(pool: Any) -> None:
@@ -121,7 +174,7 @@ def _terminate(pool: Any) -> None:
     """
     import threading
 
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public handle before Python 3.14
+    workers = _workers(pool)
     manager = getattr(pool, "_executor_manager_thread", None)
     previous_hook = threading.excepthook
     # The pool's threads (its manager, its queue's feeder) see the workers vanish; while they wind down,
@@ -137,6 +190,11 @@ def _terminate(pool: Any) -> None:
             manager.join(1)
     finally:
         threading.excepthook = previous_hook
+
+
+def _workers(pool: Any) -> list[Any]:
+    """A process pool's worker processes (no public handle before Python 3.14)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
 
 
 def _lint_in_worker(path: str) -> tuple[str, list[Finding], str | None]:
@@ -207,9 +265,13 @@ def run_rules_forked(
     children: list[forked.Child] = []
     try:
         for _ in range(workers - 1):
-            children.append(
-                forked.start(partial(_run_queued_in_child, index, config, path, label, units, queue_read), pickle)
-            )
+            try:
+                child = forked.start(
+                    partial(_run_queued_in_child, index, config, path, label, units, queue_read), pickle
+                )
+            except OSError:  # no process to spare (EAGAIN, ENOMEM, EMFILE): those started share the queue
+                break
+            children.append(child)
         findings = _run_queued(index, config, path, label, units, queue_read, progress)
     except BaseException:
         for child in children:

@@ -55,7 +55,8 @@ _RULE_SEPARATOR = lazy(r"[,\s]+")
 _SKIPPABLE_LINES = lazy(r"(?:[ \t\r\f\v]*(?:#[^\n]*)?\n)*")
 _NOTHING_LEFT = lazy(r"\s*(?:#[^\n]*)?\Z")
 _TOKEN = lazy(
-    r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)"""
+    r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    r"|(?P<comment>#[^\n]*)|(?P<open>[{<])|(?P<close>[}>])|(?P<newline>\n)"
 )
 
 

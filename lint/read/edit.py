@@ -1,7 +1,8 @@
 """Byte-preserving edits of text-format graphs: remove attr entries, keep everything else.
 
-Used by `--fix`. An attr entry is found from the position of its key string, in one pass over
-the text's tokens, whatever syntax holds it:
+Used by `--fix`. An attr entry is found from the position of its key (the `key` word or its
+string), in one pass over the brackets of the text (strings and comments passed over), whatever
+syntax holds it:
 
 - a field, `attr { key: "x" value { ... } }`: cut out with the separator (`,` or `;`) that may
   follow it, and with its line when nothing else is on that line;
@@ -19,6 +20,7 @@ built from the removed spans, not by comparing the two texts).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -92,7 +94,7 @@ class _Container:
 
 def remove_attr_entries(text: str, key_positions: Sequence[tuple[int, int]]) -> Removal:
     """`text` without the attr entries whose key strings are at the given (line, column)s (1-based)."""
-    starts = [0] + [match.end() for match in re.finditer("\n", text)]
+    starts = _line_starts(text)
     wanted = sorted(
         (starts[line - 1] + column - 1, index)
         for index, (line, column) in enumerate(key_positions)
@@ -264,9 +266,7 @@ def unified_diff(old: str, spans: Sequence[tuple[int, int]], path: str) -> str:
     if not spans:
         return ""
     lines = _lines(old)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    starts = _line_starts(old)
 
     def line_of(offset: int) -> int:
         return bisect.bisect_right(starts, offset) - 1
@@ -308,19 +308,28 @@ def unified_diff(old: str, spans: Sequence[tuple[int, int]], path: str) -> str:
         cursor = old_begin
         growth = 0
         for first, stop, new_lines in group:
-            body += [" " + line for line in lines[cursor:first]]
-            body += ["-" + line for line in lines[first:stop]]
-            body += ["+" + line for line in new_lines]
+            body += (_block(" ", lines[cursor:first]), _block("-", lines[first:stop]), _block("+", new_lines))
             growth += len(new_lines) - (stop - first)
             cursor = stop
-        body += [" " + line for line in lines[cursor:old_end]]
+        body.append(_block(" ", lines[cursor:old_end]))
         old_count = old_end - old_begin
         out.append(f"@@ -{_range(old_begin, old_count)} +{_range(old_begin + shift, old_count + growth)} @@\n")
-        shift += growth
-        if old_end == len(lines):  # the text's last line may lack its newline, in the old text or the new
-            body = [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in body]
         out += body
+        shift += growth
     return "".join(out)
+
+
+def _block(prefix: str, lines: list[str]) -> str:
+    """Lines of a hunk, each after `prefix`; a last line without its newline gets diff's remark."""
+    if not lines:
+        return ""
+    block = prefix + prefix.join(lines)  # every line but the text's last ends with a newline
+    return block if block.endswith("\n") else block + "\n\\ No newline at end of file\n"
+
+
+def _line_starts(text: str) -> list[int]:
+    """The offset of each line's start, and one past the end: computed in C (text.split, accumulate)."""
+    return list(itertools.accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))
 
 
 def _lines(text: str) -> list[str]:

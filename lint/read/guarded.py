@@ -134,6 +134,31 @@ def read_unlinked(path: str | os.PathLike[str], what: str | None = None) -> tupl
         os.close(descriptor)
 
 
+def still_holds(path: str | os.PathLike[str], content: bytes, status: os.stat_result) -> bool:
+    """Whether `path` is still the file `status` describes (the same device and inode, not a symlink) and
+    holds exactly `content`: read in pieces, so a big file is compared without a second copy in memory."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(os.fspath(path), flags)
+    except (OSError, ValueError):
+        return False
+    try:
+        now = os.fstat(descriptor)
+        if (now.st_dev, now.st_ino) != (status.st_dev, status.st_ino) or now.st_size != len(content):
+            return False
+        expected = memoryview(content)
+        offset = 0
+        while chunk := os.read(descriptor, 1 << 20):
+            if expected[offset : offset + len(chunk)] != chunk:
+                return False
+            offset += len(chunk)
+        return offset == len(content)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+
+
 def os_error_text(error: Exception) -> str:
     """Why the system refused a path, in words (a symlink loop, a path too long, its strerror)."""
     if not isinstance(error, OSError):

@@ -14,9 +14,9 @@ positions are needed for findings), which is still less than linting.
 
 from __future__ import annotations
 
-import mmap
 import os
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -171,47 +171,25 @@ def _read_binary_interface(target: str, path: str, input_type: str | None) -> Ar
     None when the file is text, or its bytes do not walk as the expected
     message (the full reader then says what is wrong with it).
     """
+    from tflint import protos
     from tflint.read.guarded import open_regular
+    from tflint.read.load import _plausible, artifact_from_message
+    from tflint.read.mapped import walk_in_child
 
     try:
         with open_regular(target) as handle:
             if os.fstat(handle.fileno()).st_size == 0:
                 return None  # the full reader says it is empty
-            try:
-                # Mapped, not read: the graph's bytes are skipped, never copied (500 MB stay in the page cache).
-                data: Any = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            except (OSError, ValueError):  # a pipe, or a file system that cannot map
-                data = handle.read()
+            # Mapped, not read: the graph's bytes are skipped, never copied (500 MB stay in the page
+            # cache). In a forked child: one truncated meanwhile kills the child (SIGBUS), not tflint.
+            reduced = walk_in_child(handle, partial(_reduced_bytes, target=target, input_type=input_type))
     except OSError as error:
         raise UsageError(f"{path}: {error.strerror or error}") from None
-    try:
-        return _reduced_artifact(data, target, path, input_type)
-    finally:
-        if isinstance(data, mmap.mmap):
-            try:
-                data.close()
-            except BufferError:  # a view of it is still alive somewhere: the collector closes it
-                pass
-
-
-def _reduced_artifact(data: Any, target: str, path: str, input_type: str | None) -> Artifact | None:
-    from tflint import protos
-    from tflint.read.load import _plausible, artifact_from_message
-
-    if looks_like_text(bytes(data[: 1 << 16])):
+    if reduced is None:  # text, not the expected message, or a child that failed: the full reader decides
         return None
-    kind = _binary_kind(data, target, input_type)
+    kind, data = reduced
     try:
-        if kind == "SavedModel":
-            reduced = b"".join(
-                _entry(number, _reduced_meta_graph(value, protos))
-                if number == _SAVED_MODEL_META_GRAPHS and wire == _LENGTH_DELIMITED
-                else raw
-                for number, wire, value, raw in _fields(data)
-            )
-        else:
-            reduced = _reduced_meta_graph(data, protos)
-        message = getattr(protos, kind).FromString(reduced)
+        message = getattr(protos, kind).FromString(data)
     except Exception:  # not this message after all: the full reader reports it
         return None
     if not _plausible(message, kind):
@@ -219,6 +197,25 @@ def _reduced_artifact(data: Any, target: str, path: str, input_type: str | None)
     artifact = artifact_from_message(message, kind, target if os.path.isdir(path) else path)
     artifact.saved_model_dir = path if os.path.isdir(path) else None
     return artifact
+
+
+def _reduced_bytes(data: Any, target: str, input_type: str | None) -> tuple[str, bytes] | None:
+    """The kind of message the mapped `data` holds and its bytes without the nodes no signature names; None for text."""
+    from tflint import protos
+
+    if looks_like_text(bytes(data[: 1 << 16])):
+        return None
+    kind = _binary_kind(data, target, input_type)
+    if kind == "SavedModel":
+        reduced = b"".join(
+            _entry(number, _reduced_meta_graph(value, protos))
+            if number == _SAVED_MODEL_META_GRAPHS and wire == _LENGTH_DELIMITED
+            else raw
+            for number, wire, value, raw in _fields(data)
+        )
+    else:
+        reduced = _reduced_meta_graph(data, protos)
+    return kind, reduced
 
 
 def _binary_kind(data: bytes, target: str, input_type: str | None) -> str:

@@ -17,11 +17,13 @@ import stat
 import sys
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from tflint.errors import UsageError
 from tflint.escape import quote
 from tflint.read.guarded import read_bytes
+from tflint.read.saved_model import read_saved_model_files
 from tflint.read.sniff import EMPTY, classify, looks_like_text, text_message
 from tflint.read.walk import CHUNKED_SAVED_MODEL, os_errors_as_usage, saved_model_file
 from tflint.records import record
@@ -164,6 +166,20 @@ class Artifact:
 
         return saved_model_listing(self)
 
+    def saved_model_files(self) -> Any:
+        """What the SavedModel directory holds besides this graph: listing, checkpoint index and object graph,
+        warm-up requests (a `tflint.read.saved_model.SavedModelFiles`), or None for a lone file."""
+        from tflint.read.saved_model import saved_model_files
+
+        return saved_model_files(self)
+
+    def checkpoint_checksums(self) -> Any:
+        """Each checkpoint entry's CRC-32C computed from the data shards (reads every byte, once), or None
+        (`tflint.read.tensor_bundle.ChecksumResult`s)."""
+        from tflint.read.saved_model import checkpoint_checksums
+
+        return checkpoint_checksums(self)
+
     def schema_uses(self, root: Any, watched: Mapping[tuple[str, str, str], int], releases: int) -> list[Any]:
         """The uses in this file's text of the schema names of `watched` (`tflint.read.text_schema.schema_uses`)."""
         from tflint.read.text_schema import schema_uses
@@ -199,7 +215,7 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         mapped = _load_mapped(target, target, input_type, workers=workers)
         if mapped is not None:
             mapped.saved_model_dir = saved_model_dir
-            return mapped
+            return _with_directory_files(mapped)
         data = read_bytes(target)
         # Findings name the file actually read (dir/saved_model.pbtxt has lines).
         shown = target
@@ -212,6 +228,13 @@ def load_path(path: str, input_type: str | None = None, *, stdin_name: str = "<s
         del data  # a text file's bytes are freed once decoded (_load_text), not kept while it is read
         artifact = _load_handed(handed, shown, input_type, workers)
     artifact.saved_model_dir = saved_model_dir
+    return _with_directory_files(artifact)
+
+
+def _with_directory_files(artifact: Artifact) -> Artifact:
+    """A SavedModel directory's checkpoint index, listing and warm-up requests, read with its graph (once)."""
+    if artifact.saved_model_dir is not None and artifact.failure is None:
+        read_saved_model_files(artifact)
     return artifact
 
 
@@ -264,10 +287,10 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
             form = "binary" if verdict.kind == "chunked-saved-model" else None
             return Artifact(path=name, message_type="SavedModel", form=form, unsupported=CHUNKED_MESSAGE)
         hint = verdict.message if verdict.message in MESSAGE_TYPES else None
+        sure = verdict.kind == "graph" and verdict.form == "binary"
         if verdict.form == "binary":
-            return _load_binary(
-                data, name, kind, hint, workers
-            )  # no control byte in its first KiB, but binary all the same
+            # (no control byte in its first KiB, maybe, but binary all the same)
+            return _load_binary(data, name, kind, hint, workers, sure=sure)
     if looks_like_text(data):
         del data
         artifact = _load_text(handed, name, kind or hint, workers)
@@ -283,19 +306,17 @@ def _load_handed(handed: list[bytes], name: str, input_type: str | None, workers
 def sniff_path(path: str) -> Verdict | None:
     """What the regular file at `path` holds, from a bounded look at its content (None: unreadable, or not a file).
 
-    The file is mapped, not read: the sniffer looks at a few KiB of it, whatever its size. It is
+    The file is read by position: the sniffer looks at a few KiB of it, whatever its size. It is
     opened as tflint opens every graph (tflint.read.guarded): a pipe or device is never read.
     """
-    import mmap
-
     from tflint.read.guarded import open_regular
+    from tflint.read.mapped import FileSource
 
     try:
         with open_regular(path) as handle:
-            if os.fstat(handle.fileno()).st_size == 0:
-                return classify(b"", path)
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-                return classify(mapped, path)
+            # Read by position, not mapped: a file truncated meanwhile is a short read (FileChanged,
+            # a UsageError), where a map would kill the process with SIGBUS.
+            return classify(FileSource(handle, path, os.fstat(handle.fileno()).st_size), path)
     except (UsageError, OSError, ValueError):
         return None
 
@@ -365,27 +386,62 @@ def _load_mapped(
     strip_min: int | None = None,
     workers: int = 1,
 ) -> Artifact | None:
-    """A big binary file read in place, its large tensor contents left in the map (tflint.read.mapped).
+    """A big binary file read in place, its large tensor contents left in the file (tflint.read.mapped).
 
     None when the file is small, text, not a graph, or anything that the
     ordinary reading (of the whole file) could tell otherwise: load_path then
     reads it whole. `map_min` and `strip_min` override mapped.MAP_MIN_BYTES and
-    STRIP_MIN_BYTES.
+    STRIP_MIN_BYTES. The map is touched only in a forked child (mapped.walk_in_child): a file
+    truncated meanwhile is read whole, never a death by SIGBUS.
     """
-    import mmap
-
     from tflint.read import mapped
     from tflint.read.guarded import open_regular
-    from tflint.read.sniff import SNIFF_BYTES
 
     try:
-        with open_regular(target) as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if not (map_min if map_min is not None else mapped.MAP_MIN_BYTES) <= size <= mapped.MAP_MAX_BYTES:
-                return None
-            buffer = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)  # it outlives the descriptor
-    except (UsageError, OSError, ValueError):  # unreadable, or cannot be mapped: read_bytes says or reads
+        handle = open_regular(target)
+    except (UsageError, OSError, ValueError):  # unreadable: read_bytes says why
         return None
+    try:
+        size = os.fstat(handle.fileno()).st_size
+        if not (map_min if map_min is not None else mapped.MAP_MIN_BYTES) <= size <= mapped.MAP_MAX_BYTES:
+            handle.close()
+            return None
+        walked = mapped.walk_in_child(
+            handle, partial(_walk_mapped, name=name, input_type=input_type, strip_min=strip_min)
+        )
+    except BaseException:
+        handle.close()
+        raise
+    if walked is None:
+        handle.close()
+        return None
+    kind, hint, expected, data, spans = walked
+    stripped = mapped.Stripped(data, [tuple(span) for span in spans])
+    del walked, data
+    artifact = _load_binary(stripped.data, name, kind, hint, workers)
+    if artifact.failure is not None or artifact.message_type != expected:
+        handle.close()
+        return None  # the whole file says why, or what else it is
+    keys = mapped.register(artifact.graphs, stripped, mapped.FileSource(handle, name, size))
+    if keys is None:
+        handle.close()
+        return None
+    from tflint.tf.tensors import unmap_contents
+
+    weakref.finalize(artifact, unmap_contents, keys)
+    return artifact
+
+
+def _walk_mapped(
+    buffer: Any, name: str, input_type: str | None, strip_min: int | None
+) -> tuple[str | None, str | None, str, bytes, list[tuple[int, int, int, int, int]]] | None:
+    """What _load_mapped learns from the mapped file (in a child): what it is and its stripped bytes, or None.
+
+    None when the file is text, not a graph, or has nothing to strip: it is read whole.
+    """
+    from tflint.read import mapped
+    from tflint.read.sniff import SNIFF_BYTES
+
     kind, form = _split_input_type(input_type)
     hint = kind
     if form == "text" or _unreadable_reason(buffer[:SNIFF_BYTES]) is not None:
@@ -408,16 +464,7 @@ def _load_mapped(
     stripped = mapped.strip(buffer, expected, strip_min if strip_min is not None else mapped.STRIP_MIN_BYTES)
     if stripped is None:
         return None
-    artifact = _load_binary(stripped.data, name, kind, hint, workers)
-    if artifact.failure is not None or artifact.message_type != expected:
-        return None  # the whole file says why, or what else it is
-    keys = mapped.register(artifact.graphs, stripped, buffer)
-    if keys is None:
-        return None
-    from tflint.tf.tensors import unmap_contents
-
-    weakref.finalize(artifact, unmap_contents, keys)
-    return artifact
+    return kind, hint, expected, stripped.data, stripped.spans
 
 
 def _load_text(handed: list[bytes], name: str, kind: str | None, workers: int = 1) -> Artifact:
@@ -615,9 +662,14 @@ def _parse_error_text(error: Exception, text: str | None = None) -> str:
     return message
 
 
-def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1) -> Artifact:
+def _load_binary(
+    data: bytes, name: str, kind: str | None, hint: str | None = None, workers: int = 1, *, sure: bool = False
+) -> Artifact:
     """Parse binary `data` as `kind` (forced), or as the message the sniffer named (`hint`) first, then the others.
 
+    `sure`: the sniffer found the hint's own content (a node with a name and an op), so a parse as
+    the hint is its reading, whatever unknown fields protobuf kept beside it (a known field number
+    with another wire type among them: protobuf, and TensorFlow, read the graph around it).
     `workers` > 1 lets a big graph's nodes be read by two processes (binary.nodes_of_split).
     """
     from tflint import protos
@@ -638,7 +690,11 @@ def _load_binary(data: bytes, name: str, kind: str | None, hint: str | None = No
         except Exception as error:  # DecodeError, or RecursionError-like limits inside upb
             errors.append((candidate, error))
             continue
-        if _plausible(message, candidate) or (kind and _readable_as(message, candidate)):
+        if (
+            _plausible(message, candidate)
+            or (kind and _readable_as(message, candidate))
+            or (sure and candidate == hint and not kind)
+        ):
             return _binary_artifact(artifact, message, candidate, data, workers)
         if fallback is None and _readable_as(message, candidate):
             fallback = (candidate, message)
@@ -830,6 +886,15 @@ def parse_op_list(data: bytes, name: str) -> Any:
         except Exception as error:
             raise UsageError(f"{name}: not a binary OpList: {error}") from None
     return op_list
+
+
+def artifact_of(graph: Any, name: str) -> Artifact:
+    """The Artifact of an in-memory graph: a GraphDef, MetaGraphDef or SavedModel message (tflint's or
+    TensorFlow's), or its serialized bytes (text or binary, told apart as for a file)."""
+    if isinstance(graph, (bytes, bytearray, memoryview)):
+        return load_bytes(bytes(graph), name)
+    message, kind = coerce_message(graph)
+    return artifact_from_message(message, kind, name)
 
 
 def coerce_message(obj: Any) -> tuple[Any, str]:

@@ -17,6 +17,13 @@ bytes are (and tests lint with every rule both ways, and find `.tensor_content` 
 the accessor). The walk drops the pages it has read behind it, so the process holds a few MiB
 of the file at a time, not the file.
 
+A mapped file truncated while it is read kills the process that touches a page past the new end
+(SIGBUS), and nothing in Python can catch that. So the map is only ever touched in a forked child
+(`walk_in_child`: the sniffing and the walk), whose death this process sees as a failed child, and
+the file is then read whole, as if it had not been mapped (its findings are those of what the file
+holds by then); and the contents left in the file are read by position (`FileSource`, pread), where a
+file grown shorter is a short read, reported as FileChanged (one line, exit 2).
+
 Only the layout TensorFlow writes is stripped: one `value` entry (a key and a value)
 holding one tensor with one `tensor_content`; a node laid out otherwise is kept whole.
 Whenever the result could differ from reading the whole file (the bytes do not walk as
@@ -28,9 +35,11 @@ before: findings and messages are the same either way.
 from __future__ import annotations
 
 import mmap
-from collections.abc import Iterator, Sequence
-from typing import Any
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO
 
+from tflint.errors import UsageError
 from tflint.records import record
 from tflint.tf import tensors
 from tflint.wire import LENGTH_DELIMITED as _LENGTH_DELIMITED
@@ -74,6 +83,70 @@ _ATTR_TENSOR = 8
 _TENSOR_CONTENT = 4
 _META_GRAPH_DEF = 2
 _SAVED_MODEL_META_GRAPHS = 2
+
+
+class FileChanged(UsageError):
+    """A file read in place is no longer what it was when its reading began (it was truncated)."""
+
+
+class FileSource:
+    """An open file whose bytes are read by position (pread): where the contents left in it are read from.
+
+    Unlike a map, a file grown shorter since it was opened is a short read here, not a signal.
+    """
+
+    __slots__ = ("file", "name", "size")
+
+    def __init__(self, file: BinaryIO, name: str, size: int) -> None:
+        self.file = file  # kept open as long as a content may be read (closed with this object)
+        self.name = name
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def read_at(self, offset: int, length: int) -> bytes:
+        """What tflint.read.sniff reads a file by position through (the bytes at `offset`, as `read`)."""
+        return self.read(offset, length)
+
+    def read(self, offset: int, length: int) -> bytes:
+        """The `length` bytes at `offset`; FileChanged if the file no longer holds them."""
+        pieces = []
+        done = 0
+        while done < length:
+            piece = os.pread(self.file.fileno(), length - done, offset + done)
+            if not piece:
+                raise FileChanged(
+                    f"{self.name}: the file changed while it was read: it ends before byte {offset + length:,} "
+                    f"(it had {self.size:,} bytes)"
+                )
+            pieces.append(piece)
+            done += len(piece)
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def walk_in_child(file: BinaryIO, work: Callable[[Any], Any]) -> Any:
+    """`work(buffer)` on `file` mapped, run in a forked child: what it returns (marshal's plain data), or None.
+
+    None also when the child cannot be started (no process to spare), or dies: by SIGBUS when the
+    file was truncated under the map. The caller then reads the file whole, which never touches a map.
+    """
+    import marshal
+
+    from tflint.runtime import fork as forked
+
+    def mapped_work() -> Any:
+        with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as buffer:
+            return work(buffer)
+
+    try:
+        child = forked.start(mapped_work, marshal)
+    except OSError:  # EAGAIN, ENOMEM, EMFILE: not mapped rather than unguarded
+        return None
+    try:
+        return child.result(mapped=True)
+    except forked.ChildFailed:
+        return None
 
 
 class _NotWalkable(Exception):
@@ -165,7 +238,7 @@ def strip(buffer: Any, kind: str, strip_min: int = STRIP_MIN_BYTES) -> Stripped 
     return Stripped(data, walk.spans)
 
 
-def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int] | None:
+def register(graphs: Sequence[Any], stripped: Stripped, source: FileSource) -> list[int] | None:
     """Register the stripped contents of the parsed `graphs` with tflint.tf.tensors; the keys, to forget them.
 
     None (nothing left registered) when a stripped content is not found
@@ -184,7 +257,7 @@ def register(graphs: Sequence[Any], stripped: Stripped, buffer: Any) -> list[int
         if found != [(MARKER_FIELD, _VARINT, offset)]:
             tensors.unmap_contents(keys)
             return None
-        keys.append(tensors.map_content(tensor, buffer, offset, length))
+        keys.append(tensors.map_content(tensor, source, offset, length))
     return keys
 
 

@@ -43,9 +43,17 @@ from tflint.wire import Truncated, WireError, read_varint
 
 if TYPE_CHECKING:
     import mmap
+    from typing import Protocol
 
-    # What classify() reads: a file's content in memory, or mapped.
-    Content = bytes | bytearray | memoryview | mmap.mmap
+    class Positional(Protocol):
+        """A file read by position, never mapped (tflint.read.mapped.FileSource)."""
+
+        def __len__(self) -> int: ...
+
+        def read_at(self, offset: int, length: int) -> bytes: ...
+
+    # What classify() reads: a file's content in memory, mapped, or read by position.
+    Content = bytes | bytearray | memoryview | mmap.mmap | Positional
 
 __all__ = ["Verdict", "classify", "KINDS"]
 
@@ -92,18 +100,21 @@ class Verdict:
 class _Source:
     """Bounded reads from bytes / memoryview / mmap, counting what is read."""
 
-    __slots__ = ("_buf", "size", "bytes_read", "_head")
+    __slots__ = ("_buf", "_read_at", "size", "bytes_read", "_head")
 
     def __init__(self, data: Content) -> None:
         self._buf: bytes | bytearray | memoryview
+        self._read_at = getattr(data, "read_at", None)
         if isinstance(data, (bytes, bytearray)):
             self._buf = data
+        elif self._read_at is not None:
+            self._buf = b""
         else:
-            view = memoryview(data)
+            view = memoryview(cast("bytes", data))
             if view.ndim != 1 or view.itemsize != 1:
                 view = view.cast("B")
             self._buf = view
-        self.size = len(self._buf)
+        self.size = len(data) if self._read_at is not None else len(self._buf)
         self.bytes_read = 0
         self._head = b""
 
@@ -115,11 +126,17 @@ class _Source:
         if end <= len(head):
             return head[offset:end]
         if offset == 0:  # the head grows: read only what is new
-            self._head = head + bytes(self._buf[len(head) : end])
+            self._head = head + self._bytes(len(head), end)
             self.bytes_read += end - len(head)
             return self._head
         self.bytes_read += end - offset
-        return bytes(self._buf[offset:end])
+        return self._bytes(offset, end)
+
+    def _bytes(self, start: int, end: int) -> bytes:
+        if self._read_at is not None:
+            piece: bytes = self._read_at(start, end - start)
+            return piece
+        return bytes(self._buf[start:end])
 
     def release(self) -> None:
         if isinstance(self._buf, memoryview):
@@ -1339,7 +1356,8 @@ def text_message(text: str) -> str:
 
 
 def classify(data: Content, filename: str = "") -> Verdict:
-    """Classify the content `data` of file `filename` (bytes, bytearray, memoryview or mmap)."""
+    """Classify the content `data` of file `filename` (bytes, bytearray, memoryview, mmap, or a file read by
+    position: an object with `len()` and `read_at(offset, length)`)."""
     src = _Source(data)
     try:
         return _classify_source(src, filename)
@@ -1382,21 +1400,19 @@ def _classify_binary(src: _Source, base: str, hint: _Hint, whole: bool = False) 
         # Unidentified bytes (noise, a zero-filled or damaged file): not known to be anything else, so linted.
         what = "truncated" if walk.status == "truncated" else "not protobuf wire format"
         return Verdict("unsure", hint[1] if hint and hint[0] == "graph" else "unknown", f"{what} at byte 0", form)
+    tail = ""
+    if walk.status == "truncated":
+        tail = f"; truncated at byte {walk.where}"
+    elif walk.status == "invalid":
+        tail = f"; malformed at byte {walk.where}"
     results = {}
     for message, check in (
         ("SavedModel", _check_savedmodel),
         ("MetaGraphDef", _check_metagraph),
         ("GraphDef", _check_graphdef),
     ):
-        results[message] = check(src, walk)
-    tail = ""
-    if walk.status == "truncated":
-        tail = f"; truncated at byte {walk.where}"
-    elif walk.status == "invalid":
-        tail = f"; malformed at byte {walk.where}"
-    for message in ("SavedModel", "MetaGraphDef", "GraphDef"):
-        state, note = results[message]
-        if state == "yes":
+        state, note = results[message] = check(src, walk)
+        if state == "yes":  # the first message in this order that surely fits is the verdict
             return Verdict("graph", message, note + tail, form)
     other = _other_binary(src, walk, base)
     if other is not None and (walk.status == "complete" if whole else walk.status != "invalid"):

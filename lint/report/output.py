@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 
+from tflint.runtime import interrupts
+
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` to `path` through a temporary file in the same directory and os.replace.
@@ -28,7 +30,9 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
             stream.write(text)
         return
     directory = os.path.dirname(os.path.abspath(target))
-    handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    with interrupts.deferred():  # Ctrl-C ends the command at once: it removes the file, once tracked
+        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+        interrupts.track_temporary(temporary)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
@@ -43,3 +47,5 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+    finally:
+        interrupts.forget_temporary(temporary)

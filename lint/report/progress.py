@@ -54,6 +54,11 @@ class Progress:
         self._status = f"{self._file} ({escape(rule_id)})"
         self._tick()
 
+    def work(self, what: str, done: int, total: int) -> None:
+        """A long read inside the current file: `done` of `total` bytes of `what`."""
+        self._status = f"{self._file} ({escape(what)} {done >> 20:,}/{total >> 20:,} MB)"
+        self._tick()
+
     def close(self) -> None:
         """Erase the line, if it was drawn."""
         if self._drawn:

@@ -14,8 +14,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 GENERATED_NOTE = "<!-- Generated from the rule docstrings by `tflint rules --format markdown`; do not edit by hand. -->"
-# `Okay:`, `Fail:`, or `Fail (file saved_model.cpb):` for an example whose file name decides.
-_EXAMPLE_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \(file (?P<name>[\w.-]+)\))?:")
+# `Okay:`, `Fail (file NAME):` (what a file's name decides), `Okay (directory):` (the meta graph of a
+# SavedModel directory, whose other files the rule's EXAMPLE_FILES describe).
+_EXAMPLE_HEADER = re.compile(r"(?P<kind>Okay|Fail)(?: \((?:file (?P<name>[\w.-]+)|(?P<directory>directory))\))?:")
 
 
 def docstring(module: Any) -> str:
@@ -53,6 +54,8 @@ def examples_of(module: Any) -> Iterator[tuple[str, str]]:
         if header is None:
             continue
         body = [f"# in a file named {header['name']}"] if header["name"] else []
+        if header["directory"]:
+            body = ["# a meta graph of a SavedModel directory (its checkpoint and warm-up files as the rule says)"]
         while index < len(lines) and lines[index].startswith("  ") and lines[index].strip():
             body.append(lines[index][2:])
             index += 1

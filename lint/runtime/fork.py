@@ -3,8 +3,10 @@
 tflint forks to put a second core to work on one big graph: the child
 inherits everything this process has built (the text, the nodes, the index),
 so nothing is copied or serialized on the way in; only the child's result
-crosses back. Imports nothing from the project; callers import it lazily
-(only big graphs fork).
+crosses back. No child outlives this process: an interrupt kills the children
+it registered (tflint.runtime.interrupts, the only module of the project it
+imports), and on Linux the kernel kills them when it dies (end_with_parent).
+Callers import it lazily (only big graphs fork).
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import io
 import mmap
 import os
 import signal
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from tflint.runtime import interrupts
 
 
 class ChildFailed(RuntimeError):
@@ -44,6 +49,7 @@ class Child:
                 data = _read_sized(self._pipe, mapped)
             _, status = os.waitpid(self._pid, 0)
             self._reaped = True
+            interrupts.forget_child(self._pid)
         except BaseException:
             self.stop()
             raise
@@ -106,6 +112,7 @@ class Child:
             os.waitpid(self._pid, 0)
         except ChildProcessError:
             pass
+        interrupts.forget_child(self._pid)
 
     def _close_spill(self) -> None:
         if self._spill is not None:
@@ -127,6 +134,7 @@ def _reap_exited() -> None:
             done = pid
         if done:
             _exiting.remove(pid)
+            interrupts.forget_child(pid)
 
 
 # A result is sent as its size (this many bytes) and then its encoding.
@@ -207,17 +215,23 @@ def start(work: Callable[[], Any], codec: ModuleType, stream: bool = False) -> C
     _reap_exited()
     read_fd, write_fd = os.pipe()
     spill = _spill_file() if stream else None
-    try:
-        pid = os.fork()
-    except BaseException:
-        for fd in (read_fd, write_fd) if spill is None else (read_fd, write_fd, spill):
-            os.close(fd)
-        raise
+    parent = os.getpid()
+    with interrupts.deferred():  # the child is tracked before an interrupt can end this process
+        try:
+            pid = os.fork()
+        except BaseException:
+            for fd in (read_fd, write_fd) if spill is None else (read_fd, write_fd, spill):
+                os.close(fd)
+            raise
+        if pid == 0:
+            # Ctrl-C reaches the whole process group: the parent alone handles it, and ends its children.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        else:
+            interrupts.track_child(pid)
     if pid == 0:  # the child: never returns
         status = 0
         try:
-            # Ctrl-C reaches the whole process group: the parent alone handles it, and ends its children.
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            end_with_parent(parent)
             os.close(read_fd)
             results = work() if stream else (work(),)
             with os.fdopen(write_fd, "wb") as out:
@@ -247,3 +261,28 @@ def _encoded(result: Any, codec: ModuleType) -> bytes | memoryview:
     buffer = io.BytesIO()
     codec.dump(result, buffer)
     return buffer.getbuffer()
+
+
+def end_with_parent(parent: int) -> None:
+    """In a child process forked by `parent`: be killed when the parent ends, however it ends.
+
+    A parent killed by SIGKILL runs no handler, so it cannot end its children (the `-j` pool's
+    workers, forked rule and reader children): on Linux the kernel does, asked by
+    PR_SET_PDEATHSIG (through ctypes, imported only by processes that fork). A parent that ended
+    before the request was made is noticed by the child's new parent id. Elsewhere only the
+    interrupt handler ends children (tflint.runtime.interrupts).
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to ask: the interrupt handler still ends children
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+# prctl's option number (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1

@@ -96,3 +96,41 @@ def ignore_interrupts() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_worker(parent: int) -> None:
+    """What a `-j` pool's worker does first: ignore Ctrl-C (see ignore_interrupts), end with its parent."""
+    import signal
+
+    from tflint.runtime.fork import end_with_parent
+
+    ignore_interrupts()
+    # Forked while the parent held signals back (tflint.runtime.interrupts.deferred): taken again, or
+    # the pool could not terminate its workers with SIGTERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    end_with_parent(parent)
+
+
+@contextlib.contextmanager
+def termination_deferred() -> Iterator[None]:
+    """Hold back SIGTERM, SIGHUP and SIGQUIT while the block runs: blocked, not lost, delivered when it ends.
+
+    For a short critical section that must not be cut in the middle, such as replacing a user's file
+    through a temporary file (engine/fix): a `kill` or a closed terminal then ends the process just
+    after the block, with the file replaced and no temporary file left, instead of in its middle.
+    Ctrl-C (SIGINT) is not held: in the command it ends the process at once, which removes the
+    temporary files registered with tflint.runtime.interrupts; in a library call it raises
+    KeyboardInterrupt, which the block cleans up after. Only this thread's mask changes, and it is
+    restored; where signals cannot be blocked, nothing is held.
+    """
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

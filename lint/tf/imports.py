@@ -276,6 +276,28 @@ def _tf_shape(shape: Any) -> Shape:
         return None
 
 
+def api_import_args(value: Any) -> ImportArgs | None:
+    """ImportArgs from the API's `import_args` (a mapping like import_graph_def's keywords, or ImportArgs), or None.
+
+    TypeError when it is not a mapping; UsageError (exit 2) for an unknown key or an unusable value.
+    """
+    from tflint.errors import UsageError
+
+    if value is None or isinstance(value, ImportArgs):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"import_args must be a mapping (input_map, return_elements, name), not {type(value).__name__}")
+    unknown = set(value) - {"input_map", "return_elements", "name"}
+    if unknown:
+        raise UsageError(
+            f"import_args: unknown key {sorted(map(str, unknown))[0]!r} (expected input_map, return_elements, name)"
+        )
+    try:
+        return import_args(**value)
+    except ValueError as error:
+        raise UsageError(f"import_args: {error}") from None
+
+
 def import_args(
     input_map: Mapping[str, Any] | None = None, return_elements: Any = None, name: str | None = None
 ) -> ImportArgs:

@@ -338,6 +338,32 @@ def saver_nodes(graph: GraphIndex) -> Reach:
     return cast(Reach, cache["saver"])
 
 
+def signature_reach(graph: GraphIndex) -> Reach | None:
+    """What requests run: upstream of the signatures' outputs (init-op signatures aside), and the functions they call.
+
+    None when the meta graph has no such signature output.
+    """
+    cache = _reach_cache(graph)
+    if "signatures" not in cache:
+        meta = graph.meta_graph
+        outputs = [item for item in signature_tensors(meta) if item.direction == "outputs"] if meta is not None else []
+        roots = [parse_input(item.name).node for item in outputs if item.name and not item.is_op]
+        cache["signatures"] = _closure(graph, roots) if roots else None
+    return cast("Reach | None", cache["signatures"])
+
+
+def restore_reach(graph: GraphIndex) -> Reach | None:
+    """What a loader runs to restore variables: upstream of the SaverDef's restore op, and the functions it calls.
+
+    None when the meta graph has no SaverDef restore op (nothing is restored).
+    """
+    cache = _reach_cache(graph)
+    if "restore" not in cache:
+        roots = list(_saver_roots(graph.meta_graph, save=False))
+        cache["restore"] = _closure(graph, roots) if roots else None
+    return cast("Reach | None", cache["restore"])
+
+
 def is_saver_checkpoint_op(graph: GraphIndex, node: Node) -> bool:
     """A checkpoint read/write that belongs to the saver (legitimate), not to the model's own code."""
     return node.op in CHECKPOINT_OPS and saver_nodes(graph).covers(node)

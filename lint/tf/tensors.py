@@ -193,19 +193,20 @@ CHUNK_BYTES = 4 << 20
 
 
 class MappedBytes:
-    """The `tensor_content` of a TensorProto, left in the mapped file it was read from.
+    """The `tensor_content` of a TensorProto, left in the file it was read from.
 
     Its length is known without reading; its bytes are read when asked
-    (`bytes()`, `chunks()`, `count()`), a bounded piece at a time, and each
-    piece read is handed back to the system, so scanning a 2 GB weight keeps
-    a few MiB resident. `buffer` is the mapped file (an mmap).
+    (`bytes()`, `chunks()`, `count()`), a bounded piece at a time, so scanning
+    a 2 GB weight holds a few MiB. `source` reads the file by position
+    (tflint.read.mapped.FileSource: `source.read(offset, length)`), never through a map: a file
+    truncated meanwhile is an error it raises, not a SIGBUS.
     """
 
-    __slots__ = ("tensor", "buffer", "offset", "length")
+    __slots__ = ("tensor", "source", "offset", "length")
 
-    def __init__(self, tensor: Any, buffer: Any, offset: int, length: int) -> None:
+    def __init__(self, tensor: Any, source: Any, offset: int, length: int) -> None:
         self.tensor = tensor  # held, so that the id it is registered under stays its own
-        self.buffer = buffer
+        self.source = source
         self.offset = offset
         self.length = length
 
@@ -220,23 +221,10 @@ class MappedBytes:
 
     def chunks(self, size: int | None = None) -> Iterator[bytes]:
         """The content in pieces of `size` bytes (default CHUNK_BYTES; the last one shorter)."""
-        import mmap  # only here: most runs map nothing
-
         size = size or CHUNK_BYTES
-        buffer = self.buffer
-        advice = getattr(mmap, "MADV_DONTNEED", None)
-        release = getattr(buffer, "madvise", None) if advice is not None else None
         end = self.offset + self.length
         for start in range(self.offset, end, size):
-            stop = min(start + size, end)
-            yield bytes(buffer[start:stop])
-            if release is not None:
-                # Pages read through a file mapping count as resident until dropped (the file keeps them).
-                first = start - start % mmap.PAGESIZE
-                try:
-                    release(advice, first, stop - first)
-                except (OSError, ValueError):  # pragma: no cover - a platform that refuses the advice
-                    release = None
+            yield self.source.read(start, min(size, end - start))
 
     def count(self, value: int) -> int:
         """How many bytes equal `value` (bytes.count, a piece at a time)."""
@@ -273,10 +261,10 @@ def content_chunks(content: bytes | MappedBytes, size: int | None = None) -> Ite
     return (content[start : start + size] for start in range(0, len(content), size))
 
 
-def map_content(tensor: Any, buffer: Any, offset: int, length: int) -> int:
-    """Register `tensor`'s content as `length` bytes at `offset` of the mapped `buffer`; returns the key."""
+def map_content(tensor: Any, source: Any, offset: int, length: int) -> int:
+    """Register `tensor`'s content as `length` bytes at `offset` of the file `source` reads; returns the key."""
     key = id(tensor)
-    _MAPPED[key] = MappedBytes(tensor, buffer, offset, length)
+    _MAPPED[key] = MappedBytes(tensor, source, offset, length)
     return key
 
 

@@ -235,7 +235,8 @@ def test_fix_of_a_directory_skips_what_the_config_excludes(tmp_path, monkeypatch
     assert main(["--fix", "vendored/g.pbtxt"]) == 0 and kept.read_text() == FIXED
 
 
-def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path):
+@pytest.mark.parametrize("form", ["binary", "text"])
+def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path, form):
     body = 'node_def { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_FLOAT } } '
     text = (
         f'library {{\n  function {{ signature {{ name: "f" }} {body}attr {{ key: "shape" value {{ shape {{ dim {{ size: 2 }} }} }} }} }} }}\n'
@@ -243,11 +244,17 @@ def test_fix_of_a_function_whose_name_another_shares_edits_that_one(tmp_path):
         ' attr { key: "debug_name" value { s: "" } } } }\n}\n'
     )
     message = text_format.Parse(text, protos.GraphDef(), descriptor_pool=protos.POOL)
-    binary = tmp_path / "g.pb"
-    binary.write_bytes(message.SerializeToString())
-    [result] = fix_paths([binary])
+    path = tmp_path / ("g.pb" if form == "binary" else "g.pbtxt")
+    if form == "binary":
+        path.write_bytes(message.SerializeToString())
+    else:
+        path.write_text(text)
+    [result] = fix_paths([path])
     assert result.written and result.removed == ("VarHandleOp.debug_name",)
-    functions = protos.GraphDef.FromString(binary.read_bytes()).library.function
+    if form == "binary":
+        functions = protos.GraphDef.FromString(path.read_bytes()).library.function
+    else:
+        functions = text_format.Parse(path.read_text(), protos.GraphDef(), descriptor_pool=protos.POOL).library.function
     assert [sorted(function.node_def[0].attr) for function in functions] == [["dtype", "shape"], ["dtype", "shape"]]
     assert functions[0].node_def[0].attr["shape"].shape.dim[0].size == 2
 
@@ -313,3 +320,45 @@ def test_after_a_sigkill_mid_write_the_file_is_whole_and_the_next_run_leaves_no_
     assert path.read_text() == GRAPH  # never half-written
     assert fix_paths([path])[0].written and path.read_text() == FIXED
     assert _leftovers(tmp_path) == []
+
+
+def test_a_sigterm_mid_write_ends_the_run_once_the_file_is_replaced(tmp_path):
+    import signal
+
+    path = _graph(tmp_path)
+    code = (
+        "import sys\n"
+        "from tflint.engine import fix\n"
+        "from tflint.cli import main\n"
+        "synced = fix.os.fsync\n"
+        "def waiting(descriptor):\n"
+        "    print('writing', flush=True)\n"
+        "    sys.stdin.readline()  # until the test has sent SIGTERM\n"
+        "    synced(descriptor)\n"
+        "fix.os.fsync = waiting\n"
+        f"main(['--fix', {str(path)!r}])\n"
+        "print('after the run', flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline() == "writing\n"
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate("go on\n", timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    # It ended when the write was done (the fallback to a named temporary file writes twice), not after the run.
+    assert child.returncode == -signal.SIGTERM and "after the run" not in out
+    assert path.read_text() == FIXED and _leftovers(tmp_path) == []
+
+
+def test_a_directory_is_searched_for_old_temporary_files_once_per_run(tmp_path, monkeypatch):
+    for name in ("a.pbtxt", "b.pbtxt", "c.pbtxt"):
+        _graph(tmp_path, name)
+    listed = []
+    monkeypatch.setattr(fix.os, "listdir", lambda directory: listed.append(directory) or [])
+    assert all(result.written for result in fix_paths([tmp_path]))
+    assert listed == [str(tmp_path)]  # not once per file: a folder of N graphs would cost N listings of N names

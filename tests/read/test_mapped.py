@@ -367,3 +367,35 @@ def test_only_the_accessor_reads_tensor_content():
                 if named:
                     readers.append(f"{relative}:{node.lineno}")
     assert readers == [], "read tensor bytes with tflint.tf.tensors.tensor_content(tensor)"
+
+
+# -- a file truncated while it is read: a finding or one line, never a death by SIGBUS ------------
+
+
+def test_a_child_killed_by_sigbus_under_the_map_is_reported_as_none(tmp_path):
+    """The map is touched in a child only: truncated under it, the child dies, this process carries on."""
+    path = tmp_path / "model.pb"
+    path.write_bytes(b"\x0a" * (1 << 20))
+
+    def truncate_then_touch(buffer):
+        path.write_bytes(b"")  # in place: the map now reaches past the end of the file
+        return buffer[(1 << 20) - 1]  # SIGBUS in the child
+
+    with open(path, "rb") as file:
+        assert mapped.walk_in_child(file, truncate_then_touch) is None
+        path.write_bytes(b"abc")
+        assert mapped.walk_in_child(file, lambda buffer: bytes(buffer[:])) == b"abc"  # what the file holds now
+
+
+def test_a_content_in_a_file_grown_shorter_is_file_changed(tmp_path):
+    path = tmp_path / "model.pb"
+    path.write_bytes(bytes(range(256)) * 64)
+    with open(path, "rb") as file:
+        source = mapped.FileSource(file, "model.pb", 16384)
+        content = MappedBytes(None, source, 1000, 10_000)
+        assert bytes(content) == (bytes(range(256)) * 64)[1000:11_000]
+        assert [len(chunk) for chunk in content.chunks(4096)] == [4096, 4096, 1808]
+        with open(path, "r+b") as writer:
+            writer.truncate(5000)
+        with pytest.raises(mapped.FileChanged, match=r"^model.pb: the file changed while it was read: it ends before"):
+            bytes(content)

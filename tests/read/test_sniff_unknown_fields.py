@@ -104,3 +104,17 @@ def test_a_graph_of_5000_errors_with_a_foreign_field_fails_the_run(capsys, tmp_p
     assert code == 1, out + err
     assert "No TensorFlow graphs" not in out
     assert f"g.{suffix}:" in out and "unknown-op" in out
+
+
+@pytest.mark.parametrize("where", ["top-end", "first-node"])
+@pytest.mark.parametrize("field", sorted(UNKNOWN_FIELDS))
+def test_every_node_is_read_as_tensorflow_reads_it(capsys, tmp_path, monkeypatch, field, where):
+    # TensorFlow 2.21 reads each of these (tf.compat.v1.GraphDef.ParseFromString, then import_graph_def
+    # refuses only the unknown op); tflint lints every node, it does not call the file unreadable.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.pb").write_bytes(_graph(UNKNOWN_FIELDS[field], where))
+    code = main(["--color", "never", "g.pb"])
+    out, _ = capsys.readouterr()
+    assert code == 1 and "[invalid-graph]" not in out, out
+    expected = 6 if where == "first-node" else 5
+    assert out.count("[unknown-op]") == expected, out

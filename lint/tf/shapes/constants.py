@@ -21,11 +21,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tflint.tf.shapes.algebra import MAX_CONST_ELEMENTS, ConstValue, Shape, ShapeError, Unknown, decode_ints
+from tflint.tf.shapes.refiner import Refiner
 from tflint.tf.shapes.strided_slice import validate_strided_slice
 
 if TYPE_CHECKING:
     from tflint.tf.node import Input, Node
-    from tflint.tf.shapes.inference import ShapeInference
 
 # How many producers deep a value is followed.
 MAX_DEPTH = 16
@@ -35,12 +35,12 @@ _INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 _INT64_RANGE = (-(1 << 63), (1 << 63) - 1)
 _FORWARDING_OPS = frozenset({"Identity", "Snapshot", "StopGradient", "PreventGradient"})
 
-Evaluator = Callable[["ShapeInference", "Node", int, int], "ConstValue | None"]
+Evaluator = Callable[["Refiner", "Node", int, int], "ConstValue | None"]
 # partial_shape_value's answer for a producer TensorFlow reads as a whole tensor, not element by element.
 NOT_PARTIAL = "not-partial"
 
 
-def evaluate(inference: ShapeInference, item: Input, depth: int = 0) -> ConstValue | None:
+def evaluate(inference: Refiner, item: Input, depth: int = 0) -> ConstValue | None:
     """The value of the tensor `item` reads, when it is a small integer constant (memoized per graph)."""
     producer = inference.producer_of(item)
     if producer is None or item.is_control or depth > MAX_DEPTH:
@@ -62,7 +62,7 @@ def evaluate(inference: ShapeInference, item: Input, depth: int = 0) -> ConstVal
     return found
 
 
-def partial_shape_value(inference: ShapeInference, item: Input, depth: int = 0) -> Shape | str:
+def partial_shape_value(inference: Refiner, item: Input, depth: int = 0) -> Shape | str:
     """A shape argument as TensorFlow's refiner reads it element by element (`ConstantPartialShape`).
 
     For a Shape / ShapeN producer, the shape it takes (dimensions may be unknown); for a Pack,
@@ -154,7 +154,7 @@ def _fits(values: tuple[int, ...], dtype: int) -> bool:
     return all(low <= value <= high for value in values)
 
 
-def _const(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _const(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     if index != 0:
         return None
     value = node.attr.get("value")
@@ -165,19 +165,19 @@ def _const(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
     return None if decoded is None else ConstValue(*decoded, dtype)
 
 
-def _argument(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _argument(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """A function argument: the caller's value, when it is a constant (`InferShapesForFunction`'s outer context)."""
     return inference.argument_value(node) if index == 0 else None
 
 
-def _forward(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _forward(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) != 1:
         return None
     return evaluate(inference, inputs[0], depth)
 
 
-def _shape(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _shape(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """Shape / ShapeN of fully known shapes; Size and Rank of what is known of them."""
     inputs = _data_inputs(node)
     if node.op == "ShapeN":
@@ -205,7 +205,7 @@ def _shape(inference: ShapeInference, node: Node, index: int, depth: int) -> Con
     return ConstValue(dims, values, dtype) if _fits(values, dtype) else None
 
 
-def _pack(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _pack(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """Pack of scalars (axis 0 or -1): a vector."""
     inputs = _data_inputs(node)
     if index != 0 or not inputs or _int_attr(node, "axis", 0) not in (0, -1):
@@ -222,7 +222,7 @@ def _pack(inference: ShapeInference, node: Node, index: int, depth: int) -> Cons
     return ConstValue((len(values),), tuple(values), dtype)
 
 
-def _concat(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _concat(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """ConcatV2 of vectors along axis 0."""
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) < 2:
@@ -242,7 +242,7 @@ def _concat(inference: ShapeInference, node: Node, index: int, depth: int) -> Co
     return ConstValue((len(values),), tuple(values), dtype)
 
 
-def _strided_slice(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _strided_slice(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """StridedSlice of a vector with constant begin, end and strides (no ellipsis or new axis)."""
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) != 4:
@@ -276,7 +276,7 @@ def _strided_slice(inference: ShapeInference, node: Node, index: int, depth: int
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
 
-def _cast(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _cast(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     inputs = _data_inputs(node)
     target = _type_attr(node, "DstT")
     if index != 0 or len(inputs) != 1 or target is None or target not in (_INT32, _INT64):
@@ -287,7 +287,7 @@ def _cast(inference: ShapeInference, node: Node, index: int, depth: int) -> Cons
     return ConstValue(value.dims, value.values, target)
 
 
-def _arithmetic(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _arithmetic(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """Add / Sub / Mul / FloorDiv of two integer scalars (in range of their dtype)."""
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) != 2:
@@ -311,7 +311,7 @@ def _arithmetic(inference: ShapeInference, node: Node, index: int, depth: int) -
     return ConstValue((), (result,), x.dtype) if _fits((result,), x.dtype) else None
 
 
-def _range(inference: ShapeInference, node: Node, index: int, depth: int) -> ConstValue | None:
+def _range(inference: Refiner, node: Node, index: int, depth: int) -> ConstValue | None:
     """Range of integer scalars (the axes of `tf.reduce_*(x)` over all dimensions: Range(0, Rank(x), 1))."""
     inputs = _data_inputs(node)
     if index != 0 or len(inputs) != 3:

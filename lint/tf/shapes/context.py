@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tflint.tf.registry import OpSchema
 from tflint.tf.shapes.algebra import ConstValue, Shape, Unknown, partial_shape
-
-if TYPE_CHECKING:
-    from tflint.tf.shapes.inference import ShapeInference
+from tflint.tf.shapes.refiner import Refiner
 
 
 class Context:
@@ -21,7 +19,7 @@ class Context:
 
     __slots__ = ("inference", "node", "shapes", "inputs", "_schema", "consts_read", "read_handles")
 
-    def __init__(self, inference: ShapeInference) -> None:
+    def __init__(self, inference: Refiner) -> None:
         self.inference = inference
         self.node: Any = None
         self.shapes: list[Shape] = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from tflint.tf.index import MERGE_OPS, NEXT_ITERATION_OPS, GraphIndex
 from tflint.tf.node import Input, Node
@@ -161,7 +161,10 @@ class ShapeInference:
         body: FunctionBody | None = None,
         root: ShapeInference | None = None,
         arguments: _Arguments | None = None,
+        feeds: dict[tuple[str, int], Shape] | None = None,
     ) -> None:
+        """`feeds`: top-level tensors (node, output) given a concrete shape, as a session feed replaces them (a
+        warm-up request's tensors, a batch size)."""
         self.graph = graph
         # TensorFlow's refiner uses min(its own GraphDef version, the graph's producer).
         self.producer = graph.producer
@@ -218,6 +221,8 @@ class ShapeInference:
         if graph.imports is not None:
             mapped = {key: spec.shape for key, spec in graph.imports.mapped_keys().items() if key.index >= 0}
             self._mapped = mapped or None
+        if feeds:
+            self._mapped = {**(self._mapped or {}), **feeds}
         self._run()
 
     # -- public --------------------------------------------------------------
@@ -237,6 +242,48 @@ class ShapeInference:
         if producer is None:
             return None
         return self.output_shape(producer, item.index)
+
+    def node_outputs(self, node: Node) -> tuple[Shape, ...] | None:
+        """The output shapes of one of this inference's own nodes (top-level or, for a body's, the body's copy)."""
+        return self._outputs_of(node)
+
+    def node_input_shapes(self, node: Node) -> list[Shape]:
+        """The shapes of the tensors `node`'s data inputs read, for one of this inference's own nodes."""
+        shapes: list[Shape] = []
+        for item in node.data_inputs:
+            if self._mapped is not None and (item.node, item.index) in self._mapped:
+                shapes.append(self._mapped[item.node, item.index])
+                continue
+            producer = self._by_name.get(item.node)
+            outputs = None if producer is None else self._outputs_of(producer)
+            shapes.append(outputs[item.index] if outputs is not None and 0 <= item.index < len(outputs) else None)
+        return shapes
+
+    def called(self, node: Node) -> tuple[FunctionBody, ShapeInference] | None:
+        """The body a call node of this inference runs, inferred with the call's arguments (None: not followed).
+
+        For what the inference of a body knows of each of its nodes (what a model costs); the same
+        limits as following the call during inference (depth, recursion, the budget).
+        """
+        root = self._root
+        body = root._targets.get((node.op, id(node.attr)), _PENDING)
+        if body is _PENDING:
+            body = root._targets[node.op, id(node.attr)] = root._target(node)
+        inputs = node.data_inputs
+        if body is None or len(inputs) != len(body.input_types):
+            return None
+        if body.name in root._active or len(root._active) >= MAX_CALL_DEPTH or root._budget < len(body.nodes):
+            return None
+        root._budget -= len(body.nodes)
+        types = body.input_types
+        shapes = tuple(self.node_input_shapes(node))
+        values = tuple(self.const_value(item) if dtype in _INTEGER_ARGS else None for item, dtype in zip(inputs, types))
+        handles = tuple(self.var_handle(item) if dtype == DT_RESOURCE else None for item, dtype in zip(inputs, types))
+        root._active.append(body.name)
+        try:
+            return body, ShapeInference(self.graph, body, root, _Arguments(shapes, values, handles))
+        finally:
+            root._active.pop()
 
     # -- evaluation ----------------------------------------------------------
 
@@ -722,7 +769,8 @@ class ShapeInference:
 
 def _call(c: Context) -> list[Shape]:
     """The shape function of a function call: its body's, with the caller's arguments."""
-    return c.inference.call_outputs(c)
+    inference = cast(ShapeInference, c.inference)  # the one Refiner, which follows calls
+    return inference.call_outputs(c)
 
 
 def _type_list(node: Node, name: str) -> tuple[int, ...] | None:

@@ -276,27 +276,34 @@ def _pool3d(c: Context) -> list[Shape]:
 
 
 def _conv2d_backprop_input(c: Context) -> list[Shape]:
+    """Conv2DBackpropInput (`Conv2DBackpropInputShape`), for NHWC and NCHW.
+
+    out_backprop's depth (dim 3, or dim 1 in NCHW) must be the filter's output depth; input_sizes
+    holds the 4 dims of the result (its batch must be out_backprop's) or its 2 spatial dims (the
+    depth is then the filter's input depth). The result's batch is out_backprop's.
+    """
     c.expect_inputs(3)
-    with_rank(c.shapes[2], 4, 2)
-    with_rank(c.shapes[1], 4, 1)
-    with_rank_at_most(c.shapes[0], 1, 0)
-    sizes = c.const(0)
-    if sizes is None or len(sizes.dims) != 1:
-        return [(-1,) * 4]
-    if len(sizes.values) != 4:
-        if len(sizes.values) == 2:
-            return [(-1,) * 4]
-        raise ShapeError(
-            f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {len(sizes.values)}", 0
-        )
-    if any(size < -1 for size in sizes.values):
+    data_format = read_data_format(c)
+    if data_format not in ("NHWC", "NCHW"):
         raise Unknown
-    # TensorFlow takes the batch from out_backprop and, NHWC or NCHW, the spatial dims from input_sizes.
-    rows, cols = (2, 3) if read_data_format(c) == "NCHW" else (1, 2)
-    out = [-1, -1, -1, -1]
-    out[0] = -1 if c.shapes[2] is None else c.shapes[2][0]
-    out[rows] = sizes.values[rows]
-    out[cols] = sizes.values[cols]
+    depth_at, rows, cols = (3, 1, 2) if data_format == "NHWC" else (1, 2, 3)
+    out_backprop = with_rank(c.shapes[2], 4, 2)
+    filters = with_rank(c.shapes[1], 4, 1)
+    merge_dim(out_backprop[depth_at], filters[3])
+    sizes = shape_from_const(c, 0)
+    if sizes is None:
+        sizes = (-1,) * 4
+    if len(sizes) == 4:
+        merge_dim(sizes[0], out_backprop[0])
+        depth, spatial = sizes[depth_at], (sizes[rows], sizes[cols])
+    elif len(sizes) == 2:
+        depth, spatial = filters[2], (sizes[0], sizes[1])
+    else:
+        raise ShapeError(
+            f"Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: {len(sizes)}", 0
+        )
+    out = [out_backprop[0], -1, -1, -1]
+    out[depth_at], out[rows], out[cols] = depth, spatial[0], spatial[1]
     return [tuple(out)]
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
+
+from conftest import DATA, REPO
 
 from tflint import protos
 from tflint.api import fix_paths, lint_file
 from tflint.cli import main
-
-DATA = Path(__file__).parents[1] / "data"
 
 TEXT = """\
 # a comment that stays
@@ -108,6 +107,6 @@ def test_an_attr_whose_default_changed_between_releases_is_kept(tmp_path):
 def test_pre_commit_hook_tflint_fix_runs_tflint_fix():
     import yaml
 
-    hooks = {hook["id"]: hook for hook in yaml.safe_load((DATA.parents[1] / ".pre-commit-hooks.yaml").read_text())}
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["tflint-fix"]["entry"] == "tflint --fix --force-exclude"  # excluded files are not edited
     assert hooks["tflint-fix"]["files"] == hooks["tflint"]["files"] and hooks["tflint-fix"]["require_serial"]

@@ -1,0 +1,166 @@
+"""A model's weights for review: contents hashed and compared a piece at a time, never held whole.
+
+Two homes hold weights. A frozen graph keeps them in its Consts' `tensor_content`
+(left in the mapped file for a big binary graph: `tflint.tf.tensors.content_chunks`
+reads it a piece at a time). A SavedModel keeps its variables in a tensor bundle,
+whose index `tflint.read.tensor_bundle` reads; `ShardReader` reads an entry's bytes
+from its data file, PIECE_BYTES at a time, after checking them against the file.
+
+Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read,
+two versions of a tensor are compared byte for byte (`same_content`) and measured
+on an even sample (`compare`) the same way, so memory does not grow with the model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from array import array
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
+
+from tflint.errors import UsageError
+from tflint.read.guarded import open_regular
+from tflint.read.tensor_bundle import BundleEntry, BundleIndex
+from tflint.records import record
+from tflint.tf.checkpoint import shard_name
+
+# Weights are read this much at a time (a multiple of every element size).
+PIECE_BYTES = 1 << 20
+HASH_CHARS = 12
+# Element formats `compare` can read as numbers, by DataType.
+_NUMERIC_FORMATS = {1: "f", 2: "d", 3: "i", 9: "q", 4: "B", 6: "b", 5: "h", 17: "H"}
+
+
+# -- reading contents in pieces ----------------------------------------------------------------
+
+
+def _pieces(handle: BinaryIO, offset: int, size: int) -> Iterator[bytes]:
+    handle.seek(offset)
+    left = size
+    while left > 0:
+        piece = handle.read(min(PIECE_BYTES, left))
+        if not piece:
+            raise UsageError(f"{handle.name}: ends inside a tensor ({left} bytes missing)")
+        left -= len(piece)
+        yield piece
+
+
+def content_hash(pieces: Iterable[bytes | memoryview]) -> str:
+    """A short hash of a content given in pieces (the same for the same bytes, however they are cut)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for piece in pieces:
+        digest.update(piece)
+    return digest.hexdigest()[:HASH_CHARS]
+
+
+class ShardReader:
+    """The data files of a checkpoint, opened on first use and checked against the sizes entries claim."""
+
+    def __init__(self, index: BundleIndex) -> None:
+        self.index = index
+        self._open: dict[int, tuple[BinaryIO, int]] = {}
+
+    def pieces(self, entry: BundleEntry) -> Iterator[bytes]:
+        """The bytes of `entry`, PIECE_BYTES at a time; UsageError when its shard is missing or too short."""
+        header = self.index.header
+        if header is None or not 0 <= entry.shard_id < header.num_shards or entry.offset < 0 or entry.size < 0:
+            raise UsageError(f"{self.index.path}: entry {entry.key!r} names shard {entry.shard_id}")
+        if entry.shard_id not in self._open:
+            handle = open_regular(shard_name(self.index.prefix, entry.shard_id, header.num_shards), "variables data")
+            self._open[entry.shard_id] = (handle, os.fstat(handle.fileno()).st_size)
+        handle, length = self._open[entry.shard_id]
+        if entry.offset + entry.size > length:
+            raise UsageError(f"{handle.name}: entry {entry.key!r} points past the end of the file")
+        return _pieces(handle, entry.offset, entry.size)
+
+    def close(self) -> None:
+        for handle, _ in self._open.values():
+            handle.close()
+        self._open.clear()
+
+    def __enter__(self) -> ShardReader:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def same_content(old: Iterable[bytes], new: Iterable[bytes]) -> bool:
+    """Whether two contents given in pieces (cut anywhere) hold the same bytes; stops at the first difference."""
+    old_rest = new_rest = b""
+    old_iter, new_iter = iter(old), iter(new)
+    while True:
+        old_piece, new_piece = next(old_iter, None), next(new_iter, None)
+        if old_piece is None and new_piece is None:
+            return old_rest == new_rest
+        old_rest += old_piece or b""
+        new_rest += new_piece or b""
+        usable = min(len(old_rest), len(new_rest))
+        if old_rest[:usable] != new_rest[:usable]:
+            return False
+        old_rest, new_rest = old_rest[usable:], new_rest[usable:]
+
+
+@record(frozen=True)
+class Change:
+    """How far a tensor's values moved, from the elements compared (all, or an even sample of a big tensor).
+
+    `total` is the element count, `compared` how many were compared, `changed` the fraction of those that
+    differ, `relative` ||new - old|| / ||old|| over them (L2 norms; None for a dtype not read as numbers,
+    or old values all zero).
+    """
+
+    total: int
+    compared: int
+    changed: float | None
+    relative: float | None
+
+    def __init__(self, total: int, compared: int, changed: float | None, relative: float | None) -> None:
+        vars(self).update(total=total, compared=compared, changed=changed, relative=relative)
+
+
+# Bigger tensors are compared on an even sample of this many elements (every k-th): pure Python reads
+# a few million elements a second, a weight of 64 MiB holds sixteen million, and a quarter of a million
+# evenly spread say how much a weight moved to well within a percent.
+MAX_COMPARED = 1 << 18
+
+
+def compare(old: Iterable[bytes], new: Iterable[bytes], dtype: int, size: int) -> Change:
+    """How two contents of `size` bytes and `dtype`, given in pieces, differ (a piece of each at a time)."""
+    code = _NUMERIC_FORMATS.get(dtype)
+    width = array(code).itemsize if code else 1
+    count = size // width
+    step = max(1, -(-count // MAX_COMPARED))
+    total = compared = differing = 0
+    moved = base = 0.0
+    old_rest = new_rest = b""
+    old_iter, new_iter = iter(old), iter(new)
+    while True:
+        old_piece, new_piece = next(old_iter, None), next(new_iter, None)
+        if old_piece is None and new_piece is None:
+            break
+        old_rest += old_piece or b""
+        new_rest += new_piece or b""
+        usable = min(len(old_rest), len(new_rest)) // width * width
+        a, b, old_rest, new_rest = old_rest[:usable], new_rest[:usable], old_rest[usable:], new_rest[usable:]
+        if code is None or not usable:
+            total += usable // width
+            continue
+        first = -total % step  # the sample continues across pieces: elements total + first, + step, ...
+        total += usable // width
+        left, right = array(code, a)[first::step], array(code, b)[first::step]
+        compared += len(left)
+        if a == b:
+            base += math.fsum(x * x for x in left)
+            continue
+        for x, y in zip(left, right):
+            base += x * x
+            if x != y:
+                differing += 1
+                moved += (x - y) * (x - y)
+    if code is None:
+        return Change(total, 0, None, None)
+    relative = math.sqrt(moved / base) if base > 0 else None
+    return Change(total, compared, differing / compared if compared else 0.0, relative)

@@ -1,0 +1,90 @@
+"""A model's weights read for review: a checkpoint's entries read, hashed and compared a piece at a time."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from conftest import DATA
+
+from tflint.errors import UsageError
+from tflint.read.tensor_bundle import read_bundle_index
+from tflint.read.weights import ShardReader, compare, content_hash
+
+SAVED = DATA / "review" / "retrained" / "old"
+
+
+def test_contents_hash_the_same_however_they_are_cut():
+    data = bytes(range(256)) * 1000
+    assert content_hash([data]) == content_hash([data[:7], data[7:100_000], data[100_000:]])
+    assert content_hash([data]) != content_hash([data[:-1]])
+
+
+def test_shard_reader_reads_what_the_index_says(monkeypatch):
+    from tflint.read import weights
+
+    monkeypatch.setattr(weights, "PIECE_BYTES", 100)
+    index = read_bundle_index(str(SAVED / "variables" / "variables.index"))
+    entry = next(entry for entry in index.entries.values() if entry.shape == (16, 4))
+    with ShardReader(index) as reader:
+        pieces = list(reader.pieces(entry))
+    assert [len(piece) for piece in pieces] == [100, 100, 56]
+    assert len(b"".join(pieces)) == entry.size == 256
+
+
+def test_an_entry_past_the_end_of_its_shard_is_refused(tmp_path):
+    (tmp_path / "variables.index").write_bytes((SAVED / "variables" / "variables.index").read_bytes())
+    (tmp_path / "variables.data-00000-of-00001").write_bytes(b"\0" * 10)
+    index = read_bundle_index(str(tmp_path / "variables.index"))
+    entry = next(entry for entry in index.entries.values() if entry.size > 10)
+    with ShardReader(index) as reader, pytest.raises(UsageError, match="past the end"):
+        b"".join(reader.pieces(entry))
+
+
+def test_a_broken_index_is_a_note_and_the_graph_is_still_shown(tmp_path):
+    import shutil
+
+    from tflint.api import show_model
+
+    shutil.copytree(SAVED, tmp_path / "model")
+    index = tmp_path / "model" / "variables" / "variables.index"
+    index.write_bytes(index.read_bytes()[:-10])
+    view = show_model(tmp_path / "model")
+    assert any(note.startswith("variables not read:") for note in view.notes)
+    assert view.graphs and view.parameters() == 212  # from the variables the graph declares
+
+
+def _floats(values):
+    return array("f", values).tobytes()
+
+
+@pytest.mark.parametrize(
+    "old, new, changed, relative",
+    [
+        pytest.param([1, 2, 3, 4], [1, 2, 3, 4], 0.0, 0.0, id="same"),
+        pytest.param([3, 4, 0, 0], [3, 4, 0, 1], 0.25, 0.2, id="one-of-four"),
+        pytest.param([1, 1, 1, 1], [2, 2, 2, 2], 1.0, 1.0, id="all-doubled"),
+    ],
+)
+def test_compare(old, new, changed, relative):
+    a, b = _floats(old), _floats(new)
+    result = compare([a[:5], a[5:]], [b[:3], b[3:]], 1, len(a))
+    assert (result.total, result.compared) == (4, 4)
+    assert result.changed == changed
+    assert result.relative == pytest.approx(relative)
+
+
+def test_compare_samples_a_big_tensor_evenly(monkeypatch):
+    from tflint.read import weights
+
+    monkeypatch.setattr(weights, "MAX_COMPARED", 10)
+    a = _floats(range(100))
+    b = _floats([v if v % 2 else v + 1 for v in range(100)])  # every even element moved
+    result = compare([a[i : i + 36] for i in range(0, len(a), 36)], [b], 1, len(a))
+    assert (result.total, result.compared) == (100, 10)
+    assert result.changed == 1.0  # every 10th element: all even
+
+
+def test_compare_of_bytes_it_cannot_read_as_numbers():
+    result = compare([b"abc"], [b"abd"], 7, 3)
+    assert (result.total, result.changed, result.relative) == (3, None, None)

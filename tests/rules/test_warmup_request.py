@@ -1,0 +1,100 @@
+"""warmup-request: each warm-up request runs on the served meta graph (TF Serving's checks, then running it)."""
+
+from __future__ import annotations
+
+import pytest
+from savedmodel_files import write_model
+
+from tflint.api import lint_file
+
+RULE = "warmup-request"
+# x: float [?, 3] -> MatMul with a [3, 2] constant -> y. Line 5 is the signature's key.
+TEXT = """\
+  meta_info_def { tags: "serve" }
+  signature_def {
+    key: "serving_default"
+    value {
+      inputs { key: "x" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: -1 } dim { size: 3 } } } }
+      outputs { key: "y" value { name: "y:0" dtype: DT_FLOAT } }
+      method_name: "tensorflow/serving/predict"
+    }
+  }
+  graph_def {
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+    node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } dim { size: 2 } } float_val: 1 } } } }
+    node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }
+  }
+"""
+
+
+def _request(signature="", **inputs):
+    return {"signature": signature, "inputs": inputs}
+
+
+@pytest.mark.parametrize(
+    "requests, expected",
+    [
+        pytest.param([_request(x=("DT_FLOAT", [2, 3]))], [], id="valid"),
+        pytest.param([_request("serving_default", x=("DT_FLOAT", [1, 3]))], [], id="named-default"),
+        pytest.param([_request("nope", x=("DT_FLOAT", [2, 3]))], ['Serving signature key "nope" not found.'], id="signature"),
+        pytest.param([_request(z=("DT_FLOAT", [2, 3]))], ["input tensor alias not found in signature: z"], id="alias"),
+        pytest.param([_request()], ["input size does not match signature: 0!=1. Sent extra: {}. Missing but required: {x}."], id="none"),
+        pytest.param(
+            [_request(x=("DT_FLOAT", [2, 3]), z=("DT_FLOAT", [1]))],
+            ["input size does not match signature: 2!=1. Sent extra: {z}. Missing but required: {}."],
+            id="extra",
+        ),
+        pytest.param([_request(x=("DT_INT32", [2, 3]))], ["Expects arg[0] to be float but int32 is provided"], id="dtype"),
+        pytest.param([_request(x=("DT_FLOAT", [2, 4]))], ["running it fails at node 'y' (fed x:0 [2,4]): Dimensions must be equal"], id="shape"),
+        pytest.param([_request(x=("DT_FLOAT", [3]))], ["running it fails at node 'y' (fed x:0 [3]): Shape must be rank 2 but is rank 1"], id="rank"),
+        pytest.param(
+            [_request(x=("DT_FLOAT", [2, 3])), _request("nope"), _request(x=("DT_INT64", [1, 3]))],
+            ["record 1 ", "record 2 "],
+            id="per-record",
+        ),
+    ],
+)  # fmt: skip
+def test_rule(requests, expected, tmp_path):
+    findings = [f for f in lint_file(write_model(tmp_path / "m", TEXT, warmup=requests)).findings if f.rule == RULE]
+    # On the signature's key (line 4), or the meta graph's tags (line 2) for a signature it lacks.
+    lines = [2 if "signature key" in text or "record 1" in text else 4 for text in expected]
+    assert [(f.rule, f.node, f.line) for f in findings] == [(RULE, None, line) for line in lines]
+    for finding, text in zip(findings, expected):
+        assert text in finding.message, finding.message
+
+
+def test_message_says_when_and_who_fails(tmp_path):
+    model = write_model(tmp_path / "m", TEXT, warmup=[_request(x=("DT_INT32", [2, 3]))])
+    (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert finding.message == (
+        "assets.extra/tf_serving_warmup_requests record 0 (predict on 'serving_default'): running it fails: "
+        "Expects arg[0] to be float but int32 is provided; the model never serves (warm-up runs at load)"
+    )
+
+
+def test_a_meta_graph_tf_serving_does_not_load_is_not_judged(tmp_path):
+    text = TEXT.replace('tags: "serve"', 'tags: "train"')
+    other = '  meta_info_def { tags: "serve" }\n  graph_def { node { name: "n" op: "NoOp" } }\n'
+    model = write_model(tmp_path / "m", text, warmup=[_request("nope")])
+    saved = (model / "saved_model.pbtxt").read_text()
+    (model / "saved_model.pbtxt").write_text(saved + "meta_graphs {\n" + other + "}\n")
+    findings = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert [f.graph for f in findings] == ["meta graph [serve]"]
+
+
+def test_a_tensor_tensorflow_cannot_build_is_a_parsing_error(tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    from tflint.protos import TensorProto
+
+    tensor = TensorProto(dtype=1)
+    tensor.tensor_shape.dim.add().size = 2
+    tensor.tensor_shape.dim.add().size = 3
+    tensor.tensor_content = bytes(20)  # 2 x 3 floats are 24 bytes
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
+    assert "TF Serving refuses it: tensor parsing error: x" in finding.message
