@@ -95,9 +95,13 @@ level, besides the catalogued ones (the `untrusted` preset lists the ops of
 ordinary Keras and `tf.Module` models). Off by default (TensorFlow itself
 accepts all of these); the `serving` preset makes it an error.
 
+A Keras 2 SavedModel's `keras_metadata.pb` is read too: a `Lambda` layer
+keeps its function as Python bytecode (or a name), which Keras runs when it
+loads the model (trigger `load`, code execution, 9.8; TensorFlow's own
+loaders and servers never read that file).
+
 Not covered: a GraphDef held as a variable's saved value (in the
-checkpoint), and the Python a Keras 2 `Lambda` layer keeps in
-`keras_metadata.pb` (it runs when Keras loads the model, not TensorFlow).
+checkpoint).
 
 How to fix: remove the op from the exported model (do file I/O and
 logging outside it, replace `tf.py_function` with TensorFlow ops, read
@@ -132,6 +136,7 @@ from tflint.tf.security import (
     FROM_INPUT,
     FROM_SAVER,
     GRAPH_INPUTS,
+    KERAS_METADATA,
     LOAD,
     LOGGING,
     NETWORK,
@@ -147,11 +152,12 @@ from tflint.tf.security import (
     classify_path,
     exposure,
     is_own_saver_op,
+    keras_lambda_layers,
     nested_graph_ops,
     nested_ops,
     target_of,
 )
-from tflint.tf.serving import asset_file_defs
+from tflint.tf.serving import asset_file_defs, meta_graph_ordinal
 
 ID = "unsafe-op"
 CATEGORY = "serving"
@@ -194,6 +200,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     if op in GRAPH_INPUTS:
                         yield from _nested(graph, node, listed, allowed)
     yield from _assets(graph)
+    yield from _keras_lambdas(graph)
 
 
 def _issue(graph: GraphIndex, node: Node, danger: Danger) -> Issue | None:
@@ -420,5 +427,33 @@ def _assets(graph: GraphIndex) -> Iterator[Issue]:
                 ("target-values", [name]),
                 ("path", path),
                 ("security-severity", 8.0),
+            ),
+        )
+
+
+def _keras_lambdas(graph: GraphIndex) -> Iterator[Issue]:
+    """Keras 2 Lambda layers in `keras_metadata.pb`: Python bytecode that runs when Keras loads the model."""
+    artifact = graph.artifact
+    if artifact is None or graph.meta_graph is None or meta_graph_ordinal(graph) != 0:
+        return  # the file belongs to the directory: reported once, with its first meta graph
+    data = artifact.keras_metadata()
+    if not data:
+        return
+    for layer in keras_lambda_layers(data):
+        how = "its Python bytecode" if layer.function == "lambda" else "a Python function looked up by name"
+        yield Issue(
+            None,
+            f"{KERAS_METADATA}: layer '{layer.path}' is a Keras Lambda layer; {how} runs when the model is "
+            "loaded with Keras (`tf.keras.models.load_model`), not by TensorFlow's loaders",
+            at=at_meta_graph(),
+            properties=(
+                ("trigger", LOAD),
+                ("triggers", [LOAD]),
+                ("capability", CODE),
+                ("target", "Lambda layer config 'function'"),
+                ("target-source", NONE),
+                ("target-values", []),
+                ("path", [KERAS_METADATA, f"layer '{layer.path}'"]),
+                ("security-severity", 9.8),
             ),
         )

@@ -275,3 +275,28 @@ def _asset_files(assets_dir: str, inside: str, links: set[str]) -> tuple[set[str
             except OSError:
                 pass
     return assets, sizes, directories
+
+
+# The most bytes of `keras_metadata.pb` read (a model's layer configs; large ones are a few MB).
+MAX_KERAS_METADATA = 64 << 20
+
+
+def keras_metadata(artifact: Any) -> bytes | None:
+    """The bytes of the SavedModel directory's `keras_metadata.pb` (Keras 2), read once; None without one."""
+    if artifact is None or not getattr(artifact, "saved_model_dir", None):
+        return None
+    cache = artifact.derived
+    if "keras_metadata" not in cache:
+        path = os.path.join(artifact.saved_model_dir, "keras_metadata.pb")
+        data = None
+        if os.path.lexists(path):
+            from tflint.errors import UsageError
+            from tflint.read.guarded import read_bytes
+
+            try:
+                data = read_bytes(path, limit=MAX_KERAS_METADATA)
+            except UsageError:
+                data = None  # unreadable or too big: nothing to judge (the graph is judged as usual)
+        cache["keras_metadata"] = data
+    found: bytes | None = cache["keras_metadata"]
+    return found

@@ -810,3 +810,63 @@ def has_catalogued_ops(graph: GraphIndex) -> bool:
     """Whether any node of the graph (top-level or in a function) is catalogued or runs a nested graph."""
     watched = CATALOGUE.keys() | GRAPH_INPUTS.keys()
     return any(not watched.isdisjoint(scope.by_op()) for scope in graph.scopes())
+
+
+# -- Keras 2 metadata ----------------------------------------------------------------------------
+
+# A Keras 2 SavedModel's `keras_metadata.pb` (a SavedMetadata: field 1, repeated SavedObject with
+# node_path = 3, identifier = 4 and metadata = 5, a JSON text) keeps each layer's config. A Lambda
+# layer's config holds its function as marshalled Python bytecode, which Keras turns back into a
+# function (and so runs) when it loads the model.
+KERAS_METADATA = "keras_metadata.pb"
+MAX_LAYER_METADATA = 16 << 20
+
+
+@record(frozen=True)
+class KerasLambda:
+    """A Lambda layer of a Keras 2 SavedModel: its object path and how its function is stored."""
+
+    path: str
+    function: str  # "lambda" (bytecode), or the name of a function Keras looks up by name
+
+    def __init__(self, path: str, function: str) -> None:
+        vars(self).update(path=path, function=function)
+
+
+def keras_lambda_layers(data: bytes) -> list[KerasLambda]:
+    """The Lambda layers `keras_metadata.pb`'s bytes describe ([] for bytes that are no SavedMetadata)."""
+    import json
+
+    from tflint.wire import LENGTH_DELIMITED, WireError, fields
+
+    found: list[KerasLambda] = []
+    try:
+        for number, wire, _, start, end in fields(data):
+            if number != 1 or wire != LENGTH_DELIMITED:
+                continue
+            path, metadata = "", b""
+            for inner, inner_wire, _, value_start, value_end in fields(data, start, end):
+                if inner_wire != LENGTH_DELIMITED:
+                    continue
+                if inner == 3:
+                    path = _text(bytes(data[value_start:value_end]))
+                elif inner == 5 and value_end - value_start <= MAX_LAYER_METADATA:
+                    metadata = bytes(data[value_start:value_end])
+            if b"Lambda" not in metadata and b"lambda" not in metadata:
+                continue
+            try:
+                layer = json.loads(metadata)
+            except ValueError:
+                continue
+            config = layer.get("config") if isinstance(layer, dict) else None
+            if not isinstance(config, dict):
+                continue
+            kind = config.get("function_type")
+            function = config.get("function")
+            if isinstance(function, dict) and function.get("class_name") == "__lambda__":
+                kind = "lambda"
+            if layer.get("class_name") == "Lambda" or kind == "lambda":
+                found.append(KerasLambda(path, kind if isinstance(kind, str) else "function"))
+    except WireError:
+        return found
+    return found
