@@ -8,9 +8,9 @@ run it, says when it fires and what it points at, and grades it:
 - **where**: the top-level graph; every library function reached through a
   call op or a function-valued attr (`If`/`While`/`Case` branches, a
   dataset's `f`, `predicate`, `reduce_func`, ...), transitively; a GraphDef
-  serialized into a string constant that an op runs (`DatasetFromGraph`),
-  nested at most 4 deep and 64 MiB each; and, for a SavedModel directory, the
-  assets the loader reads.
+  serialized into a string constant (or a variable's checkpointed value)
+  that an op runs (`DatasetFromGraph`), nested at most 4 deep and 64 MiB
+  each; and, for a SavedModel directory, the assets the loader reads.
 - **when** (the finding's trigger): `load` (the init op, main op or legacy
   init op, an asset initializer, the restore op, a TF2 resource's
   `_create_resource` / `_initialize` function: it runs as soon as the model is
@@ -100,8 +100,9 @@ keeps its function as Python bytecode (or a name), which Keras runs when it
 loads the model (trigger `load`, code execution, 9.8; TensorFlow's own
 loaders and servers never read that file).
 
-Not covered: a GraphDef held as a variable's saved value (in the
-checkpoint).
+A GraphDef can also hide in the checkpoint, as the saved value of a
+string variable the graph-running op reads: it is read (at most 64 MiB)
+from `variables/` when the SavedModel directory has them.
 
 How to fix: remove the op from the exported model (do file I/O and
 logging outside it, replace `tf.py_function` with TensorFlow ops, read
@@ -124,6 +125,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity, at_asset, at_meta_graph
+from tflint.tf.checkpoint import saved_variables
 from tflint.tf.index import GraphIndex
 from tflint.tf.node import Node
 from tflint.tf.security import (
@@ -139,6 +141,7 @@ from tflint.tf.security import (
     KERAS_METADATA,
     LOAD,
     LOGGING,
+    MAX_NESTED_BYTES,
     NETWORK,
     NONE,
     OUTSIDE,
@@ -151,6 +154,7 @@ from tflint.tf.security import (
     Target,
     classify_path,
     exposure,
+    graph_variables,
     is_own_saver_op,
     keras_lambda_layers,
     nested_graph_ops,
@@ -327,11 +331,42 @@ def _properties(
 
 
 def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: frozenset[str]) -> Iterator[Issue]:
-    """Catalogued (or, in allow-list mode, unlisted) ops of the GraphDef `node` runs, reported on `node`."""
+    """Catalogued (or, in allow-list mode, unlisted) ops of the GraphDefs `node` runs, reported on `node`:
+    those in the graph's constants, and those saved as a variable's value in the checkpoint."""
+    yield from _nested_in(graph, node, listed, allowed, None, [])
+    for key, blob in _checkpoint_graphs(graph, node):
+        yield from _nested_in(graph, node, listed, allowed, [blob], [f"checkpoint '{key}'"])
+
+
+def _checkpoint_graphs(graph: GraphIndex, node: Node) -> list[tuple[str, bytes]]:
+    """(checkpoint key, bytes) of the variables whose saved value `node` runs as a GraphDef."""
+    artifact = graph.artifact
+    names = graph_variables(graph, node)
+    if artifact is None or not names:
+        return []
+    files = artifact.saved_model_files()
+    keys = {item.name: item.key for item in saved_variables(graph.meta_graph, files.object_graph)} if files else {}
+    found = []
+    for name in names:
+        key = keys.get(name) or name  # TF1 checkpoints key a variable by its name
+        blob = artifact.checkpoint_string(key, MAX_NESTED_BYTES)
+        if blob:
+            found.append((key, blob))
+    return found
+
+
+def _nested_in(
+    graph: GraphIndex,
+    node: Node,
+    listed: frozenset[str],
+    allowed: frozenset[str],
+    blobs: list[bytes] | None,
+    via: list[str],
+) -> Iterator[Issue]:
     triggers = exposure(graph).of(node)
     trigger = triggers[0] if triggers else DORMANT
-    outer = exposure(graph).path(node)
-    for found in nested_ops(graph, node):
+    outer = exposure(graph).path(node) + via
+    for found in nested_ops(graph, node, blobs):
         inner = " -> ".join(f"'{step}'" for step in found.chain[1:])
         if found.op in listed:
             capability = _capability(found.danger, found.target)
@@ -351,7 +386,7 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
                 properties=_properties(trigger, triggers, capability, found.danger, found.target, path, score),
             )
     if allowed:
-        for op, chain in _nested_unlisted(graph, node, allowed):
+        for op, chain in _nested_unlisted(graph, node, allowed, blobs):
             yield Issue(
                 node,
                 f"Node '{node.name}' runs a nested GraphDef whose node '{chain[-1]}' is {op}, "
@@ -360,8 +395,10 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
             )
 
 
-def _nested_unlisted(graph: GraphIndex, node: Node, allowed: frozenset[str]) -> list[tuple[str, tuple[str, ...]]]:
-    return [(op, chain) for op, chain in nested_graph_ops(graph, node) if op not in allowed]
+def _nested_unlisted(
+    graph: GraphIndex, node: Node, allowed: frozenset[str], blobs: list[bytes] | None
+) -> list[tuple[str, tuple[str, ...]]]:
+    return [(op, chain) for op, chain in nested_graph_ops(graph, node, blobs) if op not in allowed]
 
 
 def _not_allowed(graph: GraphIndex, allowed: frozenset[str]) -> Iterator[Issue]:

@@ -283,7 +283,7 @@ def test_security_bench_runs_tflint_alone_on_the_suite(tmp_path):
         [sys.executable, str(BENCH / "security.py"), "--json", str(out)], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "| tflint | 17/17 | 17/17 | 0/5 | 0 |" in done.stdout
+    assert "| tflint | 18/18 | 18/18 | 0/5 | 0 |" in done.stdout
     result = json.loads(out.read_text())
     assert {name: row["tflint"]["reported"] for name, row in result["rows"].items()} == {
         name: verdict["malicious"] for name, verdict in result["verdicts"].items()

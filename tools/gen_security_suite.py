@@ -68,6 +68,7 @@ class Case:
         description: str,
         in_process: bool = False,
         symlink_asset: str | None = None,
+        keep_variables: bool = False,
     ) -> None:
         self.name = name
         self.malicious = malicious
@@ -80,6 +81,7 @@ class Case:
         self.description = description
         self.in_process = in_process
         self.symlink_asset = symlink_asset
+        self.keep_variables = keep_variables
 
 
 def _save_tf2(module: Any, export: Path, function: Any, spec: Any) -> None:
@@ -217,6 +219,31 @@ def _nested_graph(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
         variant = tf.raw_ops.DatasetFromGraph(graph_def=graph_def)
         nested = tf.data.Dataset.from_tensors(x)  # only for its element spec
         restored = tf.data.experimental.from_variant(variant, nested.element_spec)
+        total = restored.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
+        return {"y": tf.strings.join([x, total])}
+
+    module.serve = serve
+    _save_tf2(module, export, serve, _string_spec())
+    return {"api": "tf2", "signature": "serving_default", "x": "hello"}
+
+
+def _checkpoint_graph(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
+    tf = _tf()
+    target = str(sandbox / "written.txt")
+
+    def leak(item: Any) -> Any:
+        tf.io.write_file(target, item)
+        return item
+
+    dataset = tf.data.Dataset.from_tensors(tf.constant("from-the-checkpoint")).map(leak)
+    module = tf.Module()
+    # The GraphDef is the variable's saved value: the graph holds no trace of it, the checkpoint does.
+    module.blob = tf.Variable(dataset._as_serialized_graph().numpy())
+
+    @tf.function
+    def serve(x: Any) -> Any:
+        variant = tf.raw_ops.DatasetFromGraph(graph_def=module.blob.read_value())
+        restored = tf.data.experimental.from_variant(variant, tf.data.Dataset.from_tensors(x).element_spec)
         total = restored.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
         return {"y": tf.strings.join([x, total])}
 
@@ -465,6 +492,9 @@ CASES = [
          _tf2(_debug_to_file), _dumped, "DebugIdentity with debug_urls file://"),
     Case("m_nested_graph", M, "serve:serving_default", "file-write", "nested GraphDef", "constant",
          _nested_graph, _written, "DatasetFromGraph running a serialized GraphDef whose map function writes a file"),
+    Case("m_checkpoint_graph", M, "serve:serving_default", "file-write", "GraphDef in the checkpoint", "constant",
+         _checkpoint_graph, _written, "DatasetFromGraph running a GraphDef that is a variable's saved value",
+         keep_variables=True),
     Case("m_init_table_secret", M, "load", "file-read", "init op", "constant",
          _tf1(_table_reads_secret), _found_in_table, "TF1 main op: a lookup table read from a constant absolute path"),
     Case("m_init_write", M, "load", "file-write", "init op", "constant",
@@ -580,6 +610,8 @@ def record(case: Case, result: dict[str, Any], out: Path) -> dict[str, Any]:
     target.mkdir(parents=True)
     export: Path = result["export"]
     shutil.copy(export / "saved_model.pb", target / "saved_model.pb")
+    if case.keep_variables:  # the checkpoint is where this model hides its graph
+        shutil.copytree(export / "variables", target / "variables")
     assets = export / "assets"
     if assets.is_dir():
         (target / "assets").mkdir()

@@ -730,7 +730,45 @@ def nested_graph_bytes(graph: GraphIndex, node: Node) -> list[bytes]:
     return found
 
 
-def nested_ops(graph: GraphIndex, node: Node) -> list[NestedOp]:
+def graph_variables(graph: GraphIndex, node: Node) -> list[str]:
+    """The top-level variables whose value flows into a graph-running op's GraphDef input.
+
+    Each is named as its checkpoint knows it: a `VarHandleOp`'s `shared_name` (else its node
+    name), a `VariableV2`'s node name. Function arguments are followed to their callers on the
+    op's first trigger path; at most MAX_UPSTREAM nodes are looked at per scope.
+    """
+    spec = GRAPH_INPUTS.get(node.op)
+    if spec is None or spec[0] >= len(node.data_inputs):
+        return []
+    reach = exposure(graph)
+    found: list[str] = []
+    pending: list[tuple[str | None, str]] = [(node.function, node.data_inputs[spec[0]].node)]
+    seen: set[tuple[str | None, str]] = set()
+    while pending and len(seen) < MAX_UPSTREAM:
+        function, name = pending.pop()
+        if (function, name) in seen:
+            continue
+        seen.add((function, name))
+        scope = _scope(graph, function)
+        if scope is None:
+            continue
+        if function is not None and name in scope.arg_names:
+            located = _argument_source(graph, reach, function, name)
+            if located is not None:
+                pending.append(located)
+            continue
+        producer = scope.by_name.get(name)
+        if producer is None or producer.op == "Const":
+            continue
+        if function is None and producer.op in ("VarHandleOp", "VariableV2", "Variable"):
+            shared = attr_strings(producer, "shared_name") if producer.op == "VarHandleOp" else []
+            found.append(shared[0] if shared and shared[0] else producer.name)
+            continue
+        pending.extend((function, item.node) for item in producer.data_inputs)
+    return found
+
+
+def nested_ops(graph: GraphIndex, node: Node, blobs: list[bytes] | None = None) -> list[NestedOp]:
     """Every catalogued op in the GraphDef `node` runs, and in the graphs that one runs, to MAX_NESTING deep.
 
     A nested graph has no signatures: all of it may run when its dataset is
@@ -738,25 +776,32 @@ def nested_ops(graph: GraphIndex, node: Node) -> list[NestedOp]:
     fails on them too).
     """
     found = []
-    for chain, inner, by_name in _nested_nodes(graph, node):
+    for chain, inner, by_name in _nested_nodes(graph, node, blobs):
         danger = CATALOGUE.get(inner.op)
         if danger is not None:
             found.append(NestedOp(chain, inner.op, danger, _nested_target(inner, danger, by_name)))
     return found
 
 
-def nested_graph_ops(graph: GraphIndex, node: Node) -> list[tuple[str, tuple[str, ...]]]:
+def nested_graph_ops(
+    graph: GraphIndex, node: Node, blobs: list[bytes] | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
     """(op, chain) of every node of the GraphDefs `node` runs (as `nested_ops`, catalogued or not)."""
-    return [(inner.op, chain) for chain, inner, _ in _nested_nodes(graph, node)]
+    return [(inner.op, chain) for chain, inner, _ in _nested_nodes(graph, node, blobs)]
 
 
-def _nested_nodes(graph: GraphIndex, node: Node) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
-    """(chain, NodeDef, its container's nodes by name) for each node of each nested GraphDef, bounded."""
+def _nested_nodes(
+    graph: GraphIndex, node: Node, blobs: list[bytes] | None
+) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
+    """(chain, NodeDef, its container's nodes by name) for each node of each nested GraphDef, bounded.
+
+    The GraphDefs are `blobs` when given (a variable's saved value), else the graph's own constants.
+    """
     from tflint import protos
 
-    pending: list[tuple[tuple[str, ...], bytes, int]] = [
-        ((node.name,), data, 1) for data in nested_graph_bytes(graph, node)
-    ]
+    if blobs is None:
+        blobs = nested_graph_bytes(graph, node)
+    pending: list[tuple[tuple[str, ...], bytes, int]] = [((node.name,), data, 1) for data in blobs]
     while pending:
         chain, blob, depth = pending.pop()
         message = protos.GraphDef()

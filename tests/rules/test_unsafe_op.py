@@ -597,3 +597,13 @@ def test_keras_metadata_that_is_not_one_is_no_finding_and_no_crash(tmp_path, con
     model = copy_model(require(SERVING / "tf2_module_signatures"), tmp_path)
     (model / "keras_metadata.pb").write_bytes(content)
     assert [f.message for f in lint_file(model, ON).findings if f.rule == RULE] == []
+
+
+def test_graph_def_saved_as_a_variable_value_is_read_from_the_checkpoint(tmp_path):
+    model = copy_model(DATA / "security" / "m_checkpoint_graph", tmp_path)
+    (finding,) = [f for f in lint_file(model, ON).findings if f.rule == RULE]
+    assert "checkpoint 'blob/.ATTRIBUTES/VARIABLE_VALUE'" in dict(finding.properties)["path"]
+    # A broken shard is no GraphDef to read: no finding about it, and no crash.
+    shard = model / "variables" / "variables.data-00000-of-00001"
+    shard.write_bytes(shard.read_bytes()[:20])
+    assert [f for f in lint_file(model, ON).findings if f.rule == RULE] == []
