@@ -165,9 +165,8 @@ def _print(verdicts: dict[str, Any], rows: dict[str, Any], tools: list[str]) -> 
         saver = sum(row[tool]["saver_reports"] for row in rows.values())
         wall = sum(row[tool]["wall"] for row in rows.values())
         cpu = sum(row[tool]["cpu"] for row in rows.values())
-        print(
-            f"| {tool} | {detected}/{len(malicious)} | {right} | {alarms}/{len(benign)} | {saver} | {wall:.1f} | {cpu:.1f} |"
-        )
+        found = f"{detected}/{len(malicious)}"
+        print(f"| {tool} | {found} | {right} | {alarms}/{len(benign)} | {saver} | {wall:.1f} | {cpu:.1f} |")
 
 
 if __name__ == "__main__":

@@ -94,8 +94,8 @@ def _string_spec() -> Any:
     return tf.TensorSpec([], tf.string, name="x")
 
 
-def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], dict[str, Any]]:
-    """A builder of a tf.Module whose serving_default(x: string) returns body(tf, sandbox, x)."""
+def _tf2(body: Callable[..., Any]) -> Callable[[Path, Path, int], dict[str, Any]]:
+    """A builder of a tf.Module whose serving_default(x: string) returns body(tf, sandbox, x, port)."""
 
     def build(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
         tf = _tf()
@@ -103,7 +103,7 @@ def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], d
 
         @tf.function
         def serve(x: Any) -> Any:
-            return {"y": body(tf, sandbox, x, port) if body.__code__.co_argcount == 4 else body(tf, sandbox, x)}
+            return {"y": body(tf, sandbox, x, port)}
 
         module.serve = serve
         _save_tf2(module, export, serve, _string_spec())
@@ -112,16 +112,16 @@ def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], d
     return build
 
 
-def _read_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.join([x, tf.io.read_file(str(sandbox / "secret.txt"))])
 
 
-def _write_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.io.write_file(str(sandbox / "written.txt"), x)
     return x
 
 
-def _list_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _list_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.reduce_join(tf.io.matching_files(str(sandbox / "*.txt")), separator=",")
 
 
@@ -136,7 +136,7 @@ def _network_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.as_string(tapped)
 
 
-def _read_one_deep(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_one_deep(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     @tf.function
     def inner(value: Any) -> Any:
         return tf.strings.join([value, tf.io.read_file(str(sandbox / "secret.txt"))])
@@ -144,7 +144,7 @@ def _read_one_deep(tf: Any, sandbox: Path, x: Any) -> Any:
     return inner(x)
 
 
-def _write_three_deep(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_three_deep(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     @tf.function
     def third(value: Any) -> Any:
         tf.io.write_file(str(sandbox / "written.txt"), value)
@@ -161,7 +161,7 @@ def _write_three_deep(tf: Any, sandbox: Path, x: Any) -> Any:
     return first(x)
 
 
-def _write_in_branch(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_in_branch(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     def leak() -> Any:
         tf.io.write_file(str(sandbox / "written.txt"), x)
         return tf.identity(x)
@@ -169,21 +169,21 @@ def _write_in_branch(tf: Any, sandbox: Path, x: Any) -> Any:
     return tf.cond(tf.strings.length(x) > 0, leak, lambda: tf.identity(x))
 
 
-def _read_input_target(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_input_target(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.io.read_file(x)
 
 
-def _write_input_target(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_input_target(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.io.write_file(x, tf.constant("pwned"))
     return x
 
 
-def _cache_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
+def _cache_to_file(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     dataset = tf.data.Dataset.from_tensors(x).cache(str(sandbox / "cache"))
     return dataset.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
 
 
-def _debug_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
+def _debug_to_file(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     numbers = tf.strings.length(x)
     tapped = tf.raw_ops.DebugIdentity(
         input=numbers,
@@ -194,7 +194,7 @@ def _debug_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
     return tf.strings.as_string(tapped)
 
 
-def _print_stderr(tf: Any, sandbox: Path, x: Any) -> Any:
+def _print_stderr(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.print("request:", x)
     return tf.strings.upper(x)
 
@@ -361,7 +361,7 @@ def _dormant_write(tf: Any, sandbox: Path) -> dict[str, Any]:
 
 
 def _keras(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
-    tf = _tf()
+    _tf()  # TensorFlow's quiet logging, set before Keras imports it
     import keras
 
     inputs = keras.Input((3,), name="features")
@@ -508,7 +508,7 @@ CASES = [
     Case("b_module_variable", B, "", "", "", "", _module_variable, _served, "tf.Module with a variable"),
     Case("b_own_asset_vocab", B, "", "", "", "", _own_asset, _served, "StaticHashTable read from its own asset"),
     Case("b_tf_print", B, "", "", "", "", _tf2(_print_stderr), _served, "tf.print to stderr in the signature"),
-    Case("b_tf1_asset_table", B, "", "", "", "", _tf1_asset_table, _served, "TF1 Builder: vocabulary asset and main op"),
+    Case("b_tf1_asset_table", B, "", "", "", "", _tf1_asset_table, _served, "TF1 Builder: vocab asset, main op"),
 ]  # fmt: skip
 
 

@@ -851,12 +851,6 @@ def _nested_target(inner: Any, danger: Danger, by_name: dict[str, Any]) -> Targe
     return _constant_target(Node(producer.name, producer.op, "", dict(producer.attr), ()))
 
 
-def has_catalogued_ops(graph: GraphIndex) -> bool:
-    """Whether any node of the graph (top-level or in a function) is catalogued or runs a nested graph."""
-    watched = CATALOGUE.keys() | GRAPH_INPUTS.keys()
-    return any(not watched.isdisjoint(scope.by_op()) for scope in graph.scopes())
-
-
 # -- Keras 2 metadata ----------------------------------------------------------------------------
 
 # A Keras 2 SavedModel's `keras_metadata.pb` (a SavedMetadata: field 1, repeated SavedObject with
