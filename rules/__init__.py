@@ -9,7 +9,8 @@ explicit so that `tflint rules` and the docs list exactly what runs.
 A rule's issues say what they are about (a node, an attr, a function, or a Place made by
 `tflint.finding`'s `at_*` functions) and the engine places them (`tflint.engine.place`). A rule
 imports nothing of `tflint.read` (the layer contract puts `rules` below it): what it needs from the
-disk or the text it asks of the Artifact it is handed (`directory_listing()`, `schema_uses()`).
+disk or the text it asks of the Artifact it is handed (`directory_listing()`,
+`saved_model_files()`, `schema_uses()`, ...).
 
 Optional constants, read by the engine (which names no rule itself):
 - `CHECKS`: what check() receives, when not a graph (`tflint.tf.index.GraphIndex`):

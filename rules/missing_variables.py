@@ -49,7 +49,6 @@ Fail:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -91,17 +90,18 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     restoring = [other for other in meta_graphs(graph) if _restores(other)]
     if restoring[0] is not meta:
         return  # reported once, on the first meta graph that restores
-    variables = os.path.join(listing.root, "variables")
+    # Named relative to the SavedModel directory, which the finding's file (saved_model.pb) is in: an
+    # absolute path would make the message as long as the directory's path.
     if not listing.has_variables_dir:
-        what = f"{variables}/ does not exist"
+        what = "variables/ does not exist"
     elif "variables.index" not in listing.variables:
-        what = f"{variables}/variables.index does not exist"
+        what = "variables/variables.index does not exist"
     else:
-        what = f"{variables}/ has no variables.data-* shard"
+        what = "variables/ has no variables.data-* shard"
     if "variables.index" in listing.variables:
         when = "every loader fails at load"
     else:
-        when = "TF Serving loads, then requests fail; Python loaders fail"
+        when = "TF Serving's requests fail; Python loaders fail"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,

@@ -95,6 +95,7 @@ FILE_SYSTEM = {
     "read/interface.py": "lists version directories (a version file is mapped by read/mapped, in a child)",
     "read/walk.py": "lists the directories it searches",
     "read/saved_model.py": "lists a SavedModel's assets/ and variables/",
+    "read/sniff.py": "the package's own vocabularies of file formats (read/formats.json)",
     "tf/registry.py": "the package's own op registry (tf/data)",
     "tf/releases.py": "the package's own release registries (tf/data)",
     "tf/kernels.py": "the package's own kernel registrations (tf/data)",

@@ -7,6 +7,8 @@ config, MediaPipe graph, fingerprint.pb, ...), not a protobuf at all (JSON,
 TFLite flatbuffer, HTML, ...), a chunked SavedModel (.cpb), or "unsure". The
 loader (tflint.read.load) lints graphs and unsure files and skips the others;
 tests/data/nongraphs holds a sample of every kind (tests/nongraph_samples.py).
+What it matches against is data, in formats.json beside it: the text vocabularies of
+the graph messages and of the other formats, their magic numbers, and file names.
 
 Design rules:
 * content decides; the file name is only a tie-breaker / hint for files whose
@@ -34,8 +36,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from tflint.records import record
 from tflint.runtime.patterns import lazy
@@ -599,19 +600,6 @@ _RIEGELI = bytes.fromhex(
 )
 _LFS = lazy(rb"version https://git-lfs\.github\.com/spec/v\d+\r?\n")
 
-_MAGIC = (
-    (b"\x1f\x8b", "gzip data"),
-    (b"PK\x03\x04", "zip archive"),
-    (b"\x89HDF\r\n\x1a\n", "HDF5 file (Keras .h5)"),
-    (b"\x93NUMPY", "NumPy array (.npy)"),
-    (b"\x89PNG\r\n\x1a\n", "PNG image"),
-    (b"\xff\xd8\xff", "JPEG image"),
-    (b"\x7fELF", "ELF binary"),
-    (b"%PDF-", "PDF document"),
-    (b"\xff\xfe", "UTF-16 text"),
-    (b"\xfe\xff", "UTF-16 text"),
-)
-
 
 def _magic(src: _Source, base: str) -> Verdict | None:
     head = src.get(0, 64)
@@ -644,21 +632,8 @@ def _name_hint(filename: str) -> tuple[str, str] | None:
     """(kind, message) suggested by the file name alone."""
     path = filename.replace("\\", "/").lower()
     base = os.path.basename(path)
-    table = {
-        "fingerprint.pb": "SavedModel fingerprint (FingerprintDef)",
-        "keras_metadata.pb": "Keras metadata (SavedMetadata)",
-        "tfhub_module.pb": "TF Hub module (ModuleDef)",
-        "config.pbtxt": "Triton model config (ModelConfig)",
-        "schema.pbtxt": "TFMD Schema",
-        "ops.pbtxt": "OpList",
-        "anomalies.pbtxt": "TFDV Anomalies",
-        "projector_config.pbtxt": "TensorBoard ProjectorConfig",
-        "models.config": "TensorFlow Serving ModelServerConfig",
-        "models.config.pbtxt": "TensorFlow Serving ModelServerConfig",
-        "pipeline.config": "Object Detection pipeline config (TrainEvalPipelineConfig)",
-    }
-    if base in table:
-        return "other-protobuf", table[base]
+    if base in _FILE_NAMES:
+        return "other-protobuf", _FILE_NAMES[base]
     if base.endswith(".cpb"):
         return "chunked-saved-model", "chunked SavedModel (riegeli, proto splitter)"
     if "label_map" in base:
@@ -889,82 +864,6 @@ def _scan_text(text: str) -> _TextInfo:
     return info
 
 
-# Graph vocabularies (tensorflow/core/framework/graph.proto, protobuf/meta_graph.proto, saved_model.proto).
-_GRAPH_TOP = {
-    "GraphDef": frozenset({"node", "library", "versions", "version", "debug_info"}),
-    "MetaGraphDef": frozenset(
-        {
-            "meta_info_def",
-            "graph_def",
-            "saver_def",
-            "collection_def",
-            "signature_def",
-            "asset_file_def",
-            "object_graph_def",
-        }
-    ),
-    "SavedModel": frozenset({"saved_model_schema_version", "meta_graphs"}),
-}
-_ALL_GRAPH_TOP = frozenset().union(*_GRAPH_TOP.values())
-_NODEDEF_FIELDS = frozenset({"name", "op", "input", "device", "attr", "experimental_debug_info", "experimental_type"})
-_NODEDEF_STRONG = frozenset({"op", "attr", "device", "experimental_debug_info", "experimental_type"})
-_GRAPH_ONLY_TOP = frozenset(
-    {
-        "meta_info_def",
-        "graph_def",
-        "saver_def",
-        "collection_def",
-        "asset_file_def",
-        "object_graph_def",
-        "saved_model_schema_version",
-        "meta_graphs",
-    }
-)
-# onnx/onnx.proto NodeProto (text dumps of ONNX graphs also have `node {` blocks)
-_ONNX_NODE = frozenset({"op_type", "output", "domain", "attribute", "doc_string", "overload"})
-# mediapipe/framework/calculator.proto CalculatorGraphConfig.Node
-_MEDIAPIPE_NODE = frozenset(
-    {
-        "calculator",
-        "input_stream",
-        "output_stream",
-        "input_side_packet",
-        "output_side_packet",
-        "options",
-        "node_options",
-        "source_layer",
-        "buffer_size_hint",
-        "input_stream_handler",
-        "output_stream_handler",
-        "input_stream_info",
-        "executor",
-        "profiler_config",
-        "max_in_flight",
-        "option_value",
-        "external_input",
-    }
-)
-# tensorflow/core/framework/cost_graph.proto CostGraphDef.Node
-_COSTGRAPH_NODE = frozenset(
-    {
-        "id",
-        "input_info",
-        "output_info",
-        "temporary_memory_size",
-        "persistent_memory_size",
-        "host_temp_memory_size",
-        "device_temp_memory_size",
-        "device_persistent_memory_size",
-        "compute_cost",
-        "compute_time",
-        "memory_time",
-        "is_final",
-        "control_input",
-        "inaccurate",
-    }
-)
-
-
 @record(frozen=True)
 class _Kind:
     message: str
@@ -983,192 +882,34 @@ class _Kind:
         vars(self).update(message=message, keys=keys, fields=fields, child_keys=child_keys)
 
 
-def _k(message: str, keys: str, fields: str = "", child_keys: Sequence[tuple[str, str]] = ()) -> _Kind:
-    """A _Kind from space-separated names."""
-    return _Kind(
-        message,
-        frozenset(keys.split()),
-        frozenset(fields.split() if fields else ()),
-        tuple((top, frozenset(kids.split())) for top, kids in child_keys),
+def _vocabulary() -> dict[str, Any]:
+    """formats.json beside this module: the vocabularies of the graph messages and of the other formats."""
+    with open(os.path.join(os.path.dirname(__file__), "formats.json"), encoding="utf-8") as data:
+        return cast("dict[str, Any]", json.load(data))
+
+
+_VOCABULARY = _vocabulary()
+_GRAPH_TOP = {message: frozenset(names) for message, names in _VOCABULARY["graph_top"].items()}
+_ALL_GRAPH_TOP = frozenset().union(*_GRAPH_TOP.values())
+_NODEDEF_FIELDS = frozenset(_VOCABULARY["nodedef_fields"])
+_NODEDEF_STRONG = frozenset(_VOCABULARY["nodedef_strong"])  # a block with one of these is a NodeDef
+_GRAPH_ONLY_TOP = frozenset(_VOCABULARY["graph_only_top"])  # top-level names no other message has
+_ONNX_NODE = frozenset(_VOCABULARY["onnx_node"])  # text dumps of ONNX graphs also have `node {` blocks
+_MEDIAPIPE_NODE = frozenset(_VOCABULARY["mediapipe_node"])
+_COSTGRAPH_NODE = frozenset(_VOCABULARY["costgraph_node"])
+# Other protobufs kept with graph extensions, in the order ties are decided.
+_OTHER_TEXT = tuple(
+    _Kind(
+        kind["message"],
+        frozenset(kind["keys"]),
+        frozenset(kind["fields"]),
+        tuple((top, frozenset(kids)) for top, kids in kind["child_keys"]),
     )
-
-
-# Vocabularies of other protobufs kept with graph extensions (sources in NOTES.md).
-_OTHER_TEXT = (
-    _k(
-        "MediaPipe CalculatorGraphConfig",
-        "input_stream output_stream input_side_packet output_side_packet packet_factory packet_generator "
-        "num_threads status_handler max_queue_size report_deadlock input_stream_handler output_stream_handler "
-        "executor profiler_config package graph_options",
-        "node type options",
-        [("node", " ".join(sorted(_MEDIAPIPE_NODE)))],
-    ),
-    _k(
-        "Object Detection label map (StringIntLabelMap)",
-        "",
-        "item",
-        [("item", "id display_name keypoints frequency instance_count")],
-    ),
-    _k(
-        "Triton model config (ModelConfig)",
-        "platform backend instance_group dynamic_batching sequence_batching ensemble_scheduling version_policy "
-        "default_model_filename cc_model_filenames model_warmup model_transaction_policy model_repository_agents "
-        "response_cache batch_input batch_output model_operations optimization metric_tags model_metrics",
-        "name input output parameters max_batch_size runtime",
-        [
-            ("input", "data_type dims format reshape is_shape_tensor allow_ragged_batch optional"),
-            ("output", "data_type dims label_filename reshape is_shape_tensor"),
-        ],
-    ),
-    _k(
-        "TensorFlow Serving ModelServerConfig",
-        "model_config_list custom_model_config",
-        "",
-        [("model_config_list", "config")],
-    ),
-    _k(
-        "TensorFlow Serving batching parameters",
-        "batch_timeout_micros max_enqueued_batches num_batch_threads allowed_batch_sizes pad_variable_length_inputs "
-        "thread_pool_name max_execution_batch_size enable_large_batch_splitting",
-        "max_batch_size",
-        [("max_batch_size", "value")],
-    ),
-    _k("TensorFlow Serving MonitoringConfig", "prometheus_config", ""),
-    _k("TensorFlow Serving PlatformConfigMap", "platform_configs", ""),
-    _k(
-        "TFMD Schema",
-        "sparse_feature weighted_feature string_domain float_domain int_domain default_environment "
-        "dataset_constraints tensor_representation_group generate_legacy_feature_spec",
-        "feature annotation",
-        [
-            (
-                "feature",
-                "type presence value_count domain int_domain float_domain string_domain bool_domain shape "
-                "struct_domain natural_language_domain image_domain lifecycle_stage distribution_constraints "
-                "skew_comparator drift_comparator in_environment not_in_environment deprecated",
-            )
-        ],
-    ),
-    _k(
-        "TFDV Anomalies",
-        "anomaly_info anomaly_name_format dataset_anomaly_info drift_skew_info data_missing",
-        "baseline baseline_v1",
-    ),
-    _k(
-        "TFDV statistics (DatasetFeatureStatisticsList)",
-        "",
-        "datasets",
-        [("datasets", "num_examples weighted_num_examples features cross_features")],
-    ),
-    _k("TF API golden file", "tf_class tf_module tf_proto", "path"),
-    _k(
-        "ApiDefs",
-        "",
-        "op",
-        [("op", "graph_op_name visibility endpoint in_arg out_arg arg_order deprecation_message deprecation_version")],
-    ),
-    _k(
-        "OpList",
-        "",
-        "op",
-        [
-            (
-                "op",
-                "input_arg output_arg is_stateful is_commutative is_aggregate "
-                "allows_uninitialized_input control_output is_distributed_communication",
-            )
-        ],
-    ),
-    _k(
-        "TFX pipeline IR (Pipeline)",
-        "runtime_spec execution_mode deployment_config",
-        "pipeline_info nodes",
-        [("nodes", "pipeline_node sub_pipeline"), ("pipeline_info", "id")],
-    ),
-    _k(
-        "Kubeflow PipelineSpec",
-        "deployment_spec components root sdk_version schema_version default_pipeline_root",
-        "pipeline_info",
-        [("pipeline_info", "display_name description")],
-    ),
-    _k("Kubeflow PipelineJob", "pipeline_spec runtime_config", "display_name labels name"),
-    _k(
-        "DELF config (DelfConfig)",
-        "delf_local_config delf_global_config use_local_features use_global_features image_scales is_tf2_exported",
-        "model_path max_image_size min_image_size",
-    ),
-    _k(
-        "DRAGNN MasterSpec",
-        "",
-        "component",
-        [
-            (
-                "component",
-                "transition_system fixed_feature linked_feature network_unit backend component_builder "
-                "num_actions resource attention_component",
-            )
-        ],
-    ),
-    _k(
-        "DRAGNN GridPoint",
-        "learning_method adam_beta1 adam_beta2 adam_eps decay_steps gradient_clip_norm use_moving_average dropout_rate",
-        "learning_rate seed",
-    ),
-    _k(
-        "SyntaxNet TaskSpec",
-        "Parameter task_name task_type",
-        "input output",
-        [("input", "record_format Part creator file_format"), ("output", "record_format Part creator file_format")],
-    ),
-    _k(
-        "tf2xla Config",
-        "",
-        "feed fetch variable conversion_options",
-        [("feed", "id shape"), ("fetch", "id"), ("variable", "node_name shape readonly")],
-    ),
-    _k("GraphDebugInfo", "files traces frames_by_id traces_by_id name_to_trace_id", ""),
-    _k("tf.train.Example", "features", ""),
-    _k("tf.train.SequenceExample", "feature_lists", "context"),
-    _k("tf.train.Features", "", "feature", [("feature", "key value")]),
-    _k("TensorBoard ProjectorConfig", "embeddings model_checkpoint_dir", "model_checkpoint_path"),
-    _k(
-        "CheckpointState",
-        "all_model_checkpoint_paths all_model_checkpoint_timestamps last_preserved_timestamp",
-        "model_checkpoint_path",
-    ),
-    _k(
-        "Object Detection pipeline config (TrainEvalPipelineConfig)",
-        "train_config eval_config train_input_reader eval_input_reader graph_rewriter",
-        "model",
-        [("model", "ssd faster_rcnn center_net experimental_model")],
-    ),
-    _k(
-        "SavedModel fingerprint (FingerprintDef)",
-        "saved_model_checksum graph_def_program_hash signature_def_hash saved_object_graph_hash checkpoint_hash",
-        "version uuid",
-    ),
-    _k("Keras metadata (SavedMetadata)", "", "nodes", [("nodes", "node_id node_path identifier metadata")]),
-    _k(
-        "ConfigProto",
-        "gpu_options allow_soft_placement log_device_placement device_count "
-        "intra_op_parallelism_threads inter_op_parallelism_threads use_per_session_threads "
-        "rpc_options placement_timeout_in_ms",
-        "graph_options experimental",
-    ),
-    _k(
-        "ONNX ModelProto",
-        "ir_version opset_import producer_name producer_version model_version",
-        "graph domain doc_string metadata_props training_info functions",
-    ),
-    _k(
-        "ONNX GraphProto",
-        "initializer value_info sparse_initializer quantization_annotation",
-        "node name input output doc_string",
-        [("node", " ".join(sorted(_ONNX_NODE)))],
-    ),
-    _k("Caffe NetParameter", "layer layers input_dim input_shape", "name input"),
-    _k("CostGraphDef", "cost", "node", [("node", " ".join(sorted(_COSTGRAPH_NODE - {"control_input"})))]),
+    for kind in _VOCABULARY["other_text"]
 )
+_MAGIC = tuple((bytes.fromhex(magic), what) for magic, what in _VOCABULARY["magic"])
+_FILE_NAMES: dict[str, str] = _VOCABULARY["file_names"]
+del _VOCABULARY
 
 
 def _node_look(kids: list[str] | None) -> str:

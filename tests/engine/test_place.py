@@ -145,3 +145,32 @@ def test_file_place_of_a_file_not_linted(form, expected):
     artifact = load_bytes(b"not a graph", "x.txt")
     artifact.form = form
     assert file_position(artifact, at_file()) == expected
+
+
+# Rules handed a position with what they check (a parser's error, a directive, a text's schema use) pass it on.
+HANDED_POSITIONS = {"invalid_graph", "invalid_suppression", "unused_suppression", "target_text_schema"}
+
+
+def test_rules_name_what_they_point_at_and_never_compute_where():
+    """One way to place a finding: no rule looks positions up itself, or passes `position=` unless handed one."""
+    import ast
+
+    from conftest import REPO
+
+    computing = []
+    for path in sorted((REPO / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.endswith("_position")
+                or (
+                    isinstance(node, ast.Attribute)
+                    and node.attr in ("line", "column", "positions")
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in ("node", "graph")
+                )
+            ):
+                computing.append(f"{path.name}:{node.lineno} {node.attr}")
+            if isinstance(node, ast.keyword) and node.arg == "position" and path.stem not in HANDED_POSITIONS:
+                computing.append(f"{path.name}:{node.lineno} position=")
+    assert computing == [], "say what the issue is about (node, field, function, at=tflint.finding.at_*)"

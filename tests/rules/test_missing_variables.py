@@ -72,7 +72,7 @@ def test_removed_variables_directory(source, tmp_path):
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert len(findings) == 1
     assert (
-        f"but {model}/variables/ does not exist: TF Serving loads, then requests fail; Python loaders fail"
+        "but variables/ does not exist: TF Serving's requests fail; Python loaders fail"
         in findings[0].message
     )
 
@@ -88,7 +88,7 @@ def test_incomplete_checkpoint(removed, what, tmp_path):
     model = copy_model(require(SERVING / "tf2_module_signatures"), tmp_path)
     (model / "variables" / removed).unlink()
     assert [f.message.split("but ")[1].split(": ")[0] for f in lint_file(model).findings if f.rule == RULE] == [
-        f"{model}/variables{what}"
+        f"variables{what}"
     ]
 
 
