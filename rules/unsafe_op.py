@@ -3,7 +3,9 @@
 TensorFlow's security policy says a model is a program: whatever ops it
 runs, run inside the process that loads or serves it, with that process's
 files and network. This rule reports every such op wherever TensorFlow can
-run it, says when it fires and what it points at, and grades it:
+run it, says when it fires and what it points at, and grades it (the path
+from the trigger to the op is in the finding's properties, `--format json`
+or `sarif`):
 
 - **where**: the top-level graph; every library function reached through a
   call op or a function-valued attr (`If`/`While`/`Case` branches, a
@@ -226,7 +228,7 @@ def _issue(graph: GraphIndex, node: Node, danger: Danger) -> Issue | None:
     trigger = triggers[0] if triggers else DORMANT
     path = exposure(graph).path(node)
     message = f"Node '{node.name}' runs {node.op}, which {_WHAT[capability]}{_target_text(danger, target, trigger)}"
-    message += f"; {_when(trigger)}: {' -> '.join(path)}"
+    message += f"; {_when(trigger)}{_depth(path)}"
     return Issue(
         node,
         message,
@@ -299,6 +301,12 @@ def _target_text(danger: Danger, target: Target, trigger: str) -> str:
     return f" ({where}, computed in the graph)"
 
 
+def _depth(path: list[str]) -> str:
+    """How many library functions lie between the trigger and the op (the whole path is in the properties)."""
+    functions = sum(step.startswith("function '") for step in path)
+    return f" ({functions} function{'s' if functions != 1 else ''} deep)" if functions else ""
+
+
 def _when(trigger: str) -> str:
     if trigger == LOAD:
         return "it runs when the model is loaded"
@@ -367,7 +375,6 @@ def _nested_in(
     trigger = triggers[0] if triggers else DORMANT
     outer = exposure(graph).path(node) + via
     for found in nested_ops(graph, node, blobs):
-        inner = " -> ".join(f"'{step}'" for step in found.chain[1:])
         if found.op in listed:
             capability = _capability(found.danger, found.target)
             score = _score(found.op, found.danger, found.target, triggers)
@@ -375,10 +382,8 @@ def _nested_in(
                 continue
             path = [*outer, "nested GraphDef", *(f"node '{step}'" for step in found.chain[1:])]
             what = _WHAT[capability] + _target_text(found.danger, found.target, trigger)
-            message = (
-                f"Node '{node.name}' runs a nested GraphDef whose node {inner} is {found.op}, which {what}; "
-                f"{_when(trigger)}: {' -> '.join(path)}"
-            )
+            message = f"Node '{node.name}' runs a nested GraphDef holding {found.op}, which {what}; "
+            message += f"{_when(trigger)}{_depth(path)}"
             yield Issue(
                 node,
                 message,
