@@ -168,3 +168,29 @@ def validation_config(config: Config, trust_model_config: bool) -> Config:
     if rules != dict(config.rules):
         changes["rules"] = MappingProxyType(rules)
     return replace(config, **changes) if changes else config
+
+
+def validation_setup(config: ConfigLike, graph_or_path: Any, serving: bool | None, trust_model_config: bool) -> Config:
+    """The configuration `validate` runs with: `config` (and, only when the model's configuration is trusted, the
+    `.tflint.yaml` near a path) as `validation_config` applies it, under the serving preset when `serving` (None:
+    when the graph looks like a SavedModel)."""
+    from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
+
+    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+    near = path if trust_model_config else None
+    resolved = validation_config(resolve_config(config, near=near), trust_model_config)
+    if serving is None:
+        serving = looks_like_saved_model(graph_or_path)
+    return with_serving_preset(resolved) if serving else resolved
+
+
+def min_tf_setup(config: ConfigLike, shown: str, op_defs: Sequence[str]) -> dict[str, Any]:
+    """What `--min-tf` replays `shown` with (tflint.engine.min_tf.oldest_release's arguments): the registry of every
+    bundled release, the rule that knows the saver's format, and `missing-kernel`'s options unless it is off."""
+    from tflint.tf.releases import known_releases
+
+    resolved = resolve_config(config, near=shown)
+    registry = registry_for(resolved, op_defs, list(known_releases()))
+    kernels = resolved.rules.get("missing-kernel")
+    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
+    return {"registry": registry, "saver_rule": "target-saver", "kernel_options": kernel_options}
