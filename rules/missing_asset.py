@@ -14,7 +14,10 @@ asset that is a directory (`Is a directory`), and for an empty vocabulary
 file read by a table initializer (`InitializeTableFromTextFileV2`): every
 loader fails at load (`Read less bytes than requested`, checked on a
 `StaticHashTable` over a `TextFileInitializer`). An empty asset nothing
-reads as a vocabulary is not reported.
+reads as a vocabulary is not reported. Two AssetFileDefs feeding one tensor
+(the same entry listed twice) fail the C++ loader TF Serving runs (`Endpoint
+"asset_path_initializer:0" fed more than once.`), while both Python loaders
+load the model: reported, since the C++ loader is what serves.
 
 The file check needs the SavedModel *directory* (`tflint export/1/`); when
 a lone `saved_model.pb` is linted only the tensor names are checked. A
@@ -70,10 +73,19 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     listing = graph.artifact.directory_listing() if graph.artifact is not None else None
     in_field = len(meta.asset_file_def) > 0
     reported: set[str] = set()
+    fed: set[str] = set()
     for ordinal, asset in enumerate(asset_file_defs(meta)):
         where = at_asset(ordinal) if in_field else at_meta_graph()
         filename = asset.filename
         name = asset.tensor_info.name
+        if name and name in fed:
+            yield Issue(
+                None,
+                f"Asset '{filename}' is fed to '{name}', which another AssetFileDef feeds too: TF Serving's loader "
+                f"fails at load ('Endpoint \"{name}\" fed more than once.'); the Python loaders load",
+                at=where,
+            )
+        fed.add(name)
         if name:
             resolved = resolve_tensor(graph, name)
             if resolved.problem is not None:

@@ -101,7 +101,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
     if "variables.index" in listing.variables:
         when = "every loader fails at load"
     else:
-        when = "TF Serving loads, then requests fail; Python loaders fail"
+        when = "TF Serving's requests fail; Python loaders fail"
     needed = ", ".join(tag_set_text(other.meta_info_def.tags) for other in restoring)
     yield Issue(
         None,

@@ -12,7 +12,9 @@ the model never serves. An empty file is fine (no requests). Python
 loaders do not read the file at all.
 
 tflint reads warm-up files of up to 64 MB; a larger one is reported as not
-read (`warmup-record`, a warning), never passed silently. Needs the
+read (`warmup-record`, a warning), never passed silently. The records' data
+is checksummed up to 16 MB (the framing of every record is checked): a
+damaged byte past that in a big file of images is not seen. Needs the
 SavedModel *directory*; reported on the tags of the meta graph TF Serving
 loads (`{ serve }`).
 

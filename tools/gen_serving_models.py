@@ -31,7 +31,8 @@ MODELS = {
     "tf1_legacy_init_op": "TF1 `saved_model.Builder` export: a float predict signature over a variable, a string "
     "lookup signature over a vocabulary asset (`saved_model_assets` collection), and the table initializer as "
     "`legacy_init_op` (the collection TF 1.x wrote; TF 2.21's Builder writes `saved_model_main_op`, so the "
-    "generator renames it)",
+    "generator renames it, and keeps one of the two `saved_model_assets` entries the Builder writes: TF Serving's "
+    "C++ loader refuses a tensor fed twice)",
     "tf2_module_signatures": "TF2 `tf.saved_model.save` of a `tf.Module`: two signatures (`serving_default` over a "
     "variable, `lookup` over a `StaticHashTable` from an asset), both `StatefulPartitionedCall` outputs",
     "tf2_keras_export": "Keras 3 `Model.export`: a small functional model (Dense + Dropout) with one "
@@ -84,6 +85,11 @@ def build_tf1_legacy_init_op(export: Path, work: Path) -> None:
     collections = saved.meta_graphs[0].collection_def
     collections["legacy_init_op"].CopyFrom(collections["saved_model_main_op"])
     del collections["saved_model_main_op"]
+    # TF 2.21's Builder, given assets_collection, lists the vocabulary twice in saved_model_assets: the
+    # Python loaders take it, but TF Serving's C++ loader feeds the asset tensor twice and refuses the
+    # model ('Endpoint "vocab_path:0" fed more than once.', missing-asset). This base is a healthy model.
+    assets = collections["saved_model_assets"].any_list.value
+    del assets[1:]
     (export / "saved_model.pb").write_bytes(saved.SerializeToString())
 
 

@@ -369,6 +369,15 @@ def apply(case: dict, bases: str, variants: str, work: str) -> None:
         path = os.path.join(work, relative)
         size = os.path.getsize(path)
         open(path, "wb").write(bytes((index * 131 + 7) % 256 for index in range(size)))
+    if case.get("duplicate_asset"):
+        # The first AssetFileDef listed twice: the C++ loader feeds its tensor twice.
+        from tensorflow.core.protobuf import saved_model_pb2
+
+        path = os.path.join(work, "saved_model.pb")
+        saved = saved_model_pb2.SavedModel.FromString(open(path, "rb").read())
+        meta = saved.meta_graphs[0]
+        meta.asset_file_def.add().CopyFrom(meta.asset_file_def[0])
+        open(path, "wb").write(saved.SerializeToString())
 
 
 # -- TensorFlow's verdicts ------------------------------------------------------------------------

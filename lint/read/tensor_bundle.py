@@ -340,12 +340,18 @@ def _table_items(data: bytes) -> Iterator[tuple[bytes, memoryview, int]]:
         raise _Broken("not an sstable (bad magic number)", size - 8)
     _, position = _handle(view, footer, size - 8)  # the metaindex block: TensorFlow writes it empty
     index_offset, index_size = _handle(view, position, size - 8)[0]
-    claimed: list[tuple[int, int]] = []
-    index_block = _block(view, index_offset, index_size, footer, claimed)
+    index_block = _block(view, index_offset, index_size, 0, footer)
     previous_key: bytes | None = None
+    # TensorFlow's TableBuilder writes the data blocks in order, then the index block: each data block
+    # must start where the previous one ended or later, and end before the index block. So no byte is
+    # read twice, whatever the handles say (a loop through the structure is a finding).
+    floor = 0
     for _, handle_value, where in _block_entries(view, index_block, index_offset):
         (offset, length), _ = _handle(handle_value, 0, len(handle_value), where)
-        block = _block(view, offset, length, footer, claimed)
+        if offset < floor:
+            raise _Broken("two blocks overlap (a loop in the table's structure)", offset)
+        block = _block(view, offset, length, floor, index_offset)
+        floor = offset + length + BLOCK_TRAILER_SIZE
         for key, value, at in _block_entries(view, block, offset):
             if previous_key is not None and key <= previous_key:
                 raise _Broken("keys are not in ascending order (TensorFlow's lookups would miss entries)", at)
@@ -363,15 +369,13 @@ def _handle(view: memoryview, position: int, end: int, where: int | None = None)
     return (offset, length), position
 
 
-def _block(view: memoryview, offset: int, length: int, end: int, claimed: list[tuple[int, int]]) -> memoryview:
-    """The contents of the block at `offset` (checked: bounds, no overlap with another block, trailer, CRC)."""
+def _block(view: memoryview, offset: int, length: int, start: int, end: int) -> memoryview:
+    """The contents of the block at `offset`, which must lie in `[start, end)` (checked: bounds, trailer, CRC)."""
     stop = offset + length + BLOCK_TRAILER_SIZE
-    if offset < 0 or stop > end:
+    if stop > len(view) - FOOTER_SIZE:
         raise _Broken(f"a block handle (offset {offset:,}, size {length:,}) points past the end of the file", offset)
-    for start, finish in claimed:
-        if offset < finish and start < stop:
-            raise _Broken("two blocks overlap (a loop in the table's structure)", offset)
-    claimed.append((offset, stop))
+    if offset < start or stop > end:
+        raise _Broken("two blocks overlap (a loop in the table's structure)", offset)
     kind = view[offset + length]
     stored = int.from_bytes(view[offset + length + 1 : stop], "little")
     if crc32c.unmask(stored) != crc32c.value(view[offset : offset + length + 1]):

@@ -324,3 +324,12 @@ def _raw_values(path):
     from tflint.read.tensor_bundle import _table_items
 
     return {key.decode(): bytes(value) for key, value, _ in _table_items(path.read_bytes()) if key}
+
+
+def test_more_entries_than_tflint_reads_is_a_problem(monkeypatch):
+    from tflint.read import tensor_bundle
+
+    monkeypatch.setattr(tensor_bundle, "MAX_ENTRIES", 2)
+    index = parse_bundle_index(table([(b"", header()), (b"a", entry()), (b"b", entry()), (b"c", entry())]))
+    assert str(index.problem).startswith("more than 2 entries (tflint reads no more)")
+    assert list(index.entries) == ["a", "b"]

@@ -43,11 +43,25 @@ def _cases():
     )
     text = meta(PATH, extra=collection)
     yield pytest.param(text, [(RULE, None, None)], id="tf1-collection")
+    # One tensor fed by two AssetFileDefs: TF Serving's C++ loader refuses it (Python loaders load it).
+    text = meta(PATH, extra=_asset("vocab_path:0", "vocab.txt") + "\n" + _asset("vocab_path:0", "other.txt"))
+    yield pytest.param(text, [(RULE, None, line_of(text, "other.txt"))], id="fed-twice")
+    text = meta(PATH, extra=_asset("vocab_path:0", "vocab.txt") + "\n" + _asset("vocab_path:0", "vocab.txt"))
+    yield pytest.param(text, [(RULE, None, line_of(text, "vocab.txt") + 1)], id="listed-twice")
 
 
 @pytest.mark.parametrize("pbtxt, expected", list(_cases()))
 def test_rule(pbtxt, expected):
     assert pinned(lint_text(pbtxt), rule=RULE) == expected
+
+
+def test_fed_twice_says_which_loader_fails():
+    text = meta(PATH, extra=_asset("vocab_path:0", "vocab.txt") + "\n" + _asset("vocab_path:0", "vocab.txt"))
+    (finding,) = [f for f in lint_text(text) if f.rule == RULE]
+    assert finding.message == (
+        "Asset 'vocab.txt' is fed to 'vocab_path:0', which another AssetFileDef feeds too: TF Serving's loader fails "
+        "at load ('Endpoint \"vocab_path:0\" fed more than once.'); the Python loaders load"
+    )
 
 
 def test_message_for_dangling_tensor():

@@ -72,7 +72,7 @@ def test_removed_variables_directory(source, tmp_path):
     findings = [f for f in lint_file(model).findings if f.rule == RULE]
     assert len(findings) == 1
     assert (
-        "but variables/ does not exist: TF Serving loads, then requests fail; Python loaders fail"
+        "but variables/ does not exist: TF Serving's requests fail; Python loaders fail"
         in findings[0].message
     )
 

@@ -72,3 +72,15 @@ def test_a_warm_up_file_too_big_to_read_is_a_warning(tmp_path, monkeypatch):
     (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
     assert str(finding.severity) == "warning"
     assert "tflint could not read it" in finding.message and "its requests are not checked" in finding.message
+
+
+def test_data_past_the_checksum_budget_is_framed_but_not_checksummed(monkeypatch):
+    from tflint.read import warmup
+
+    good = tfrecord(b"")
+    bad = bytearray(tfrecord(b"\x32\x00"))  # an empty predict log, its data CRC flipped
+    bad[-1] ^= 0xFF
+    assert parse_warmup(good + bytes(bad)).problem == "corrupted record at 16"
+    monkeypatch.setattr(warmup, "MAX_CHECKSUMMED_BYTES", 1)
+    assert parse_warmup(good + bytes(bad)).problem is None
+    assert parse_warmup(good + bytes(bad)[:-3]).problem == "truncated record at 16"
