@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
-from tflint.config.resolve import ConfigCache, ConfigLike, discover_files, min_tf_setup, validation_setup
+from tflint.config.resolve import ConfigCache, ConfigLike, discover_files, min_tf_setup, survey_files, validation_setup
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
 from tflint.engine import session
@@ -21,6 +21,7 @@ from tflint.engine.fix import FixResult
 from tflint.engine.min_tf import MinTf, blocking_rules, oldest_release
 from tflint.errors import ConfigError, UsageError
 from tflint.finding import Severity
+from tflint.report.identity import find_root as project_root  # noqa: F401 (callers of tflint.api.project_root)
 from tflint.report.outcome import GraphValidationError, Report
 from tflint.tf.imports import api_import_args
 
@@ -138,27 +139,15 @@ def survey(
 ) -> list[tuple[str, str | None]]:
     """`--show-files`: (path, None) for each file or SavedModel a run would lint, (path, what it holds) for
     each it would skip as not a TensorFlow graph. Files are told apart by their first bytes, as a run does."""
-    from tflint.read.load import not_a_graph
-
-    files = discover(
-        paths,
-        config,
-        overrides=overrides,
-        stdin_name=stdin_name,
-        force_exclude=force_exclude,
-        respect_gitignore=respect_gitignore,
-    )
-    return [(path, None if path == "-" or os.path.isdir(path) else not_a_graph(path)) for path in files]
+    configs = ConfigCache(config, overrides, stdin_name)
+    return survey_files(discover_files((os.fspath(path) for path in paths), configs, force_exclude, respect_gitignore))
 
 
 def settings_for(
     path: str | os.PathLike[str], config: ConfigLike = None, overrides: Overrides | None = None
 ) -> tuple[Config, str | None]:
     """`--show-settings`: the configuration that applies to `path` (and the file it comes from)."""
-    configs = ConfigCache(config, overrides)
-    named = os.fspath(path)
-    base = configs.for_path(named)
-    return base.for_file(named), base.source
+    return ConfigCache(config, overrides).settings_of(os.fspath(path))
 
 
 def _named_baseline(baseline: Any, write_baseline: Any) -> Any:
@@ -180,13 +169,6 @@ def _report(run: session.Run, **how: Any) -> Report:
         result = apply_to_run(findings, run.files, run.rules, **how)
         findings, hidden, pruned = result.findings, result.hidden, result.pruned
     return Report(tuple(findings), run.fail_on, run.shown, run.file_fail_on, hidden, run.rules, pruned, run.skipped)
-
-
-def project_root(start: str | None = None) -> str:
-    """The repository root above `start` (default: the current directory), or `start` itself."""
-    from tflint.report.identity import find_root
-
-    return find_root(start)
 
 
 def lint_file(

@@ -97,6 +97,11 @@ class ConfigCache:
             entry = self._for_run[id(base)] = (base, applied, registry_for(applied, op_defs, target_tf))
         return entry[1].for_file(self.named(path)), entry[2]
 
+    def settings_of(self, path: str) -> tuple[Config, str | None]:
+        """`--show-settings`: the configuration that applies to `path`, and the file it comes from."""
+        base = self.for_path(path)
+        return base.for_file(path), base.source
+
     def excludes(self) -> Excludes:
         """A walk's excludes: those of the configuration in force in each directory it meets."""
         return _RunExcludes(self)
@@ -194,3 +199,11 @@ def min_tf_setup(config: ConfigLike, shown: str, op_defs: Sequence[str]) -> dict
     kernels = resolved.rules.get("missing-kernel")
     kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
     return {"registry": registry, "saver_rule": "target-saver", "kernel_options": kernel_options}
+
+
+def survey_files(files: Iterable[str]) -> list[tuple[str, str | None]]:
+    """`--show-files`: (path, None) for each discovered file or SavedModel a run lints, (path, what it holds) for
+    each it skips as not a TensorFlow graph, told apart by its first bytes as a run does."""
+    from tflint.read.load import not_a_graph
+
+    return [(path, None if path == "-" or os.path.isdir(path) else not_a_graph(path)) for path in files]
