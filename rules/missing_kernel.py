@@ -11,8 +11,10 @@ Registered kernels: device='CPU'; T in [DT_FLOAT] ...`. The message names the
 dtypes that do have kernels.
 
 Placement follows TensorFlow's placer (`tflint.tf.placement`): the node's
-device pin, its colocation group (`_class: loc:@other`: the group runs on
-one device type that every member supports), the server's device types and
+device pin, its colocation group (`_class: loc:@other`, and the ends of an
+edge carrying a resource or a reference: the group runs on one device type
+that every member supports, and a resource's user pinned elsewhere follows
+the resource), the server's device types and
 soft placement. Without soft placement a pin to a device type the server
 lacks (`Cannot assign a device for operation ...: ... was explicitly
 assigned to /device:GPU:0 but available devices are [ ... CPU:0 ]`), or to
@@ -27,9 +29,10 @@ bodies of called functions are placed softly either way (TF2 functions).
 Top-level nodes and the bodies of called functions are checked; an op no
 bundled wheel has a CPU or GPU kernel for (TPU ops) is not judged.
 
-Kernels are bundled for TensorFlow 2.21, from the `tensorflow-cpu` wheel for
-a CPU-only server and from the GPU-built `tensorflow` wheel when the
-server's devices include `GPU` (`tflint.tf.kernels`). A `target-tf` release
+Kernels are bundled for TensorFlow 2.21, 2.15 and 2.11, from the
+`tensorflow-cpu` wheel for a CPU-only server and from the GPU-built
+`tensorflow` wheel when the server's devices include `GPU`
+(`tflint.tf.kernels`). A `target-tf` release
 whose kernels are bundled is judged too; other targets are judged by the
 2.21 kernels only (kernels are seldom removed, so this misses a kernel a
 release had not yet gained, never the other way).

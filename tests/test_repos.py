@@ -326,7 +326,9 @@ def test_preset_on_the_command_line_is_extends(capsys, repo):
     _write(repo / "g.pbtxt", 'node { name: "a" op: "NoOp" device: "/device:GPU:0" }\n')
     assert run(capsys, "g.pbtxt")[:2] == (0, "All checks passed (1 file).\n")
     code, out, _ = run(capsys, "--preset", "serving", "g.pbtxt")
-    assert code == 0 and "g.pbtxt:1:8: warning: " in out and "[hardcoded-device]" in out
+    assert "g.pbtxt:1:8: warning: " in out and "[hardcoded-device]" in out
+    # The preset places as TF Serving does, without soft placement: a CPU server cannot run the pin.
+    assert code == 1 and "g.pbtxt:1:8: error: " in out and "[missing-kernel]" in out
     code, out, _ = run(capsys, "--preset", "serving", "--show-settings", "g.pbtxt")
     assert code == 0 and "  unsafe-op:\n    level: error\n" in out and "  dead-node: info\n" in out
 

@@ -979,7 +979,7 @@ def _decide_text(info: _TextInfo, text: str, hint: _Hint) -> Verdict:
     header = _header_message(text)
     top = set(info.top)
     look = _node_look(info.children.get("node"))
-    if header in _GRAPH_TOP:
+    if header is not None and header in _GRAPH_TOP:
         return Verdict("graph", header, f"'# proto-message: {header}' header; {_describe(info)}", form)
     if not info.top:
         if info.error:

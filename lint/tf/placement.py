@@ -2,9 +2,9 @@
 
 On the first `Session.run` (TF Serving: at load or warm-up) the placer
 assigns every node of the graph, whatever is fetched, so one node it cannot
-place fails every run. Called functions are placed when they are first
-instantiated (a Session lowers and inlines them into the graph before
-placing it). For each node the placer:
+place fails every run. A called function's body is placed when the call
+first runs (checked with TensorFlow 2.21: a uint8 MatMul in a PartitionedCall's
+body fails that call, and other fetches run). For each node the placer:
 
 1. takes the device types of the process that have a kernel matching the
    node's attrs (`tflint.tf.kernels`); none: `No OpKernel was registered to
@@ -167,20 +167,22 @@ def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool)
 
     if soft and not partial:
         return  # soft placement fails a colocation group only when its members' device types do not meet
-    groups = _colocation_groups(scope)
+    groups, yielding = _colocation_groups(graph, scope)
     if not soft:
         # A lone pinned node: soft placement always finds it a device (one without any was reported above).
         # Its fate depends on its device string and kernels only, so nodes sharing both share it.
         fails: dict[tuple[str, frozenset[str] | None], bool] = {}
+        # A pin to a device the server has fails only for a node some of whose device types lack kernels.
+        safe = {device: _pin_is_safe(device, server, partial) for device in {node.device for node in scope.nodes}}
         for node in scope.nodes:
             device = node.device
-            if not device or id(node) in groups:
+            if not device or safe[device] or id(node) in groups:
                 continue
             key = (device, supported(node))
             known = fails.get(key)
             if known is False:
                 continue
-            problem = _group_problem([node], supported, server, soft)
+            problem = _group_problem([node], supported, server, soft, yielding)
             fails[key] = problem is not None
             if problem is not None:
                 yield problem
@@ -189,7 +191,7 @@ def _scope_problems(graph: GraphIndex, scope: Scope, server: Server, soft: bool)
         if id(members) in seen:
             continue
         seen.add(id(members))
-        problem = _group_problem(members, supported, server, soft)
+        problem = _group_problem(members, supported, server, soft, yielding)
         if problem is not None:
             yield problem
 
@@ -208,17 +210,25 @@ def _second_cpu(device: str) -> bool:
     return kind == "CPU" and (index or 0) > 0
 
 
-def _pin_can_fail(device: str, server: Server) -> bool:
-    """Whether a pin could fail without soft placement: a type at all (the kernels decide the rest)."""
-    return _pin_type(device) is not None
+def _pin_is_safe(device: str, server: Server, partial: bool) -> bool:
+    """Whether a lone node pinned there is placed whatever its kernels (when none lacks only some types)."""
+    kind = _pin_type(device)
+    if kind is None:
+        return True
+    return kind in server.devices and not _second_cpu(device) and not partial
 
 
 def _group_problem(
-    members: list[Node], supported: Callable[[Node], frozenset[str] | None], server: Server, soft: bool
+    members: list[Node],
+    supported: Callable[[Node], frozenset[str] | None],
+    server: Server,
+    soft: bool,
+    yielding: frozenset[int] = frozenset(),
 ) -> PlacementProblem | None:
     """What fails when the placer puts these colocated nodes (or one pinned node) on one device type.
 
-    `supported(node)` is the device types with a kernel for the node, None for a node not judged (any).
+    `supported(node)` is the device types with a kernel for the node, None for a node not judged (any);
+    the pins of the nodes in `yielding` (by id) give way to their resource's.
     """
     everywhere = frozenset(server.devices)
     common = everywhere
@@ -228,7 +238,16 @@ def _group_problem(
             if not devices:
                 return None  # a member has no kernel at all: reported as such
             common = common & devices
-    pinned = [] if soft else [(node, kind) for node in members if node.device for kind in _pinned_type(node.device)]
+    pinned = (
+        []
+        if soft
+        else [
+            (node, kind)
+            for node in members
+            if node.device and id(node) not in yielding
+            for kind in _pinned_type(node.device)
+        ]
+    )
     if not soft:
         for node, kind in pinned:
             if kind not in everywhere or _second_cpu(node.device):
@@ -276,8 +295,16 @@ def _pinned_type(device: str) -> tuple[str, ...]:
     return (kind,) if kind is not None else ()
 
 
-def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
-    """id(node) -> the shared member list of its colocation group, for nodes in a group of two or more."""
+def _colocation_groups(graph: GraphIndex, scope: Scope) -> tuple[dict[int, list[Node]], frozenset[int]]:
+    """id(node) -> the shared member list of its colocation group, for nodes in a group of two or more; and
+    the ids of the nodes whose pin gives way to their resource's.
+
+    Groups join the nodes a `_class` attr names, and the two ends of an edge carrying a resource or a
+    reference (the placer keeps a variable and its users together). Across such an edge the consumer's
+    pin gives way to the producer's, when the producer is pinned (checked with TensorFlow 2.21: a
+    ReadVariableOp pinned to /device:GPU:0 reading a variable on /device:CPU:0 runs on a CPU-only
+    machine without soft placement).
+    """
     parent: dict[str, str] = {}
 
     def find(name: str) -> str:
@@ -288,6 +315,16 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
             parent[name], name = root, parent[name]
         return root
 
+    def join(name: str, other: str) -> None:
+        parent.setdefault(name, name)
+        parent.setdefault(other, other)
+        parent[find(name)] = find(other)
+
+    yielding: set[int] = set()
+    for node, producer in _resource_edges(graph, scope):
+        join(node.name, producer.name)
+        if producer.device and node.device:
+            yielding.add(id(node))
     # Nodes without `_class` share attr dicts with many others: look at each dict once.
     colocated = [node for group in scope.attr_groups() if "_class" in group[0].attr for node in group]
     for node in colocated:
@@ -295,11 +332,9 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
             if item.startswith(_COLOCATION_PREFIX):
                 other = item[len(_COLOCATION_PREFIX) :].decode("utf-8", "replace")
                 if other in scope.by_name and other != node.name:
-                    parent.setdefault(node.name, node.name)
-                    parent.setdefault(other, other)
-                    parent[find(node.name)] = find(other)
+                    join(node.name, other)
     if not parent:
-        return {}
+        return {}, frozenset()
     by_root: dict[str, list[Node]] = {}
     for name in parent:
         member = scope.by_name.get(name)
@@ -311,7 +346,82 @@ def _colocation_groups(scope: Scope) -> dict[int, list[Node]]:
             members.sort(key=lambda node: node.ordinal)
             for node in members:
                 groups[id(node)] = members
-    return groups
+    return groups, frozenset(yielding)
+
+
+_RESOURCE = 20  # DT_RESOURCE
+
+
+def _resource_edges(graph: GraphIndex, scope: Scope) -> Iterator[tuple[Node, Node]]:
+    """(consumer, producer) for each data input carrying a resource or a reference (by the consumer's OpDef)."""
+    positions_of: dict[tuple[str, int], tuple[int, ...]] = {}
+    possible: dict[str, bool] = {}  # op -> whether some input of it can carry a resource or a reference
+    for group in scope.attr_groups():
+        first = group[0]
+        op = first.op
+        may = possible.get(op)
+        if may is None:
+            may = possible[op] = _may_carry_resource(graph, op)
+        if not may:
+            continue
+        key = (op, id(first.attr))
+        positions = positions_of.get(key)
+        if positions is None:
+            positions = positions_of[key] = _resource_positions(graph, first)
+        if not positions:
+            continue
+        for node in group:
+            inputs = node.data_inputs
+            for position in positions:
+                if position < len(inputs):
+                    producer = scope.by_name.get(inputs[position].node)
+                    if producer is not None and producer is not node:
+                        yield node, producer
+
+
+def _may_carry_resource(graph: GraphIndex, op: str) -> bool:
+    """Whether an input of `op` can carry a resource or a reference, whatever the attrs (by its OpDef)."""
+    schema = graph.schema_for(op)
+    if schema is None or schema.is_function:
+        return False
+    for arg in schema.inputs:
+        if arg.is_ref or arg.type == _RESOURCE or arg.type_list_attr:
+            return True
+        if arg.type_attr:
+            attr = schema.attrs.get(arg.type_attr)
+            allowed = attr.allowed_values.list.type if attr is not None and attr.HasField("allowed_values") else ()
+            if not allowed or _RESOURCE in allowed:
+                return True
+    return False
+
+
+def _resource_positions(graph: GraphIndex, node: Node) -> tuple[int, ...]:
+    """The positions of `node`'s data inputs that carry a resource or a reference, by its OpDef and attrs."""
+    schema = graph.schema_for(node.op)
+    if schema is None or schema.is_function:
+        return ()
+    attrs = node.attr or {}
+    found: list[int] = []
+    position = 0
+    for arg in schema.inputs:
+        if arg.type_list_attr:
+            value = attrs.get(arg.type_list_attr)
+            kinds = list(value.list.type) if value is not None else []
+        else:
+            kind = arg.type
+            if not kind and arg.type_attr:
+                value = attrs.get(arg.type_attr)
+                kind = value.type if value is not None and value.WhichOneof("value") == "type" else 0
+            count = 1
+            if arg.number_attr:
+                value = attrs.get(arg.number_attr)
+                count = value.i if value is not None and 0 <= value.i <= 1024 else 0
+            kinds = [kind] * count
+        for kind in kinds:
+            if arg.is_ref or kind == _RESOURCE:
+                found.append(position)
+            position += 1
+    return tuple(found)
 
 
 # -- one node's kernels ------------------------------------------------------------

@@ -157,6 +157,7 @@ HALF_RANGE = _graph(
         pytest.param(None, [], id="newest"),
         pytest.param("2.15", [(RULE, "r", 2)], id="target-with-kernels"),
         pytest.param("2.4", [], id="target-without-kernels"),
+        pytest.param("2.11", [(RULE, "r", 2)], id="older-target-with-kernels"),
     ],
 )
 def test_target_releases_with_bundled_kernels(target, expected):
@@ -165,14 +166,14 @@ def test_target_releases_with_bundled_kernels(target, expected):
         config["target-tf"] = target
     findings = [f for f in lint_text(HALF_RANGE, config) if f.rule == RULE]
     assert pinned(findings) == expected
-    assert all(f.message.endswith("(TF 2.15)") for f in findings)
+    assert all(f.message.endswith(f"(TF {target})") for f in findings)
 
 
 def test_bundled_kernel_releases():
     from tflint.tf.kernels import build_for, builds, releases_with_kernels
 
-    assert releases_with_kernels() == ("2.15", "2.21")
-    assert builds() == ("2.15-cpu", "2.15-gpu", "2.21-cpu", "2.21-gpu")
+    assert releases_with_kernels() == ("2.11", "2.15", "2.21")
+    assert builds() == ("2.11-cpu", "2.11-gpu", "2.15-cpu", "2.15-gpu", "2.21-cpu", "2.21-gpu")
     assert build_for("2.21", ("CPU", "GPU")) == "2.21-gpu"
     assert build_for("2.4", ("CPU",)) is None
 
@@ -204,3 +205,20 @@ def test_min_tf_takes_the_bundled_kernels_into_account(tmp_path):
     nowhere = tmp_path / "matmul.pbtxt"
     nowhere.write_text(UINT8_MATMUL)
     assert min_tf(nowhere).blockers == (RULE,)
+
+
+VARIABLE = 'node { name: "v" op: "VarHandleOp" %s attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape {} } } }'
+READ = 'node { name: "r" op: "ReadVariableOp" input: "v" device: "/device:GPU:0" attr { key: "dtype" value { type: DT_FLOAT } } }'
+
+
+@pytest.mark.parametrize(
+    "variable_device, expected",
+    [
+        # Across a resource edge the user's pin gives way to the variable's (TF 2.21 places it on the CPU).
+        pytest.param('device: "/device:CPU:0"', [], id="variable-pinned"),
+        pytest.param("", [(RULE, "r", 2)], id="variable-unpinned"),
+    ],
+)
+def test_a_resource_users_pin_gives_way_to_the_resources(variable_device, expected):
+    text = _graph(VARIABLE % variable_device, READ)
+    assert pinned(lint_text(text, _config()), RULE) == expected
