@@ -245,12 +245,7 @@ def compat(
     version). Raises UsageError for a missing version, a directory without
     a SavedModel, a plain GraphDef, or versions of different kinds.
     """
-    from tflint.read.interface import latest_versions
-
-    if new is None:
-        pair = latest_versions(os.fspath(old))
-    else:
-        pair = (os.fspath(old), os.fspath(new))
+    pair = session.version_pair(os.fspath(old), None if new is None else os.fspath(new))
     return compat_pairs(
         [pair],
         config,

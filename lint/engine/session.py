@@ -106,6 +106,14 @@ def lint_files(
     )
 
 
+def version_pair(old: str, new: str | None) -> tuple[str, str]:
+    """The versions `compat` compares: `old` and `new`, or with `new` None the two highest numeric versions in the
+    model base directory `old` (TensorFlow Serving's layout). Raises UsageError when there are not two."""
+    from tflint.read.interface import latest_versions
+
+    return latest_versions(old) if new is None else (old, new)
+
+
 def compare_files(
     pairs: Iterable[tuple[str, str]],
     configs: ConfigCache,
