@@ -139,8 +139,15 @@ def survey(
 ) -> list[tuple[str, str | None]]:
     """`--show-files`: (path, None) for each file or SavedModel a run would lint, (path, what it holds) for
     each it would skip as not a TensorFlow graph. Files are told apart by their first bytes, as a run does."""
-    configs = ConfigCache(config, overrides, stdin_name)
-    return survey_files(discover_files((os.fspath(path) for path in paths), configs, force_exclude, respect_gitignore))
+    files = discover(
+        paths,
+        config,
+        overrides=overrides,
+        stdin_name=stdin_name,
+        force_exclude=force_exclude,
+        respect_gitignore=respect_gitignore,
+    )
+    return survey_files(files)
 
 
 def settings_for(
