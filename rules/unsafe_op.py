@@ -3,14 +3,16 @@
 TensorFlow's security policy says a model is a program: whatever ops it
 runs, run inside the process that loads or serves it, with that process's
 files and network. This rule reports every such op wherever TensorFlow can
-run it, says when it fires and what it points at, and grades it:
+run it, says when it fires and what it points at, and grades it (the path
+from the trigger to the op is in the finding's properties, `--format json`
+or `sarif`):
 
 - **where**: the top-level graph; every library function reached through a
   call op or a function-valued attr (`If`/`While`/`Case` branches, a
   dataset's `f`, `predicate`, `reduce_func`, ...), transitively; a GraphDef
-  serialized into a string constant that an op runs (`DatasetFromGraph`),
-  nested at most 4 deep and 64 MiB each; and, for a SavedModel directory, the
-  assets the loader reads.
+  serialized into a string constant (or a variable's checkpointed value)
+  that an op runs (`DatasetFromGraph`), nested at most 4 deep and 64 MiB
+  each; and, for a SavedModel directory, the assets the loader reads.
 - **when** (the finding's trigger): `load` (the init op, main op or legacy
   init op, an asset initializer, the restore op, a TF2 resource's
   `_create_resource` / `_initialize` function: it runs as soon as the model is
@@ -95,9 +97,14 @@ level, besides the catalogued ones (the `untrusted` preset lists the ops of
 ordinary Keras and `tf.Module` models). Off by default (TensorFlow itself
 accepts all of these); the `serving` preset makes it an error.
 
-Not covered: a GraphDef held as a variable's saved value (in the
-checkpoint), and the Python a Keras 2 `Lambda` layer keeps in
-`keras_metadata.pb` (it runs when Keras loads the model, not TensorFlow).
+A Keras 2 SavedModel's `keras_metadata.pb` is read too: a `Lambda` layer
+keeps its function as Python bytecode (or a name), which Keras runs when it
+loads the model (trigger `load`, code execution, 9.8; TensorFlow's own
+loaders and servers never read that file).
+
+A GraphDef can also hide in the checkpoint, as the saved value of a
+string variable the graph-running op reads: it is read (at most 64 MiB)
+from `variables/` when the SavedModel directory has them.
 
 How to fix: remove the op from the exported model (do file I/O and
 logging outside it, replace `tf.py_function` with TensorFlow ops, read
@@ -120,6 +127,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tflint.finding import Issue, Severity, at_asset, at_meta_graph
+from tflint.tf.checkpoint import saved_variables
 from tflint.tf.index import GraphIndex
 from tflint.tf.node import Node
 from tflint.tf.security import (
@@ -132,8 +140,10 @@ from tflint.tf.security import (
     FROM_INPUT,
     FROM_SAVER,
     GRAPH_INPUTS,
+    KERAS_METADATA,
     LOAD,
     LOGGING,
+    MAX_NESTED_BYTES,
     NETWORK,
     NONE,
     OUTSIDE,
@@ -146,12 +156,14 @@ from tflint.tf.security import (
     Target,
     classify_path,
     exposure,
+    graph_variables,
     is_own_saver_op,
+    keras_lambda_layers,
     nested_graph_ops,
     nested_ops,
     target_of,
 )
-from tflint.tf.serving import asset_file_defs
+from tflint.tf.serving import asset_file_defs, meta_graph_ordinal
 
 ID = "unsafe-op"
 CATEGORY = "serving"
@@ -194,6 +206,7 @@ def check(graph: GraphIndex, options: Mapping[str, Any]) -> Iterator[Issue]:
                     if op in GRAPH_INPUTS:
                         yield from _nested(graph, node, listed, allowed)
     yield from _assets(graph)
+    yield from _keras_lambdas(graph)
 
 
 def _issue(graph: GraphIndex, node: Node, danger: Danger) -> Issue | None:
@@ -215,7 +228,7 @@ def _issue(graph: GraphIndex, node: Node, danger: Danger) -> Issue | None:
     trigger = triggers[0] if triggers else DORMANT
     path = exposure(graph).path(node)
     message = f"Node '{node.name}' runs {node.op}, which {_WHAT[capability]}{_target_text(danger, target, trigger)}"
-    message += f"; {_when(trigger)}: {' -> '.join(path)}"
+    message += f"; {_when(trigger)}{_depth(path)}"
     return Issue(
         node,
         message,
@@ -288,6 +301,12 @@ def _target_text(danger: Danger, target: Target, trigger: str) -> str:
     return f" ({where}, computed in the graph)"
 
 
+def _depth(path: list[str]) -> str:
+    """How many library functions lie between the trigger and the op (the whole path is in the properties)."""
+    functions = sum(step.startswith("function '") for step in path)
+    return f" ({functions} function{'s' if functions != 1 else ''} deep)" if functions else ""
+
+
 def _when(trigger: str) -> str:
     if trigger == LOAD:
         return "it runs when the model is loaded"
@@ -320,12 +339,42 @@ def _properties(
 
 
 def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: frozenset[str]) -> Iterator[Issue]:
-    """Catalogued (or, in allow-list mode, unlisted) ops of the GraphDef `node` runs, reported on `node`."""
+    """Catalogued (or, in allow-list mode, unlisted) ops of the GraphDefs `node` runs, reported on `node`:
+    those in the graph's constants, and those saved as a variable's value in the checkpoint."""
+    yield from _nested_in(graph, node, listed, allowed, None, [])
+    for key, blob in _checkpoint_graphs(graph, node):
+        yield from _nested_in(graph, node, listed, allowed, [blob], [f"checkpoint '{key}'"])
+
+
+def _checkpoint_graphs(graph: GraphIndex, node: Node) -> list[tuple[str, bytes]]:
+    """(checkpoint key, bytes) of the variables whose saved value `node` runs as a GraphDef."""
+    artifact = graph.artifact
+    names = graph_variables(graph, node)
+    if artifact is None or not names:
+        return []
+    files = artifact.saved_model_files()
+    keys = {item.name: item.key for item in saved_variables(graph.meta_graph, files.object_graph)} if files else {}
+    found = []
+    for name in names:
+        key = keys.get(name) or name  # TF1 checkpoints key a variable by its name
+        blob = artifact.checkpoint_string(key, MAX_NESTED_BYTES)
+        if blob:
+            found.append((key, blob))
+    return found
+
+
+def _nested_in(
+    graph: GraphIndex,
+    node: Node,
+    listed: frozenset[str],
+    allowed: frozenset[str],
+    blobs: list[bytes] | None,
+    via: list[str],
+) -> Iterator[Issue]:
     triggers = exposure(graph).of(node)
     trigger = triggers[0] if triggers else DORMANT
-    outer = exposure(graph).path(node)
-    for found in nested_ops(graph, node):
-        inner = " -> ".join(f"'{step}'" for step in found.chain[1:])
+    outer = exposure(graph).path(node) + via
+    for found in nested_ops(graph, node, blobs):
         if found.op in listed:
             capability = _capability(found.danger, found.target)
             score = _score(found.op, found.danger, found.target, triggers)
@@ -333,10 +382,8 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
                 continue
             path = [*outer, "nested GraphDef", *(f"node '{step}'" for step in found.chain[1:])]
             what = _WHAT[capability] + _target_text(found.danger, found.target, trigger)
-            message = (
-                f"Node '{node.name}' runs a nested GraphDef whose node {inner} is {found.op}, which {what}; "
-                f"{_when(trigger)}: {' -> '.join(path)}"
-            )
+            message = f"Node '{node.name}' runs a nested GraphDef holding {found.op}, which {what}; "
+            message += f"{_when(trigger)}{_depth(path)}"
             yield Issue(
                 node,
                 message,
@@ -344,7 +391,7 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
                 properties=_properties(trigger, triggers, capability, found.danger, found.target, path, score),
             )
     if allowed:
-        for op, chain in _nested_unlisted(graph, node, allowed):
+        for op, chain in _nested_unlisted(graph, node, allowed, blobs):
             yield Issue(
                 node,
                 f"Node '{node.name}' runs a nested GraphDef whose node '{chain[-1]}' is {op}, "
@@ -353,8 +400,10 @@ def _nested(graph: GraphIndex, node: Node, listed: frozenset[str], allowed: froz
             )
 
 
-def _nested_unlisted(graph: GraphIndex, node: Node, allowed: frozenset[str]) -> list[tuple[str, tuple[str, ...]]]:
-    return [(op, chain) for op, chain in nested_graph_ops(graph, node) if op not in allowed]
+def _nested_unlisted(
+    graph: GraphIndex, node: Node, allowed: frozenset[str], blobs: list[bytes] | None
+) -> list[tuple[str, tuple[str, ...]]]:
+    return [(op, chain) for op, chain in nested_graph_ops(graph, node, blobs) if op not in allowed]
 
 
 def _not_allowed(graph: GraphIndex, allowed: frozenset[str]) -> Iterator[Issue]:
@@ -420,5 +469,33 @@ def _assets(graph: GraphIndex) -> Iterator[Issue]:
                 ("target-values", [name]),
                 ("path", path),
                 ("security-severity", 8.0),
+            ),
+        )
+
+
+def _keras_lambdas(graph: GraphIndex) -> Iterator[Issue]:
+    """Keras 2 Lambda layers in `keras_metadata.pb`: Python bytecode that runs when Keras loads the model."""
+    artifact = graph.artifact
+    if artifact is None or graph.meta_graph is None or meta_graph_ordinal(graph) != 0:
+        return  # the file belongs to the directory: reported once, with its first meta graph
+    data = artifact.keras_metadata()
+    if not data:
+        return
+    for layer in keras_lambda_layers(data):
+        how = "its Python bytecode" if layer.function == "lambda" else "a Python function looked up by name"
+        yield Issue(
+            None,
+            f"{KERAS_METADATA}: layer '{layer.path}' is a Keras Lambda layer; {how} runs when the model is "
+            "loaded with Keras (`tf.keras.models.load_model`), not by TensorFlow's loaders",
+            at=at_meta_graph(),
+            properties=(
+                ("trigger", LOAD),
+                ("triggers", [LOAD]),
+                ("capability", CODE),
+                ("target", "Lambda layer config 'function'"),
+                ("target-source", NONE),
+                ("target-values", []),
+                ("path", [KERAS_METADATA, f"layer '{layer.path}'"]),
+                ("security-severity", 9.8),
             ),
         )

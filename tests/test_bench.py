@@ -6,6 +6,7 @@ A benchmark is not a test: nothing here asserts a time.
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 
@@ -273,6 +274,20 @@ def test_fix_diff_graph_has_one_attr_to_strip_per_matmul(tmp_path):
     [result] = fix_paths([path], write=False)
     assert result.removed == ("MatMul.transpose_a",) * (nodes - 1)
     assert result.diff.count('\n-    key: "transpose_a"\n') == nodes - 1
+
+
+def test_security_bench_runs_tflint_alone_on_the_suite(tmp_path):
+    """bench/security.py without scanners: tflint's row, every malicious model found, no false alarm."""
+    out = tmp_path / "security.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "security.py"), "--json", str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| tflint | 18/18 | 18/18 | 0/5 | 0 |" in done.stdout
+    result = json.loads(out.read_text())
+    assert {name: row["tflint"]["reported"] for name, row in result["rows"].items()} == {
+        name: verdict["malicious"] for name, verdict in result["verdicts"].items()
+    }
 
 
 def test_savedmodel_checks_bench_writes_a_model_whose_checkpoint_is_sound(tmp_path):

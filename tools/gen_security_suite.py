@@ -68,6 +68,7 @@ class Case:
         description: str,
         in_process: bool = False,
         symlink_asset: str | None = None,
+        keep_variables: bool = False,
     ) -> None:
         self.name = name
         self.malicious = malicious
@@ -80,6 +81,7 @@ class Case:
         self.description = description
         self.in_process = in_process
         self.symlink_asset = symlink_asset
+        self.keep_variables = keep_variables
 
 
 def _save_tf2(module: Any, export: Path, function: Any, spec: Any) -> None:
@@ -92,8 +94,8 @@ def _string_spec() -> Any:
     return tf.TensorSpec([], tf.string, name="x")
 
 
-def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], dict[str, Any]]:
-    """A builder of a tf.Module whose serving_default(x: string) returns body(tf, sandbox, x)."""
+def _tf2(body: Callable[..., Any]) -> Callable[[Path, Path, int], dict[str, Any]]:
+    """A builder of a tf.Module whose serving_default(x: string) returns body(tf, sandbox, x, port)."""
 
     def build(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
         tf = _tf()
@@ -101,7 +103,7 @@ def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], d
 
         @tf.function
         def serve(x: Any) -> Any:
-            return {"y": body(tf, sandbox, x, port) if body.__code__.co_argcount == 4 else body(tf, sandbox, x)}
+            return {"y": body(tf, sandbox, x, port)}
 
         module.serve = serve
         _save_tf2(module, export, serve, _string_spec())
@@ -110,16 +112,16 @@ def _tf2(body: Callable[[Any, Path, Any], Any]) -> Callable[[Path, Path, int], d
     return build
 
 
-def _read_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.join([x, tf.io.read_file(str(sandbox / "secret.txt"))])
 
 
-def _write_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.io.write_file(str(sandbox / "written.txt"), x)
     return x
 
 
-def _list_top(tf: Any, sandbox: Path, x: Any) -> Any:
+def _list_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.reduce_join(tf.io.matching_files(str(sandbox / "*.txt")), separator=",")
 
 
@@ -134,7 +136,7 @@ def _network_top(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.strings.as_string(tapped)
 
 
-def _read_one_deep(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_one_deep(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     @tf.function
     def inner(value: Any) -> Any:
         return tf.strings.join([value, tf.io.read_file(str(sandbox / "secret.txt"))])
@@ -142,7 +144,7 @@ def _read_one_deep(tf: Any, sandbox: Path, x: Any) -> Any:
     return inner(x)
 
 
-def _write_three_deep(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_three_deep(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     @tf.function
     def third(value: Any) -> Any:
         tf.io.write_file(str(sandbox / "written.txt"), value)
@@ -159,7 +161,7 @@ def _write_three_deep(tf: Any, sandbox: Path, x: Any) -> Any:
     return first(x)
 
 
-def _write_in_branch(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_in_branch(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     def leak() -> Any:
         tf.io.write_file(str(sandbox / "written.txt"), x)
         return tf.identity(x)
@@ -167,21 +169,21 @@ def _write_in_branch(tf: Any, sandbox: Path, x: Any) -> Any:
     return tf.cond(tf.strings.length(x) > 0, leak, lambda: tf.identity(x))
 
 
-def _read_input_target(tf: Any, sandbox: Path, x: Any) -> Any:
+def _read_input_target(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     return tf.io.read_file(x)
 
 
-def _write_input_target(tf: Any, sandbox: Path, x: Any) -> Any:
+def _write_input_target(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.io.write_file(x, tf.constant("pwned"))
     return x
 
 
-def _cache_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
+def _cache_to_file(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     dataset = tf.data.Dataset.from_tensors(x).cache(str(sandbox / "cache"))
     return dataset.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
 
 
-def _debug_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
+def _debug_to_file(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     numbers = tf.strings.length(x)
     tapped = tf.raw_ops.DebugIdentity(
         input=numbers,
@@ -192,7 +194,7 @@ def _debug_to_file(tf: Any, sandbox: Path, x: Any) -> Any:
     return tf.strings.as_string(tapped)
 
 
-def _print_stderr(tf: Any, sandbox: Path, x: Any) -> Any:
+def _print_stderr(tf: Any, sandbox: Path, x: Any, port: int) -> Any:
     tf.print("request:", x)
     return tf.strings.upper(x)
 
@@ -217,6 +219,31 @@ def _nested_graph(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
         variant = tf.raw_ops.DatasetFromGraph(graph_def=graph_def)
         nested = tf.data.Dataset.from_tensors(x)  # only for its element spec
         restored = tf.data.experimental.from_variant(variant, nested.element_spec)
+        total = restored.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
+        return {"y": tf.strings.join([x, total])}
+
+    module.serve = serve
+    _save_tf2(module, export, serve, _string_spec())
+    return {"api": "tf2", "signature": "serving_default", "x": "hello"}
+
+
+def _checkpoint_graph(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
+    tf = _tf()
+    target = str(sandbox / "written.txt")
+
+    def leak(item: Any) -> Any:
+        tf.io.write_file(target, item)
+        return item
+
+    dataset = tf.data.Dataset.from_tensors(tf.constant("from-the-checkpoint")).map(leak)
+    module = tf.Module()
+    # The GraphDef is the variable's saved value: the graph holds no trace of it, the checkpoint does.
+    module.blob = tf.Variable(dataset._as_serialized_graph().numpy())
+
+    @tf.function
+    def serve(x: Any) -> Any:
+        variant = tf.raw_ops.DatasetFromGraph(graph_def=module.blob.read_value())
+        restored = tf.data.experimental.from_variant(variant, tf.data.Dataset.from_tensors(x).element_spec)
         total = restored.reduce(tf.constant(""), lambda total, item: tf.strings.join([total, item]))
         return {"y": tf.strings.join([x, total])}
 
@@ -334,7 +361,7 @@ def _dormant_write(tf: Any, sandbox: Path) -> dict[str, Any]:
 
 
 def _keras(export: Path, sandbox: Path, port: int) -> dict[str, Any]:
-    tf = _tf()
+    _tf()  # TensorFlow's quiet logging, set before Keras imports it
     import keras
 
     inputs = keras.Input((3,), name="features")
@@ -465,6 +492,9 @@ CASES = [
          _tf2(_debug_to_file), _dumped, "DebugIdentity with debug_urls file://"),
     Case("m_nested_graph", M, "serve:serving_default", "file-write", "nested GraphDef", "constant",
          _nested_graph, _written, "DatasetFromGraph running a serialized GraphDef whose map function writes a file"),
+    Case("m_checkpoint_graph", M, "serve:serving_default", "file-write", "GraphDef in the checkpoint", "constant",
+         _checkpoint_graph, _written, "DatasetFromGraph running a GraphDef that is a variable's saved value",
+         keep_variables=True),
     Case("m_init_table_secret", M, "load", "file-read", "init op", "constant",
          _tf1(_table_reads_secret), _found_in_table, "TF1 main op: a lookup table read from a constant absolute path"),
     Case("m_init_write", M, "load", "file-write", "init op", "constant",
@@ -478,7 +508,7 @@ CASES = [
     Case("b_module_variable", B, "", "", "", "", _module_variable, _served, "tf.Module with a variable"),
     Case("b_own_asset_vocab", B, "", "", "", "", _own_asset, _served, "StaticHashTable read from its own asset"),
     Case("b_tf_print", B, "", "", "", "", _tf2(_print_stderr), _served, "tf.print to stderr in the signature"),
-    Case("b_tf1_asset_table", B, "", "", "", "", _tf1_asset_table, _served, "TF1 Builder: vocabulary asset and main op"),
+    Case("b_tf1_asset_table", B, "", "", "", "", _tf1_asset_table, _served, "TF1 Builder: vocab asset, main op"),
 ]  # fmt: skip
 
 
@@ -580,6 +610,8 @@ def record(case: Case, result: dict[str, Any], out: Path) -> dict[str, Any]:
     target.mkdir(parents=True)
     export: Path = result["export"]
     shutil.copy(export / "saved_model.pb", target / "saved_model.pb")
+    if case.keep_variables:  # the checkpoint is where this model hides its graph
+        shutil.copytree(export / "variables", target / "variables")
     assets = export / "assets"
     if assets.is_dir():
         (target / "assets").mkdir()

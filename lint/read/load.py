@@ -173,6 +173,18 @@ class Artifact:
 
         return saved_model_files(self)
 
+    def checkpoint_string(self, key: str, limit: int) -> bytes | None:
+        """A scalar string of the SavedModel's checkpoint (`tflint.read.saved_model.checkpoint_string`), or None."""
+        from tflint.read.saved_model import checkpoint_string
+
+        return checkpoint_string(self, key, limit)
+
+    def keras_metadata(self) -> bytes | None:
+        """The bytes of the SavedModel directory's `keras_metadata.pb` (Keras 2), or None."""
+        from tflint.read.saved_model import keras_metadata
+
+        return keras_metadata(self)
+
     def checkpoint_checksums(self) -> Any:
         """Each checkpoint entry's CRC-32C computed from the data shards (reads every byte, once), or None
         (`tflint.read.tensor_bundle.ChecksumResult`s)."""

@@ -18,6 +18,7 @@ from tflint.read.tensor_bundle import BundleError, BundleIndex, ChecksumResult, 
 from tflint.read.tensor_bundle import verify_entries as _verify_entries
 from tflint.read.warmup import WARMUP_FILE, WarmupFile, read_warmup_file
 from tflint.records import record
+from tflint.wire import WireError, read_varint
 
 # -- the SavedModel directory ---------------------------------------------------------------------
 
@@ -275,3 +276,51 @@ def _asset_files(assets_dir: str, inside: str, links: set[str]) -> tuple[set[str
             except OSError:
                 pass
     return assets, sizes, directories
+
+
+# The most bytes of `keras_metadata.pb` read (a model's layer configs; large ones are a few MB).
+MAX_KERAS_METADATA = 64 << 20
+
+
+def keras_metadata(artifact: Any) -> bytes | None:
+    """The bytes of the SavedModel directory's `keras_metadata.pb` (Keras 2), read once; None without one."""
+    if artifact is None or not getattr(artifact, "saved_model_dir", None):
+        return None
+    cache = artifact.derived
+    if "keras_metadata" not in cache:
+        path = os.path.join(artifact.saved_model_dir, "keras_metadata.pb")
+        data = None
+        if os.path.lexists(path):
+            from tflint.errors import UsageError
+            from tflint.read.guarded import read_bytes
+
+            try:
+                data = read_bytes(path, limit=MAX_KERAS_METADATA)
+            except UsageError:
+                data = None  # unreadable or too big: nothing to judge (the graph is judged as usual)
+        cache["keras_metadata"] = data
+    found: bytes | None = cache["keras_metadata"]
+    return found
+
+
+def checkpoint_string(artifact: Any, key: str, limit: int) -> bytes | None:
+    """The value of a scalar string entry of the SavedModel's checkpoint (at most `limit` bytes), else None.
+
+    A string tensor is stored as each element's varint length, a 4-byte checksum of the lengths,
+    then the bytes: a scalar is one length, the checksum and its bytes.
+    """
+    files = saved_model_files(artifact)
+    if files is None or files.checkpoint is None:
+        return None
+    entry = files.checkpoint.entries.get(key)
+    if entry is None or entry.dtype != 7 or entry.shape != () or entry.size > limit + 16:
+        return None
+    try:
+        data = read_entry_bytes(files.checkpoint, key, limit + 16)
+        length, position = read_varint(data, 0, len(data))
+    except (BundleError, OSError, WireError):
+        return None
+    start = position + 4
+    if length > limit or start + length > len(data):
+        return None
+    return data[start : start + length]

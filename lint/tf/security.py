@@ -730,7 +730,45 @@ def nested_graph_bytes(graph: GraphIndex, node: Node) -> list[bytes]:
     return found
 
 
-def nested_ops(graph: GraphIndex, node: Node) -> list[NestedOp]:
+def graph_variables(graph: GraphIndex, node: Node) -> list[str]:
+    """The top-level variables whose value flows into a graph-running op's GraphDef input.
+
+    Each is named as its checkpoint knows it: a `VarHandleOp`'s `shared_name` (else its node
+    name), a `VariableV2`'s node name. Function arguments are followed to their callers on the
+    op's first trigger path; at most MAX_UPSTREAM nodes are looked at per scope.
+    """
+    spec = GRAPH_INPUTS.get(node.op)
+    if spec is None or spec[0] >= len(node.data_inputs):
+        return []
+    reach = exposure(graph)
+    found: list[str] = []
+    pending: list[tuple[str | None, str]] = [(node.function, node.data_inputs[spec[0]].node)]
+    seen: set[tuple[str | None, str]] = set()
+    while pending and len(seen) < MAX_UPSTREAM:
+        function, name = pending.pop()
+        if (function, name) in seen:
+            continue
+        seen.add((function, name))
+        scope = _scope(graph, function)
+        if scope is None:
+            continue
+        if function is not None and name in scope.arg_names:
+            located = _argument_source(graph, reach, function, name)
+            if located is not None:
+                pending.append(located)
+            continue
+        producer = scope.by_name.get(name)
+        if producer is None or producer.op == "Const":
+            continue
+        if function is None and producer.op in ("VarHandleOp", "VariableV2", "Variable"):
+            shared = attr_strings(producer, "shared_name") if producer.op == "VarHandleOp" else []
+            found.append(shared[0] if shared and shared[0] else producer.name)
+            continue
+        pending.extend((function, item.node) for item in producer.data_inputs)
+    return found
+
+
+def nested_ops(graph: GraphIndex, node: Node, blobs: list[bytes] | None = None) -> list[NestedOp]:
     """Every catalogued op in the GraphDef `node` runs, and in the graphs that one runs, to MAX_NESTING deep.
 
     A nested graph has no signatures: all of it may run when its dataset is
@@ -738,25 +776,32 @@ def nested_ops(graph: GraphIndex, node: Node) -> list[NestedOp]:
     fails on them too).
     """
     found = []
-    for chain, inner, by_name in _nested_nodes(graph, node):
+    for chain, inner, by_name in _nested_nodes(graph, node, blobs):
         danger = CATALOGUE.get(inner.op)
         if danger is not None:
             found.append(NestedOp(chain, inner.op, danger, _nested_target(inner, danger, by_name)))
     return found
 
 
-def nested_graph_ops(graph: GraphIndex, node: Node) -> list[tuple[str, tuple[str, ...]]]:
+def nested_graph_ops(
+    graph: GraphIndex, node: Node, blobs: list[bytes] | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
     """(op, chain) of every node of the GraphDefs `node` runs (as `nested_ops`, catalogued or not)."""
-    return [(inner.op, chain) for chain, inner, _ in _nested_nodes(graph, node)]
+    return [(inner.op, chain) for chain, inner, _ in _nested_nodes(graph, node, blobs)]
 
 
-def _nested_nodes(graph: GraphIndex, node: Node) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
-    """(chain, NodeDef, its container's nodes by name) for each node of each nested GraphDef, bounded."""
+def _nested_nodes(
+    graph: GraphIndex, node: Node, blobs: list[bytes] | None
+) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
+    """(chain, NodeDef, its container's nodes by name) for each node of each nested GraphDef, bounded.
+
+    The GraphDefs are `blobs` when given (a variable's saved value), else the graph's own constants.
+    """
     from tflint import protos
 
-    pending: list[tuple[tuple[str, ...], bytes, int]] = [
-        ((node.name,), data, 1) for data in nested_graph_bytes(graph, node)
-    ]
+    if blobs is None:
+        blobs = nested_graph_bytes(graph, node)
+    pending: list[tuple[tuple[str, ...], bytes, int]] = [((node.name,), data, 1) for data in blobs]
     while pending:
         chain, blob, depth = pending.pop()
         message = protos.GraphDef()
@@ -806,7 +851,61 @@ def _nested_target(inner: Any, danger: Danger, by_name: dict[str, Any]) -> Targe
     return _constant_target(Node(producer.name, producer.op, "", dict(producer.attr), ()))
 
 
-def has_catalogued_ops(graph: GraphIndex) -> bool:
-    """Whether any node of the graph (top-level or in a function) is catalogued or runs a nested graph."""
-    watched = CATALOGUE.keys() | GRAPH_INPUTS.keys()
-    return any(not watched.isdisjoint(scope.by_op()) for scope in graph.scopes())
+# -- Keras 2 metadata ----------------------------------------------------------------------------
+
+# A Keras 2 SavedModel's `keras_metadata.pb` (a SavedMetadata: field 1, repeated SavedObject with
+# node_path = 3, identifier = 4 and metadata = 5, a JSON text) keeps each layer's config. A Lambda
+# layer's config holds its function as marshalled Python bytecode, which Keras turns back into a
+# function (and so runs) when it loads the model.
+KERAS_METADATA = "keras_metadata.pb"
+MAX_LAYER_METADATA = 16 << 20
+
+
+@record(frozen=True)
+class KerasLambda:
+    """A Lambda layer of a Keras 2 SavedModel: its object path and how its function is stored."""
+
+    path: str
+    function: str  # "lambda" (bytecode), or the name of a function Keras looks up by name
+
+    def __init__(self, path: str, function: str) -> None:
+        vars(self).update(path=path, function=function)
+
+
+def keras_lambda_layers(data: bytes) -> list[KerasLambda]:
+    """The Lambda layers `keras_metadata.pb`'s bytes describe ([] for bytes that are no SavedMetadata)."""
+    import json
+
+    from tflint.wire import LENGTH_DELIMITED, WireError, fields
+
+    found: list[KerasLambda] = []
+    try:
+        for number, wire, _, start, end in fields(data):
+            if number != 1 or wire != LENGTH_DELIMITED:
+                continue
+            path, metadata = "", b""
+            for inner, inner_wire, _, value_start, value_end in fields(data, start, end):
+                if inner_wire != LENGTH_DELIMITED:
+                    continue
+                if inner == 3:
+                    path = _text(bytes(data[value_start:value_end]))
+                elif inner == 5 and value_end - value_start <= MAX_LAYER_METADATA:
+                    metadata = bytes(data[value_start:value_end])
+            if b"Lambda" not in metadata and b"lambda" not in metadata:
+                continue
+            try:
+                layer = json.loads(metadata)
+            except ValueError:
+                continue
+            config = layer.get("config") if isinstance(layer, dict) else None
+            if not isinstance(config, dict):
+                continue
+            kind = config.get("function_type")
+            function = config.get("function")
+            if isinstance(function, dict) and function.get("class_name") == "__lambda__":
+                kind = "lambda"
+            if layer.get("class_name") == "Lambda" or kind == "lambda":
+                found.append(KerasLambda(path, kind if isinstance(kind, str) else "function"))
+    except WireError:
+        return found
+    return found

@@ -64,6 +64,7 @@ def test_the_suite_covers_the_issue():
         "init op",
         "asset initializer",
         "nested GraphDef",
+        "GraphDef in the checkpoint",
         "dormant",
     }
     assert {verdict["target"] for verdict in malicious} >= {"constant", "signature input"}
