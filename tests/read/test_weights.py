@@ -88,3 +88,83 @@ def test_compare_samples_a_big_tensor_evenly(monkeypatch):
 def test_compare_of_bytes_it_cannot_read_as_numbers():
     result = compare([b"abc"], [b"abd"], 7, 3)
     assert (result.total, result.changed, result.relative) == (3, None, None)
+
+
+# -- contents read by position into reused buffers ------------------------------------------------
+
+
+def _contents(tmp_path, data: bytes):
+    """The same bytes three ways: in memory, left in a file (as a mapped graph leaves a Const), and in a file object."""
+    from tflint.read import mapped
+    from tflint.read.weights import BytesContent, MappedContent
+    from tflint.tf.tensors import MappedBytes
+
+    path = tmp_path / f"content{len(list(tmp_path.iterdir()))}"
+    path.write_bytes(b"head" + data + b"tail")
+    file = open(path, "rb")  # noqa: SIM115 - the caller closes it
+    source = mapped.FileSource(file, path.name, len(data) + 8)
+    return file, [BytesContent(data), MappedContent(MappedBytes(None, source, 4, len(data)))]
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    from tflint.read import weights
+
+    monkeypatch.setattr(weights, "PIECE_BYTES", 16)  # every content below crosses pieces, and ends in a short one
+
+
+@pytest.mark.parametrize(
+    "old, new, changed, relative",
+    [
+        pytest.param(list(range(50)), list(range(50)), 0.0, 0.0, id="same"),
+        pytest.param([3, 4] + [0] * 48, [3, 4] + [0] * 47 + [1], 0.02, 0.2, id="last-of-fifty"),
+        pytest.param([1] * 50, [2] * 50, 1.0, 1.0, id="all-doubled"),
+    ],
+)
+def test_contents_compared_in_reused_buffers_measure_as_pieces_do(tmp_path, small_pieces, old, new, changed, relative):
+    from tflint.read.weights import compare_contents, equal_contents, hash_of
+
+    a, b = _floats(old), _floats(new)
+    old_file, old_contents = _contents(tmp_path, a)
+    new_file, new_contents = _contents(tmp_path, b)
+    try:
+        for old_side, new_side in zip(old_contents, new_contents):
+            assert equal_contents(old_side, new_side) == (a == b)
+            result = compare_contents(old_side, new_side, 1)
+            assert (result.total, result.compared, result.changed) == (50, 50, changed)
+            assert result.relative == pytest.approx(relative)
+            assert result == compare([a], [b], 1, len(a))
+            assert hash_of(old_side) == content_hash([a]) and hash_of(new_side) == content_hash([b])
+    finally:
+        old_file.close()
+        new_file.close()
+
+
+def test_equal_contents_stops_at_the_first_difference(small_pieces):
+    from tflint.read.weights import BytesContent, equal_contents
+
+    class Counted(BytesContent):
+        reads = 0
+
+        def read_into(self, start, buffer):
+            Counted.reads += 1
+            super().read_into(start, buffer)
+
+    data = bytes(range(160))
+    assert not equal_contents(Counted(b"x" + data[1:]), Counted(data))
+    assert Counted.reads == 2  # the first piece of each side, of ten
+    assert not equal_contents(BytesContent(data), BytesContent(data[:-1]))  # another size
+
+
+def test_an_entry_read_by_position_is_what_its_pieces_are(small_pieces):
+    from tflint.read.weights import EntryContent
+
+    index = read_bundle_index(str(SAVED / "variables" / "variables.index"))
+    entry = next(entry for entry in index.entries.values() if entry.shape == (16, 4))
+    with ShardReader(index) as reader:
+        whole = b"".join(reader.pieces(entry))
+        buffer = bytearray(40)
+        EntryContent(reader, entry).read_into(200, memoryview(buffer)[:40])
+        assert bytes(buffer) == whole[200:240]
+        with pytest.raises(ValueError):
+            EntryContent(reader, entry).read_into(240, memoryview(buffer))  # past the entry's 256 bytes
