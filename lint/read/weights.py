@@ -9,6 +9,9 @@ from its data file, PIECE_BYTES at a time, after checking them against the file.
 Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read,
 two versions of a tensor are compared byte for byte (`same_content`) and measured
 on an even sample (`compare`) the same way, so memory does not grow with the model.
+A diff reads through `Content` (a content read by position): pieces go into two buffers
+reused from piece to piece and are compared with one memcmp each (`equal_contents`,
+`compare_contents`, `hash_of`), ten times cheaper than a fresh bytes object per piece.
 """
 
 from __future__ import annotations
