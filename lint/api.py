@@ -1,26 +1,28 @@
-"""The Python API: lint a file or an in-memory graph, or validate before serving."""
+"""The Python API: lint files, a model's versions or an in-memory graph, validate before serving, review.
+
+A table of contents: each function says what it gives and delegates, once, to the room that does it:
+files and their configurations to tflint.config.resolve, a run over many files to tflint.engine.session,
+baselines to tflint.baseline, the `Report` it returns to tflint.report.outcome (ARCHITECTURE.md walks it).
+"""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tflint.config.registry import registry_for as registry_for  # part of the API (tests and tools build indexes)
 from tflint.config.registry import target_names as target_names
-from tflint.config.resolve import ConfigCache, ConfigLike, discover_files, rule_registry, validation_config
+from tflint.config.resolve import ConfigCache, ConfigLike, discover_files, min_tf_setup, survey_files, validation_setup
 from tflint.config.resolve import resolve_config as resolve_config
 from tflint.config.settings import Config, Overrides
-from tflint.engine import parallel
+from tflint.engine import session
 from tflint.engine.fix import FixResult
-from tflint.engine.min_tf import MinTf, oldest_release
-from tflint.engine.run import lint_artifact, lint_path
+from tflint.engine.min_tf import MinTf, blocking_rules, oldest_release
 from tflint.errors import ConfigError, UsageError
-from tflint.finding import Finding, Severity
-from tflint.read.load import artifact_of
-from tflint.records import record, replace
-from tflint.runtime import process
+from tflint.finding import Severity
+from tflint.report.identity import find_root as project_root  # noqa: F401 (callers of tflint.api.project_root)
+from tflint.report.outcome import GraphValidationError, Report
 from tflint.tf.imports import api_import_args
 
 if TYPE_CHECKING:  # the review pipelines load when used
@@ -39,116 +41,6 @@ class GraphMessage(Protocol):
 
 # What lint_graph and validate read from memory: a graph message, or its bytes (text or binary).
 GraphLike = GraphMessage | bytes | bytearray | memoryview
-
-
-@record(frozen=True)
-class Report:
-    """The findings of one lint run, and whether they pass the failing level.
-
-    `fail_on` is the failing level; `file_fail_on` overrides it per file
-    (each file fails by its own config's `fail-on`). `files` names the files
-    linted, as findings do; `baselined` counts findings a baseline hid;
-    `rules` is the rule registry of the run (built-in plus plugin rules);
-    `pruned` counts the stale baseline entries `prune_baseline` removed;
-    `skipped` holds (file, what it holds) for each file that is not a
-    TensorFlow graph and so was not linted (not in `files`).
-    """
-
-    findings: tuple[Finding, ...]
-    fail_on: Severity
-    files: tuple[str, ...]
-    file_fail_on: Mapping[str, Severity]
-    baselined: int
-    rules: Mapping[str, Any] | None
-    pruned: int
-    skipped: tuple[tuple[str, str], ...]
-
-    def __init__(
-        self,
-        findings: tuple[Finding, ...],
-        fail_on: Severity = Severity.ERROR,
-        files: tuple[str, ...] = (),
-        file_fail_on: Mapping[str, Severity] | None = None,
-        baselined: int = 0,
-        rules: Mapping[str, Any] | None = None,
-        pruned: int = 0,
-        skipped: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        vars(self).update(
-            findings=findings,
-            fail_on=fail_on,
-            files=files,
-            file_fail_on={} if file_fail_on is None else file_fail_on,
-            baselined=baselined,
-            rules=rules,
-            pruned=pruned,
-            skipped=skipped,
-        )
-
-    def failing(self) -> tuple[Finding, ...]:
-        """The findings at or above their file's failing level."""
-        return tuple(f for f in self.findings if f.severity >= self.file_fail_on.get(f.file, self.fail_on))
-
-    @property
-    def ok(self) -> bool:
-        """True when no finding is at or above the failing level."""
-        return not self.failing()
-
-    def render(
-        self, format: str = "text", *, color: bool = False, root: str | None = None, statistics: bool = False
-    ) -> str:  # noqa: A002 - the CLI's name
-        """The report in an output format: text, json, sarif, github or junit.
-
-        Paths in SARIF, GitHub annotations and fingerprints are made relative
-        to `root` (default: the repository holding the current directory).
-        """
-        from tflint.report import renderer
-        from tflint.report.summary import Summary
-
-        summary = Summary(
-            files=len(self.files),
-            color=color,
-            paths=self.files,
-            root=root if root is not None else project_root(),
-            baselined=self.baselined,
-            rules=self.rules,
-            statistics=statistics,
-            skipped=tuple(path for path, _ in self.skipped),
-        )
-        rendered: str = renderer(format)(self.findings, summary)
-        return rendered
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """The findings as a JSON array (same keys as `--format json`)."""
-        from tflint.report import escaped
-        from tflint.report.json import records
-        from tflint.report.summary import Summary
-
-        summary = Summary(files=len(self.files), paths=self.files, root=project_root(), rules=self.rules)
-        return json.dumps(records(escaped(self.findings), summary.escaped()), indent=indent)
-
-    def to_sarif(self) -> str:
-        """The report as a SARIF 2.1.0 log (same as `--format sarif`)."""
-        return self.render("sarif")
-
-    def __iter__(self) -> Iterator[Finding]:
-        return iter(self.findings)
-
-    def __len__(self) -> int:
-        return len(self.findings)
-
-
-class GraphValidationError(Exception):
-    """Raised by `validate` when a graph has findings at or above `fail_on`."""
-
-    def __init__(self, report: Report) -> None:
-        failing = [finding for finding in report.findings if finding.severity >= report.fail_on]
-        shown = [finding.escaped() for finding in failing[:20]]
-        lines = [f"{f.location()}: {f.severity}: {f.message} [{f.rule}]" for f in shown]
-        more = f"\n... and {len(failing) - 20} more" if len(failing) > 20 else ""
-        super().__init__(f"{len(failing)} finding(s) at or above {report.fail_on}:\n" + "\n".join(lines) + more)
-        self.report = report
-        self.findings = tuple(failing)
 
 
 def lint_paths(
@@ -198,42 +90,24 @@ def lint_paths(
     Raises ConfigError and UsageError (exit 2 in the CLI).
     """
     contract = api_import_args(import_args)
-
     configs = ConfigCache(config, overrides, stdin_name)
     files = discover(paths, configs, force_exclude=force_exclude, respect_gitignore=respect_gitignore)
-    override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
+    override = session.failing_level(fail_on)
     named = _named_baseline(baseline, write_baseline)  # fail before the work
-    plan = [(path, *configs.for_run(path, contract, op_defs, target_tf)) for path in files]
-    workers, cores = parallel.worker_count(files, jobs), parallel.core_count(jobs)
-    linted = parallel.lint_planned(plan, lint_path, input_type, stdin_name, progress, workers, cores)
-
-    skipped = tuple((shown, what) for shown, _, _, what in linted if what is not None)
-    config_of = {shown: resolved for shown, resolved, _, _ in linted}
-    shown_files = [shown for shown, _, _, what in linted if what is None]
-    findings = sorted((f for _, _, file_findings, _ in linted for f in file_findings), key=Finding.sort_key)
-    modules = rule_registry(config_of.values())
-    findings, hidden, stale = _baselined(
-        findings,
-        [(shown, resolved) for shown, resolved, _, _ in linted],
-        modules,
-        compat=False,
-        baseline=baseline,
-        named=named,
-        write_baseline=write_baseline,
-        prune=prune_baseline,
+    run = session.lint_files(
+        files,
+        configs,
+        contract,
+        op_defs=op_defs,
+        input_type=input_type,
+        stdin_name=stdin_name,
+        target_tf=target_tf,
+        progress=progress,
+        jobs=jobs,
+        override=override,
     )
-
-    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _, _ in linted}
-    default_fail_on = override or (linted[0][1].fail_on if linted else Severity.ERROR)
-    return Report(
-        tuple(findings),
-        default_fail_on,
-        tuple(shown_files),
-        file_fail_on,
-        hidden,
-        modules,
-        pruned=stale,
-        skipped=skipped,
+    return _report(
+        run, compat=False, baseline=baseline, named=named, write_baseline=write_baseline, prune=prune_baseline
     )
 
 
@@ -265,8 +139,6 @@ def survey(
 ) -> list[tuple[str, str | None]]:
     """`--show-files`: (path, None) for each file or SavedModel a run would lint, (path, what it holds) for
     each it would skip as not a TensorFlow graph. Files are told apart by their first bytes, as a run does."""
-    from tflint.read.load import not_a_graph
-
     files = discover(
         paths,
         config,
@@ -275,17 +147,14 @@ def survey(
         force_exclude=force_exclude,
         respect_gitignore=respect_gitignore,
     )
-    return [(path, None if path == "-" or os.path.isdir(path) else not_a_graph(path)) for path in files]
+    return survey_files(files)
 
 
 def settings_for(
     path: str | os.PathLike[str], config: ConfigLike = None, overrides: Overrides | None = None
 ) -> tuple[Config, str | None]:
     """`--show-settings`: the configuration that applies to `path` (and the file it comes from)."""
-    configs = ConfigCache(config, overrides)
-    named = os.fspath(path)
-    base = configs.for_path(named)
-    return base.for_file(named), base.source
+    return ConfigCache(config, overrides).settings_of(os.fspath(path))
 
 
 def _named_baseline(baseline: Any, write_baseline: Any) -> Any:
@@ -297,24 +166,16 @@ def _named_baseline(baseline: Any, write_baseline: Any) -> Any:
     return named_baseline(baseline, write_baseline)
 
 
-def _baselined(
-    findings: list[Finding], files: list[tuple[str, Config]], modules: Mapping[str, Any], **how: Any
-) -> tuple[list[Finding], int, int]:
-    """`findings` after the run's baselines (tflint.baseline.apply_to_run), the count hidden and pruned."""
-    in_force = how["named"] is not None or any(resolved.baseline for _, resolved in files)
-    if how["write_baseline"] is None and not how["prune"] and (how["baseline"] is False or not in_force):
-        return findings, 0, 0  # no baseline in force: tflint.baseline is not even imported
-    from tflint.baseline import apply_to_run
+def _report(run: session.Run, **how: Any) -> Report:
+    """The report of `run` after its baselines (tflint.baseline.apply_to_run, imported only when one is in force)."""
+    hidden = pruned = 0
+    findings = run.findings
+    if run.baseline_in_force(how["baseline"], how["named"], how["write_baseline"], how["prune"]):
+        from tflint.baseline import apply_to_run
 
-    result = apply_to_run(findings, files, modules, **how)
-    return result.findings, result.hidden, result.pruned
-
-
-def project_root(start: str | None = None) -> str:
-    """The repository root above `start` (default: the current directory), or `start` itself."""
-    from tflint.report.identity import find_root
-
-    return find_root(start)
+        result = apply_to_run(findings, run.files, run.rules, **how)
+        findings, hidden, pruned = result.findings, result.hidden, result.pruned
+    return Report(tuple(findings), run.fail_on, run.shown, run.file_fail_on, hidden, run.rules, pruned, run.skipped)
 
 
 def lint_file(
@@ -364,16 +225,8 @@ def lint_graph(
     against those TensorFlow releases (see lint_paths).
     """
     resolved = resolve_config(config)
-    contract = api_import_args(import_args)
-    if contract is not None:
-        resolved = replace(resolved, import_args=contract)
-    registry = registry_for(resolved, op_defs, target_tf)
-    with process.collector_paused():
-        artifact = artifact_of(graph, name)
-        findings = tuple(lint_artifact(artifact, resolved, registry))
-    if artifact.skipped is not None:  # bytes of another message: a not-a-graph finding, as for a file
-        return Report(findings, resolved.fail_on, (), rules=resolved.modules, skipped=((name, artifact.skipped),))
-    return Report(findings, resolved.fail_on, (name,), rules=resolved.modules)
+    run = session.lint_message(graph, resolved, api_import_args(import_args), op_defs, target_tf, name)
+    return Report(tuple(run.findings), run.fail_on, run.shown, rules=run.rules, skipped=run.skipped)
 
 
 def compat(
@@ -399,12 +252,7 @@ def compat(
     version). Raises UsageError for a missing version, a directory without
     a SavedModel, a plain GraphDef, or versions of different kinds.
     """
-    from tflint.read.interface import latest_versions
-
-    if new is None:
-        pair = latest_versions(os.fspath(old))
-    else:
-        pair = (os.fspath(old), os.fspath(new))
+    pair = session.version_pair(os.fspath(old), None if new is None else os.fspath(new))
     return compat_pairs(
         [pair],
         config,
@@ -427,29 +275,10 @@ def compat_pairs(
     write_baseline: str | os.PathLike[str] | None = None,
 ) -> Report:
     """`compat` for several (old, new) pairs, in one report (the pre-commit hook's changed versions)."""
-    from tflint.engine.compat import compare_paths
-
-    override = Severity.parse(fail_on) if isinstance(fail_on, str) else fail_on
+    override = session.failing_level(fail_on)
     named = _named_baseline(baseline, write_baseline)  # fail before the work
-    compared = compare_paths(pairs, ConfigCache(config), op_defs, input_type)
-
-    config_of = {shown: resolved for shown, resolved, _ in compared}
-    shown_files = [shown for shown, _, _ in compared]
-    findings = sorted((f for _, _, found in compared for f in found), key=Finding.sort_key)
-    modules = rule_registry(config_of.values())
-    findings, hidden, _ = _baselined(
-        findings,
-        [(shown, resolved) for shown, resolved, _ in compared],
-        modules,
-        compat=True,
-        baseline=baseline,
-        named=named,
-        write_baseline=write_baseline,
-        prune=False,
-    )
-    file_fail_on = {shown: override or resolved.fail_on for shown, resolved, _ in compared}
-    default_fail_on = override or (compared[0][1].fail_on if compared else Severity.ERROR)
-    return Report(tuple(findings), default_fail_on, tuple(shown_files), file_fail_on, hidden, modules)
+    run = session.compare_files(pairs, ConfigCache(config), op_defs=op_defs, input_type=input_type, override=override)
+    return _report(run, compat=True, baseline=baseline, named=named, write_baseline=write_baseline, prune=False)
 
 
 def validate(
@@ -484,17 +313,9 @@ def validate(
     is an `empty-graph` error here, unless `config` sets that rule's level; so
     is a file that is not a TensorFlow graph at all (`not-a-graph`).
     """
-    from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
-
     given = {"input_map": input_map, "return_elements": return_elements, "name": name}
     import_args = {key: value for key, value in given.items() if value is not None} or None
-    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
-    near = path if trust_model_config else None
-    resolved = validation_config(resolve_config(config, near=near), trust_model_config)
-    if serving is None:
-        serving = looks_like_saved_model(graph_or_path)
-    if serving:
-        resolved = with_serving_preset(resolved)
+    resolved = validation_setup(config, graph_or_path, serving, trust_model_config)
     if isinstance(graph_or_path, (str, os.PathLike)):
         report = lint_paths(
             [graph_or_path], resolved, op_defs=op_defs, jobs=1, import_args=import_args, target_tf=target_tf
@@ -516,18 +337,12 @@ def min_tf(
     input_type: str | None = None,
 ) -> MinTf:
     """The oldest bundled TensorFlow release whose importer accepts the graph file (or SavedModel) at `path`."""
-    from tflint.tf.releases import known_releases
-
     shown = os.fspath(path)
     report = lint_paths([shown], config, op_defs=op_defs, input_type=input_type, baseline=False)
-    errors = sorted({f.rule for f in report.findings if f.severity >= Severity.ERROR})
-    if errors:
-        return MinTf(shown, None, blockers=tuple(errors))
-    resolved = resolve_config(config, near=shown)
-    registry = registry_for(resolved, op_defs, list(known_releases()))
-    kernels = resolved.rules.get("missing-kernel")
-    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
-    return oldest_release(shown, registry, "target-saver", input_type, kernel_options)
+    blockers = blocking_rules(report.findings)
+    if blockers:
+        return MinTf(shown, None, blockers=blockers)
+    return oldest_release(shown, input_type=input_type, **min_tf_setup(config, shown, op_defs))
 
 
 def fix_paths(
@@ -561,11 +376,7 @@ def show_model(
     path: str | os.PathLike[str], *, op_defs: Sequence[str] = (), input_type: str | None = None, batch: int = 1
 ) -> ModelView:
     """The review view of a graph file or SavedModel (`tflint show`, `tflint stats`)."""
-    from tflint.engine.review import load_view
-
-    registry = registry_for(resolve_config(None, os.fspath(path)), op_defs)
-    with process.collector_paused():
-        return load_view(os.fspath(path), registry, input_type=input_type, batch=batch)[0]
+    return session.view_model(os.fspath(path), op_defs, input_type, batch)
 
 
 def diff_models(
@@ -578,12 +389,7 @@ def diff_models(
     batch: int = 1,
 ) -> ModelDiff:
     """What changed between two versions of a model (`tflint diff`): a `ModelDiff` (`.changed` says whether)."""
-    from tflint.engine.model_diff import diff_models as diff_pipeline
-
-    resolved = resolve_config(config, os.fspath(new))
-    registry = registry_for(resolved, op_defs)
-    with process.collector_paused():
-        return diff_pipeline(os.fspath(old), os.fspath(new), resolved, registry, input_type=input_type, batch=batch)
+    return session.diff_paths(os.fspath(old), os.fspath(new), config, op_defs, input_type, batch)
 
 
 __all__ = [

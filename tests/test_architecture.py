@@ -7,6 +7,7 @@ The package's rooms live in three folders (lint/, rules/, protos/) that setuptoo
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -84,6 +85,16 @@ def test_the_engine_names_no_rule():
         code = path.read_text(encoding="utf-8")
         named = [rule_id for rule_id in RULES if f'"{rule_id}"' in code or f"'{rule_id}'" in code]
         assert named == [], f"{path.name} names rules: a rule's module declares what the engine needs"
+
+
+def test_the_api_is_a_facade():
+    # api.py hands each call to the room that does the work (ARCHITECTURE.md): it reads no file format itself
+    # and reaches the engine through its entries, never its run machinery.
+    tree = ast.parse((REPO / "lint" / "api.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    below = sorted(name for name in imported if name.startswith(("tflint.read", "tflint.rules", "tflint.runtime")))
+    assert below == [], f"api.py imports {below}: delegate to config/, engine/session or baseline.py"
+    assert not imported & {"tflint.engine.run", "tflint.engine.parallel", "tflint.engine.compat"}
 
 
 # The modules that may open, map, list or write files themselves, and why (ARCHITECTURE.md, "one door").

@@ -275,8 +275,13 @@ def test_wild_saved_models_tensorflow_imports_pass_validate_except_known_policy_
     # Findings the serving preset makes on purpose (TensorFlow imports these files; a model
     # server would still refuse or should not run them):
     expected = {
-        # serving_default reads a file at request time (ReadFile on an asset path held in a variable).
-        "tensorflow__tensorflow__cc__saved_model__testdata__AssetModule__saved_model.pb": {"unsafe-op"},
+        # (AssetModule's serving_default reads its own asset with ReadFile at request time: since #32 that
+        # is an `unsafe-op` info, two levels below the rule, like a vocabulary table's read of its asset.)
+        # A TF1 model pinned to /device:GPU:0: a CPU-only server without soft placement (TF Serving's
+        # default session config) cannot place it (#34's missing-kernel under the serving preset).
+        "serving__tensorflow_serving__servables__tensorflow__testdata__saved_model_half_plus_two_gpu_trt__00000123__saved_model.pb": {
+            "missing-kernel"
+        },
         # TensorFlow's Go test model has an empty tag set: a server asking for { serve } cannot load it.
         "tensorflow__tensorflow__go__testdata__saved_model__half_plus_two_empty_tags__00000123__saved_model.pb": {
             "missing-serving-tags"

@@ -97,6 +97,11 @@ class ConfigCache:
             entry = self._for_run[id(base)] = (base, applied, registry_for(applied, op_defs, target_tf))
         return entry[1].for_file(self.named(path)), entry[2]
 
+    def settings_of(self, path: str) -> tuple[Config, str | None]:
+        """`--show-settings`: the configuration that applies to `path`, and the file it comes from."""
+        base = self.for_path(path)
+        return base.for_file(path), base.source
+
     def excludes(self) -> Excludes:
         """A walk's excludes: those of the configuration in force in each directory it meets."""
         return _RunExcludes(self)
@@ -168,3 +173,37 @@ def validation_config(config: Config, trust_model_config: bool) -> Config:
     if rules != dict(config.rules):
         changes["rules"] = MappingProxyType(rules)
     return replace(config, **changes) if changes else config
+
+
+def validation_setup(config: ConfigLike, graph_or_path: Any, serving: bool | None, trust_model_config: bool) -> Config:
+    """The configuration `validate` runs with: `config` (and, only when the model's configuration is trusted, the
+    `.tflint.yaml` near a path) as `validation_config` applies it, under the serving preset when `serving` (None:
+    when the graph looks like a SavedModel)."""
+    from tflint.config.serving_preset import looks_like_saved_model, with_serving_preset
+
+    path = os.fspath(graph_or_path) if isinstance(graph_or_path, (str, os.PathLike)) else None
+    near = path if trust_model_config else None
+    resolved = validation_config(resolve_config(config, near=near), trust_model_config)
+    if serving is None:
+        serving = looks_like_saved_model(graph_or_path)
+    return with_serving_preset(resolved) if serving else resolved
+
+
+def min_tf_setup(config: ConfigLike, shown: str, op_defs: Sequence[str]) -> dict[str, Any]:
+    """What `--min-tf` replays `shown` with (tflint.engine.min_tf.oldest_release's arguments): the registry of every
+    bundled release, the rule that knows the saver's format, and `missing-kernel`'s options unless it is off."""
+    from tflint.tf.releases import known_releases
+
+    resolved = resolve_config(config, near=shown)
+    registry = registry_for(resolved, op_defs, list(known_releases()))
+    kernels = resolved.rules.get("missing-kernel")
+    kernel_options = kernels.options if kernels is not None and kernels.severity > Severity.OFF else None
+    return {"registry": registry, "saver_rule": "target-saver", "kernel_options": kernel_options}
+
+
+def survey_files(files: Iterable[str]) -> list[tuple[str, str | None]]:
+    """`--show-files`: (path, None) for each discovered file or SavedModel a run lints, (path, what it holds) for
+    each it skips as not a TensorFlow graph, told apart by its first bytes as a run does."""
+    from tflint.read.load import not_a_graph
+
+    return [(path, None if path == "-" or os.path.isdir(path) else not_a_graph(path)) for path in files]

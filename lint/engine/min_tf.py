@@ -10,10 +10,11 @@ missing on every older release as well (kernels are added, seldom removed).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tflint.engine.run import build_index
+from tflint.finding import Finding, Severity
 from tflint.read.load import load_path
 from tflint.records import record
 from tflint.tf.index import GraphIndex
@@ -136,3 +137,8 @@ def kernel_requirements(graph: GraphIndex, options: Mapping[str, Any]) -> Iterat
                 if requirement not in seen:
                     seen.add(requirement)
                     yield requirement, name
+
+
+def blocking_rules(findings: Iterable[Finding]) -> tuple[str, ...]:
+    """The rules of the errors a file's lint found: while any is there, no release imports it."""
+    return tuple(sorted({finding.rule for finding in findings if finding.severity >= Severity.ERROR}))
