@@ -1,17 +1,17 @@
 """A model's weights for review: contents hashed and compared a piece at a time, never held whole.
 
 Two homes hold weights. A frozen graph keeps them in its Consts' `tensor_content`
-(left in the mapped file for a big binary graph: `tflint.tf.tensors.content_chunks`
-reads it a piece at a time). A SavedModel keeps its variables in a tensor bundle,
-whose index `tflint.read.tensor_bundle` reads; `ShardReader` reads an entry's bytes
-from its data file, PIECE_BYTES at a time, after checking them against the file.
+(left in the mapped file for a big binary graph: `tflint.tf.tensors.MappedBytes`). A
+SavedModel keeps its variables in a tensor bundle, whose index `tflint.read.tensor_bundle`
+reads; `ShardReader` reads an entry's bytes from its data file, after checking the entry
+against the file's size.
 
-Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read,
-two versions of a tensor are compared byte for byte (`same_content`) and measured
-on an even sample (`compare`) the same way, so memory does not grow with the model.
-A diff reads through `Content` (a content read by position): pieces go into two buffers
-reused from piece to piece and are compared with one memcmp each (`equal_contents`,
-`compare_contents`, `hash_of`), ten times cheaper than a fresh bytes object per piece.
+Either is read through a `Content` (bytes read by position), PIECE_BYTES at a time into
+buffers reused from piece to piece: a fresh bytes object per piece costs ten times as
+much. Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read
+(`hash_of`), two versions of a tensor are compared with one memcmp per piece
+(`equal_contents`, stopping at the first difference) and measured on an even sample
+(`compare_contents`), so memory does not grow with the model.
 """
 
 from __future__ import annotations
@@ -39,17 +39,6 @@ _NUMERIC_FORMATS = {1: "f", 2: "d", 3: "i", 9: "q", 4: "B", 6: "b", 5: "h", 17: 
 # -- reading contents in pieces ----------------------------------------------------------------
 
 
-def _pieces(handle: BinaryIO, offset: int, size: int) -> Iterator[bytes]:
-    handle.seek(offset)
-    left = size
-    while left > 0:
-        piece = handle.read(min(PIECE_BYTES, left))
-        if not piece:
-            raise UsageError(f"{handle.name}: ends inside a tensor ({left} bytes missing)")
-        left -= len(piece)
-        yield piece
-
-
 def content_hash(pieces: Iterable[bytes | memoryview]) -> str:
     """A short hash of a content given in pieces (the same for the same bytes, however they are cut)."""
     digest = hashlib.blake2b(digest_size=16)
@@ -65,13 +54,11 @@ class ShardReader:
         self.index = index
         self._open: dict[int, tuple[BinaryIO, int]] = {}
 
-    def pieces(self, entry: BundleEntry) -> Iterator[bytes]:
-        """The bytes of `entry`, PIECE_BYTES at a time; UsageError when its shard is missing or too short."""
-        handle = self._shard(entry)
-        return _pieces(handle, entry.offset, entry.size)
-
     def read_into(self, entry: BundleEntry, start: int, buffer: memoryview) -> None:
-        """Fill `buffer` with `entry`'s bytes from `start` on (within its size); UsageError as `pieces`."""
+        """Fill `buffer` with `entry`'s bytes from `start` on (within its size).
+
+        UsageError when its shard is missing, or shorter than the index says.
+        """
         if start < 0 or start + len(buffer) > entry.size:
             raise ValueError(f"bytes {start}+{len(buffer)} of an entry of {entry.size}")
         handle = self._shard(entry)
@@ -205,22 +192,6 @@ def hash_of(content: Content) -> str:
     return digest.hexdigest()[:HASH_CHARS]
 
 
-def same_content(old: Iterable[bytes], new: Iterable[bytes]) -> bool:
-    """Whether two contents given in pieces (cut anywhere) hold the same bytes; stops at the first difference."""
-    old_rest = new_rest = b""
-    old_iter, new_iter = iter(old), iter(new)
-    while True:
-        old_piece, new_piece = next(old_iter, None), next(new_iter, None)
-        if old_piece is None and new_piece is None:
-            return old_rest == new_rest
-        old_rest += old_piece or b""
-        new_rest += new_piece or b""
-        usable = min(len(old_rest), len(new_rest))
-        if old_rest[:usable] != new_rest[:usable]:
-            return False
-        old_rest, new_rest = old_rest[usable:], new_rest[usable:]
-
-
 @record(frozen=True)
 class Change:
     """How far a tensor's values moved, from the elements compared (all, or an even sample of a big tensor).
@@ -245,29 +216,8 @@ class Change:
 MAX_COMPARED = 1 << 18
 
 
-def compare(old: Iterable[bytes], new: Iterable[bytes], dtype: int, size: int) -> Change:
-    """How two contents of `size` bytes and `dtype`, given in pieces, differ (a piece of each at a time)."""
-    code = _NUMERIC_FORMATS.get(dtype)
-    width = array(code).itemsize if code else 1
-
-    def aligned() -> Iterator[tuple[bytes, bytes]]:
-        old_rest = new_rest = b""
-        old_iter, new_iter = iter(old), iter(new)
-        while True:
-            old_piece, new_piece = next(old_iter, None), next(new_iter, None)
-            if old_piece is None and new_piece is None:
-                return
-            old_rest += old_piece or b""
-            new_rest += new_piece or b""
-            usable = min(len(old_rest), len(new_rest)) // width * width
-            yield old_rest[:usable], new_rest[:usable]
-            old_rest, new_rest = old_rest[usable:], new_rest[usable:]
-
-    return _measure(aligned(), code, width, size)
-
-
 def compare_contents(old: Content, new: Content, dtype: int) -> Change:
-    """compare() of two contents of the same size, read a piece at a time into two reused buffers."""
+    """How two contents of the same size and `dtype` differ, read a piece at a time into two reused buffers."""
     code = _NUMERIC_FORMATS.get(dtype)
     width = array(code).itemsize if code else 1
     size = min(old.size, new.size)
