@@ -54,7 +54,7 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.node import parse_input
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import OpRegistry
-from tflint.tf.tensors import MappedBytes, content_chunks, tensor_content
+from tflint.tf.tensors import MappedBytes, tensor_content
 
 # A Const of at most this many elements shows its values; a larger one is a weight (summarised).
 INLINE_ELEMENTS = 16
@@ -662,7 +662,7 @@ def tensor_text(tensor: Any, weight: bool = False) -> str:
     if weight:
         return f"{head} (weight)"
     if len(content):
-        return f"{head} {len(content)} bytes #{content_hash(content_chunks(content))}"
+        return f"{head} {len(content)} bytes #{_content_digest(content)}"
     digest = content_hash([tensor.SerializeToString(deterministic=True)])
     return f"{head} #{digest}"
 
@@ -700,7 +700,7 @@ def _const_weight(node: Any, name: str, hashes: bool) -> Weight | None:
     digest = None
     if hashes:
         if len(content):
-            digest = content_hash(content_chunks(content))
+            digest = _content_digest(content)
         else:
             digest = content_hash([tensor.SerializeToString(deterministic=True)])
     where = f"node {node.name}" if node.function is None else f"node {node.name} in {node.function}"
@@ -776,6 +776,11 @@ def _dtype_number(name: str) -> int:
         if known == name:
             return number
     return 0
+
+
+def _content_digest(content: bytes | MappedBytes) -> str:
+    """content_hash of a Const's content; one left in its file is read into a reused buffer (hash_of)."""
+    return hash_of(MappedContent(content)) if isinstance(content, MappedBytes) else content_hash([content])
 
 
 def weight_content(
