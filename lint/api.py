@@ -361,7 +361,8 @@ def fix_paths(
     files). A text file keeps every byte not removed; every file is replaced atomically, only if
     it still holds what was analysed; symbolic links, read-only files and files reached from
     outside `paths` are left alone (`FixResult.problem`). `write=False` changes nothing and fills
-    `diff` (a unified diff for text, a summary for binary). Files that do not parse are left alone.
+    `diff` (a unified diff for text, a summary for binary). Files that do not parse are left alone
+    (`FixResult.unread`).
     How: tflint.engine.fix.
     """
     from tflint.engine.fix import fix_files

@@ -20,7 +20,8 @@ problems get fixed (ESLint's bulk suppressions). An entry is stale only when
 the run looked for it: its file was linted (or no longer exists) and its rule
 ran on that file; entries of rules turned off (`--select`, `--ignore`, the
 config, per-file ignores) or of the other kind of run (lint / `compat`) are
-neither reported nor pruned.
+neither reported nor pruned, nor dropped when `--write-baseline` rewrites the file (with the
+entries of existing files the run did not lint).
 
 Findings of rules that cannot be suppressed (`invalid-graph`, the meta
 rules) are never recorded and never hidden.
@@ -238,6 +239,18 @@ class Baseline:
     def _exists(self, file: str) -> bool:
         return os.path.exists(os.path.join(self.root, file))
 
+    def keep_unjudged(self, previous: Baseline, linted: Iterable[str], judged: Judged) -> None:
+        """Add the entries of `previous` (the file being rewritten) that this run did not look for: of
+        files it did not lint that still exist, and of rules it did not run on a file it linted (`--select`,
+        `--ignore`, the config; the other kind of run, lint or `compat`). Rewriting records the run's
+        findings; it never drops what the run could not have found."""
+        linted_files = {repo_path(path, self.root): path for path in linted}
+        for key, count in previous.entries().items():
+            file, rule = key[0], key[1]
+            shown = linted_files.get(file)
+            if (shown is None and previous._exists(file)) or (shown is not None and not judged(shown, rule)):
+                self._add(key, count)
+
 
 def _severity(finding: Finding) -> str:
     return str(finding.severity)
@@ -286,6 +299,13 @@ def apply_to_run(
     result = sorted(findings, key=Finding.sort_key)
     if write_baseline is not None:
         written = Baseline.from_findings(write_baseline, result, modules)
+        if files and os.path.isfile(write_baseline):
+            try:
+                previous = Baseline.load(write_baseline)
+            except UsageError:
+                previous = None  # not a baseline (or not readable as one): replaced, as asked
+            if previous is not None:
+                written.keep_unjudged(previous, shown_files, _judged(config_of, files[0][1], modules, compat))
         written.write()
         baselines = {os.fspath(write_baseline): (written, shown_files)}
     else:
@@ -300,13 +320,7 @@ def apply_to_run(
         if not members:
             continue  # nothing was linted (an empty directory): nothing to hide, nothing known to be stale
         fallback = config_of[members[0]]
-
-        def ran(shown: str | None, rule_id: str, fallback: Config = fallback) -> bool:
-            if is_compat_rule(rule_id, modules) != compat:
-                return False
-            resolved = config_of.get(shown, fallback) if shown is not None else fallback  # None: a file gone
-            rule = resolved.rules.get(rule_id)
-            return rule is not None and rule.severity > Severity.OFF
+        ran = _judged(config_of, fallback, modules, compat)
 
         def rules_for(shown: str | None, fallback: Config = fallback) -> list[RuleLevel]:
             if prune:
@@ -322,6 +336,19 @@ def apply_to_run(
             loaded.pruned(applied.matched, members, ran).write()
             pruned += applied.stale
     return RunResult(result, hidden, pruned)
+
+
+def _judged(config_of: Mapping[str, Config], fallback: Config, modules: Mapping[str, Any], compat: bool) -> Judged:
+    """Whether the run ran a rule on a file (shown path; None for a file gone: judged by `fallback`)."""
+
+    def ran(shown: str | None, rule_id: str) -> bool:
+        if is_compat_rule(rule_id, modules) != compat:
+            return False
+        resolved = config_of.get(shown, fallback) if shown is not None else fallback
+        rule = resolved.rules.get(rule_id)
+        return rule is not None and rule.severity > Severity.OFF
+
+    return ran
 
 
 def _groups(

@@ -482,8 +482,16 @@ def _fix(args: argparse.Namespace) -> tuple[bool, bool]:
             )
         if result.problem is not None:
             print(f"tflint: {escape(result.path)}: not fixed: {escape(result.problem)}", file=sys.stderr)
+        if result.unread and args.diff:  # --fix lints next and reports it; --diff alone would pass it silently
+            where = escape(result.path)
+            print(
+                f"tflint: {where}: not diffed: it does not parse as a graph ('tflint {where}' says why)",
+                file=sys.stderr,
+            )
     sys.stdout.flush()
-    return any(result.removed for result in results), any(result.error for result in results)
+    # A file --diff could not read counts as a change to make: the run must not pass what it could not judge.
+    changed = any(result.removed or (result.unread and args.diff) for result in results)
+    return changed, any(result.error for result in results)
 
 
 def _min_tf(args: argparse.Namespace) -> int:

@@ -209,3 +209,16 @@ def test_an_op_defs_file_that_is_not_an_oplist_is_never_echoed(tmp_path, content
     message = str(raised.value)
     assert f"ops.pbtxt:{where}: not an OpList" in message
     assert "SECRET" not in message
+
+
+def test_an_empty_select_override_is_a_usage_error_not_a_silent_pass(tmp_path):
+    """`--select ""` is refused on the command line; the API's Overrides(select=()) is refused too."""
+    from tflint.api import Overrides, lint_paths
+
+    path = tmp_path / "g.pbtxt"
+    path.write_text('node { name: "b" op: "Identity" input: "missing" attr { key: "T" value { type: DT_FLOAT } } }\n')
+    assert [f.rule for f in lint_paths([path], overrides=Overrides(select=("unresolved-input",))).findings] == [
+        "unresolved-input"
+    ]
+    with pytest.raises(tflint.UsageError, match=r"^--select: no rule named; every rule would be off"):
+        lint_paths([path], overrides=Overrides(select=()))

@@ -274,6 +274,37 @@ def test_entries_of_rules_that_did_not_run_are_neither_stale_nor_pruned(repo, ca
     }
 
 
+@pytest.mark.parametrize(
+    "args, kept",
+    [
+        pytest.param(["--select", "unknown-op", "models"], "unresolved-input", id="select"),
+        pytest.param(["--ignore", "unresolved-input", "models"], "unresolved-input", id="ignore"),
+        pytest.param(["models/ok.pbtxt"], "models/g.pbtxt", id="other-file"),
+    ],
+)
+def test_rewriting_a_baseline_keeps_the_entries_the_run_did_not_look_for(repo, capsys, args, kept):
+    run(capsys, "--write-baseline", "base.json", "models")
+    recorded = json.loads((repo / "base.json").read_text())
+    code, _, err = run(capsys, "--write-baseline", "base.json", *args)
+    assert code == 0 and err.startswith("tflint: wrote base.json: ")
+    assert json.loads((repo / "base.json").read_text()) == recorded  # was: `kept` dropped, back next run
+    assert kept in (repo / "base.json").read_text()
+    code, out, _ = run(capsys, "--baseline", "base.json", "models")
+    assert (code, out) == (0, "All checks passed (2 files). 2 baselined findings not shown.\n")
+
+
+def test_rewriting_a_baseline_drops_what_the_run_looked_for_and_did_not_find(repo, capsys):
+    run(capsys, "--write-baseline", "base.json", "models")
+    (repo / "models" / "g.pbtxt").write_text(BROKEN.replace('  input: "^gone"\n', ""))  # b fixed
+    (repo / "models" / "gone.pbtxt").write_text(BROKEN)
+    run(capsys, "--write-baseline", "base.json", "--select", "unresolved-input", "models/gone.pbtxt")
+    (repo / "models" / "gone.pbtxt").unlink()
+    run(capsys, "--write-baseline", "base.json", "models")
+    assert json.loads((repo / "base.json").read_text())["files"] == {
+        "models/g.pbtxt": {"unknown-op": {"error": {"a": 1}}}
+    }
+
+
 def test_entries_of_rules_the_config_turns_off_are_neither_stale_nor_pruned(repo, capsys):
     run(capsys, "--write-baseline", "base.json", "models")
     (repo / ".tflint.yaml").write_text("rules:\n  unresolved-input: off\n")

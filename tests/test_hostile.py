@@ -20,6 +20,7 @@ from google.protobuf.internal.encoder import _VarintBytes
 import tflint
 from tflint import protos
 from tflint.cli import main
+from tflint.runtime import user_regex
 from tflint.rules import all_rules
 
 DT_FLOAT = 1  # DataType.DT_FLOAT
@@ -564,15 +565,19 @@ CATASTROPHIC = "(a|aa)+$"  # exponential in the `regex` engine too
 
 
 def test_catastrophic_node_name_pattern_times_out_and_is_reported(capsys, tmp_path, monkeypatch):
+    # Deterministic under load: 60 characters are ~10^12 backtracking steps, so the per-search timeout
+    # always fires; and the file's budget is made ample, because on a busy machine the timed-out search
+    # can take seconds of wall clock and spend it, turning the next (cheap) search into a second finding.
+    monkeypatch.setattr(user_regex, "BUDGET_SECONDS", 1e9)
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".tflint.yaml").write_text(
         f"rules:\n  node-name-pattern:\n    level: warning\n    pattern: '{CATASTROPHIC}'\n"
     )
-    (tmp_path / "g.pbtxt").write_text(GRAPH % ("a" * 40 + "_") + GRAPH % ("a" * 41 + "_"))
+    (tmp_path / "g.pbtxt").write_text(GRAPH % ("a" * 60 + "_") + GRAPH % ("a" * 61 + "_"))
     code, out, err = _lint(capsys, "--config", ".tflint.yaml", "g.pbtxt")
     assert code == 0 and err == ""
     assert (
-        f"g.pbtxt:1:8: warning: Node '{'a' * 40}_': pattern '{CATASTROPHIC}' took more than 0.5 s on this name (catastrophic backtracking?); it is not applied to the remaining nodes [node-name-pattern]"
+        f"g.pbtxt:1:8: warning: Node '{'a' * 60}_': pattern '{CATASTROPHIC}' took more than 0.5 s on this name (catastrophic backtracking?); it is not applied to the remaining nodes [node-name-pattern]"
         in out
     )
     assert out.count("[node-name-pattern]") == 1  # given up after the first timeout: no hang on the second name

@@ -856,6 +856,8 @@ class Overrides:
         if self.preset is not None:
             config = with_preset(config, self.preset)
         rules = dict(config.rules)
+        if self.select is not None and not self.select:  # as `--select ""`: never a silent pass with no rule run
+            raise UsageError("--select: no rule named; every rule would be off (leave it out for the configured rules)")
         for option, names in (("--select", self.select or ()), ("--extend-select", self.extend_select)):
             _check_rule_names(option, names, config.modules)
         _check_rule_names("--ignore", self.ignore, config.modules)

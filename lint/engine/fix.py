@@ -56,7 +56,8 @@ class FixResult:
     unified diff for text, a summary for binary; `written`: whether the file was replaced;
     `problem`: why the file was left alone or only partly fixed (a symbolic link, a read-only file,
     a file changed during the run, attrs the text edit could not locate), else None; `error`: the
-    problem is a failure (unreadable file, a write refused by the system), not a choice.
+    problem is a failure (unreadable file, a write refused by the system), not a choice; `unread`:
+    the file does not parse as a graph, so nothing could be judged (the lint reports why).
     """
 
     path: str
@@ -65,6 +66,7 @@ class FixResult:
     written: bool
     problem: str | None
     error: bool
+    unread: bool
 
     def __init__(
         self,
@@ -74,8 +76,11 @@ class FixResult:
         written: bool = False,
         problem: str | None = None,
         error: bool = False,
+        unread: bool = False,
     ) -> None:
-        vars(self).update(path=path, removed=removed, diff=diff, written=written, problem=problem, error=error)
+        vars(self).update(
+            path=path, removed=removed, diff=diff, written=written, problem=problem, error=error, unread=unread
+        )
 
 
 def fix_files(
@@ -113,6 +118,8 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swe
     except UnreadableFile as error:
         return FixResult(target, (), problem=_without_path(str(error), target), error=True)
     edit = _edit(target, data, input_type)
+    if isinstance(edit, _Unread):
+        return FixResult(target, (), unread=True)
     if edit is None:
         return FixResult(target, ())
     new, removed, diff, missed = edit
@@ -138,8 +145,16 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swe
     return FixResult(target, removed, diff, True, problem)
 
 
-def _edit(target: str, data: bytes, input_type: str | None) -> tuple[bytes, tuple[str, ...], str, int] | None:
-    """(new bytes, labels of the attrs removed, diff, how many strippable attrs stay), or None: nothing to do."""
+class _Unread:
+    """What _edit returns for a file that does not parse as a graph (None: it parses, nothing to remove)."""
+
+
+_UNREAD = _Unread()
+
+
+def _edit(target: str, data: bytes, input_type: str | None) -> tuple[bytes, tuple[str, ...], str, int] | _Unread | None:
+    """(new bytes, labels of the attrs removed, diff, how many strippable attrs stay), None: nothing to
+    do, or _UNREAD: not read as a graph."""
     from tflint import protos
     from tflint.engine.parallel import core_count
     from tflint.engine.run import build_index
@@ -149,8 +164,10 @@ def _edit(target: str, data: bytes, input_type: str | None) -> tuple[bytes, tupl
 
     # A big text is read by two processes where a lint would read it so (the result is the same).
     artifact = load_bytes(data, target, input_type, workers=core_count(None))
-    if artifact.failure is not None or artifact.message_type is None or artifact.unsupported:
-        return None  # not read, so not edited: the lint reports it
+    if artifact.failure is not None:
+        return _UNREAD  # not read, so not edited: the lint reports it as invalid-graph (--diff says so)
+    if artifact.message_type is None or artifact.unsupported:
+        return None  # not a graph, or one tflint cannot read yet: the lint says so, there is nothing to edit
     registry = user_registry()
     # (graph id, function ordinal or None, node, attr key) of each attr that can go.
     found: list[tuple[int, int | None, Any, str]] = []

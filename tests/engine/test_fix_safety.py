@@ -268,6 +268,33 @@ def test_diff_on_stdin_says_what_diff_cannot_do(monkeypatch, capsys):
     assert capsys.readouterr().err == "tflint: error: --fix cannot edit stdin (-): name the file\n"
 
 
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        pytest.param("g.pbtxt", GRAPH + "garbage {\n", id="broken-text"),
+        pytest.param("g.pb", b"\x0a\xff\xff\xff\xff\x0f" + b"\x00" * 8, id="broken-binary"),
+    ],
+)
+def test_diff_of_a_file_that_does_not_parse_is_never_a_silent_pass(tmp_path, capsys, name, content):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    _graph(tmp_path, "clean.pbtxt", FIXED)
+    assert main(["--diff", str(tmp_path)]) == 1  # was 0, no output: a pre-commit `--diff` check passed it
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"tflint: {path}: not diffed: it does not parse as a graph ('tflint {path}' says why)\n"
+    assert fix_paths([path], write=False)[0].unread
+    assert main(["--fix", str(path)]) == 1  # --fix lints next: the invalid-graph finding, not this line
+    assert "not diffed" not in capsys.readouterr().err
+
+
+def test_diff_passes_what_is_not_a_graph_as_the_lint_does(tmp_path, capsys):
+    (tmp_path / "labels.pbtxt").write_text('foo: 1\nbar { baz: "x" }\n')  # well-formed text, no graph field
+    _graph(tmp_path, "clean.pbtxt", FIXED)
+    assert main(["--diff", str(tmp_path)]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
 def test_an_entry_the_edit_cannot_place_is_reported_not_counted(tmp_path, capsys):
     text = GRAPH.replace(
         'attr { key: "transpose_a"', 'attr  # a comment between name and brace\n  { key: "transpose_a"'

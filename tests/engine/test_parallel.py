@@ -107,25 +107,31 @@ def test_crash_in_a_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
 
 def test_crash_in_a_forked_rule_worker_is_one_line_exit_2(graphs, monkeypatch, capsys):
     import os
-    import time
+    import select
 
     from tflint.rules import all_rules
 
     parent = os.getpid()
     check = all_rules()["empty-op"].check
-    slept = []
+    exploded, tell_parent = os.pipe()
+    waited = []
 
     def explode_in_a_child(graph, options):
         if os.getpid() == parent:
-            if not slept:
-                slept.append(time.sleep(0.2))  # leave the next units to the child
+            if not waited:  # hold the parent's first unit until the child has taken one: no clock involved
+                waited.append(select.select([exploded], [], [], 120))  # 120 s: a guard against a hang only
             return check(graph, options)
+        os.write(tell_parent, b"!")
         raise ValueError("boom")
 
     monkeypatch.setattr(parallel, "FORK_MIN_NODES", 0)
     for module in all_rules().values():
         monkeypatch.setattr(module, "check", explode_in_a_child)
-    code = main(["-j", "2", graphs[0]])
+    try:
+        code = main(["-j", "2", graphs[0]])
+    finally:
+        os.close(exploded)
+        os.close(tell_parent)
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1

@@ -7,6 +7,7 @@ from conftest import lint_text, pinned
 
 from tflint.errors import ConfigError
 from tflint.rules import node_name_pattern
+from tflint.runtime import user_regex
 
 ID = "node-name-pattern"
 
@@ -102,7 +103,11 @@ def test_invalid_options_are_config_errors(options, fragment):
 
 def test_a_pattern_that_times_out_is_reported_once_and_dropped(monkeypatch):
     monkeypatch.setattr(node_name_pattern, "TIMEOUT_SECONDS", 0.05)
-    slow = "a" * 40 + "!"
+    # An ample file budget: under load the timed-out search's wall clock could spend the default one
+    # and turn the search for "^b$" into a budget finding (the budget has its own test).
+    monkeypatch.setattr(user_regex, "BUDGET_SECONDS", 1e9)
+    user_regex.reset_budget()
+    slow = "a" * 60 + "!"
     text = f'node {{ name: "{slow}" op: "NoOp" }}\nnode {{ name: "{slow}1" op: "NoOp" }}\nnode {{ name: "b" op: "NoOp" }}\n'
     findings = [
         f for f in lint_text(text, {"rules": {ID: {"level": "warning", "forbid": ["(a|aa)+$", "^b$"]}}}) if f.rule == ID

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshal
 import os
 import pickle
+import signal
 import time
 
 import pytest
@@ -49,11 +50,21 @@ def test_a_truncated_result_is_child_failed_not_a_crash():
         forked.start(lambda: list(range(100)), HalfWritten).result()
 
 
-def test_stop_kills_and_reaps_a_child_still_working():
+def test_stop_kills_and_reaps_a_child_still_working(monkeypatch):
+    statuses = []
+    real_waitpid = os.waitpid
+
+    def waitpid(pid, options):
+        reaped = real_waitpid(pid, options)
+        statuses.append(reaped[1])
+        return reaped
+
     child = forked.start(lambda: time.sleep(60), marshal)
-    started = time.monotonic()
+    monkeypatch.setattr(forked.os, "waitpid", waitpid)
     child.stop()
-    assert time.monotonic() - started < 5
+    monkeypatch.setattr(forked.os, "waitpid", real_waitpid)
+    # Killed, not waited for (a child that had finished its sleep would have exited with 0): no clock involved.
+    assert [(os.WIFSIGNALED(status), os.WTERMSIG(status)) for status in statuses] == [(True, signal.SIGKILL)]
     with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
         os.waitpid(child._pid, os.WNOHANG)
 
