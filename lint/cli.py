@@ -459,18 +459,19 @@ def _main(argv: list[str]) -> int:
         if failed:
             return EXIT_USAGE
         if args.diff:
-            return EXIT_FINDINGS if changed else EXIT_OK
+            return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_OK
     return _lint(args)
 
 
 # Each mode replaces the lint run, so a flag of the lint run (or another mode) next to it would be
 # silently ignored: a usage error instead. `--fix` alone still lints afterwards, so it keeps the lint flags.
 _MODE_FLAGS = ("show_settings", "show_files", "min_tf", "diff", "fix")
+_REPORT_FLAGS = ("output", "statistics", "baseline", "write_baseline", "prune_baseline", "fail_on", "max_warnings")
 _IGNORED_BY_MODE: dict[str, tuple[str, ...]] = {
-    "show_settings": ("show_files", "min_tf", "diff", "fix", "write_baseline", "prune_baseline", "statistics"),
-    "show_files": ("min_tf", "diff", "fix", "write_baseline", "prune_baseline", "statistics"),
-    "min_tf": ("diff", "fix", "write_baseline", "prune_baseline", "statistics"),
-    "diff": ("write_baseline", "prune_baseline", "statistics", "output"),
+    "show_settings": ("show_files", "min_tf", "diff", "fix", *_REPORT_FLAGS),
+    "show_files": ("min_tf", "diff", "fix", *_REPORT_FLAGS),
+    "min_tf": ("diff", "fix", *_REPORT_FLAGS),
+    "diff": _REPORT_FLAGS,  # --exit-zero keeps its meaning: show the diff, do not fail
 }
 # A diff is a patch, not a report: no machine format has a place for it. `auto` is the default in CI.
 _MODE_FORMATS = {"min_tf": ("text", "json", "auto"), "diff": ("text", "auto")}
@@ -486,7 +487,7 @@ def _check_modes(args: argparse.Namespace) -> None:
         if getattr(args, mode) == _DEFAULTS[mode]:
             continue
         for other in _IGNORED_BY_MODE.get(mode, ()):
-            if getattr(args, other) != _DEFAULTS[other]:
+            if getattr(args, other) not in (_DEFAULTS[other], False):  # False: --no-baseline, which asks nothing
                 raise _UsageExit(f"argument {_flag(mode)}: not allowed with argument {_flag(other)}")
         formats = _MODE_FORMATS.get(mode)
         if formats is not None and args.format not in formats:

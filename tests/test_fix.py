@@ -123,6 +123,12 @@ IGNORED_COMBINATIONS = [
     (["--diff", "--statistics"], "argument --diff: not allowed with argument --statistics"),
     (["--diff", "--output", "out.txt"], "argument --diff: not allowed with argument --output"),
     (["--min-tf", "--write-baseline", "b.json"], "argument --min-tf: not allowed with argument --write-baseline"),
+    (["--diff", "--baseline", "b.json"], "argument --diff: not allowed with argument --baseline"),
+    (["--diff", "--fail-on", "error"], "argument --diff: not allowed with argument --fail-on"),
+    (["--diff", "--max-warnings", "3"], "argument --diff: not allowed with argument --max-warnings"),
+    (["--min-tf", "--output", "out.txt"], "argument --min-tf: not allowed with argument --output"),
+    (["--show-files", "--statistics"], "argument --show-files: not allowed with argument --statistics"),
+    (["--show-settings", "g.pbtxt", "--diff"], "argument --show-settings: not allowed with argument --diff"),
     (["--diff", "--format", "sarif"], "argument --diff: not allowed with --format sarif (only text, auto)"),
     (["--diff", "--format", "json"], "argument --diff: not allowed with --format json (only text, auto)"),
     (["--diff", "--format", "github"], "argument --diff: not allowed with --format github (only text, auto)"),
@@ -145,6 +151,8 @@ def test_combinations_that_mean_something_still_run(tmp_path, capsys):
     path = tmp_path / "g.pbtxt"
     path.write_text(TEXT)
     assert main(["--diff", "--format", "text", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("---")
+    assert main(["--diff", "--no-baseline", "--exit-zero", str(path)]) == 0  # shown, not failed
     assert capsys.readouterr().out.startswith("---")
     assert main(["--min-tf", "--format", "json", str(path)]) == 0
     assert capsys.readouterr().out.startswith("[")
