@@ -156,3 +156,25 @@ def test_a_long_val_list_serves(tmp_path):
     model = write_model(tmp_path / "m", TEXT, warmup=[])
     (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
     assert [f.message for f in lint_file(model).findings if f.rule == RULE] == []
+
+
+@pytest.mark.parametrize(
+    "tensor, expected",
+    [
+        pytest.param(_tensor(dims=(2**61, 3), field="float_val", values=[1.0]), [], id="2^61-rows-runs-shape-inference"),
+        pytest.param(_tensor(dims=(2**61, 2)), ["fed x:0 [2305843009213693952,2]"], id="2^61-rows-wrong-width"),
+        pytest.param(_tensor(dims=(2**62, 3)), ["tensor parsing error: x"], id="3x2^62-past-int64"),
+        pytest.param(_tensor(dims=(1,) * 100_000), ["tensor parsing error: x"], id="100k-dims"),
+        pytest.param(_tensor(field="float_val", values=[1.0] * 1_000_000), [], id="a-million-values"),
+    ],
+)  # fmt: skip
+def test_hostile_tensors_are_bounded(tensor, expected, tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    messages = [f.message for f in lint_file(model).findings if f.rule == RULE]
+    assert len(messages) == len(expected), messages
+    for message, text in zip(messages, expected):
+        assert text in message
