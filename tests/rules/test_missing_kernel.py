@@ -169,11 +169,15 @@ def test_target_releases_with_bundled_kernels(target, expected):
     assert all(f.message.endswith(f"(TF {target})") for f in findings)
 
 
+# The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
+BUNDLED_KERNEL_RELEASES = ("2.11", "2.15", "2.18", "2.19", "2.20", "2.21")
+
+
 def test_bundled_kernel_releases():
     from tflint.tf.kernels import build_for, builds, releases_with_kernels
 
-    assert releases_with_kernels() == ("2.11", "2.15", "2.21")
-    assert builds() == ("2.11-cpu", "2.11-gpu", "2.15-cpu", "2.15-gpu", "2.21-cpu", "2.21-gpu")
+    assert releases_with_kernels() == BUNDLED_KERNEL_RELEASES
+    assert builds() == tuple(f"{release}-{build}" for release in BUNDLED_KERNEL_RELEASES for build in ("cpu", "gpu"))
     assert build_for("2.21", ("CPU", "GPU")) == "2.21-gpu"
     assert build_for("2.4", ("CPU",)) is None
 
@@ -198,7 +202,7 @@ def test_min_tf_takes_the_bundled_kernels_into_account(tmp_path):
     path = tmp_path / "range.pbtxt"
     path.write_text(HALF_RANGE)
     result = min_tf(path)
-    assert result.release == "2.16"  # 2.15's CPU kernels lack it; 2.16 to 2.20 are taken to have them
+    assert result.release == "2.16"  # 2.15's CPU kernels lack it, 2.18's have it; 2.16 and 2.17 are not bundled
     assert ("2.16", ("kernel Range[Tidx=half] on CPU",)) in result.needs
     off = min_tf(path, {"rules": {RULE: "off"}})
     assert all("kernel" not in reason for _, reasons in off.needs for reason in reasons)
