@@ -144,7 +144,7 @@ def test_an_unknown_device_type_is_a_usage_error(tmp_path, capsys):
     assert "devices: TPU; missing-kernel knows the device types CPU, GPU" in capsys.readouterr().err
 
 
-# Range gained its half kernel on CPU after TF 2.15: a target release with bundled kernels is judged too.
+# Range gained its half kernel on CPU in TF 2.18: a target release with bundled kernels is judged too.
 HALF_RANGE = _graph(
     _placeholder("x", "DT_HALF"),
     _node("r", "Range", ("x", "x", "x"), Tidx="type: DT_HALF"),
@@ -158,6 +158,8 @@ HALF_RANGE = _graph(
         pytest.param("2.15", [(RULE, "r", 2)], id="target-with-kernels"),
         pytest.param("2.4", [], id="target-without-kernels"),
         pytest.param("2.11", [(RULE, "r", 2)], id="older-target-with-kernels"),
+        pytest.param("2.17", [(RULE, "r", 2)], id="last-release-without-the-kernel"),
+        pytest.param("2.18", [], id="first-release-with-the-kernel"),
     ],
 )
 def test_target_releases_with_bundled_kernels(target, expected):
@@ -170,7 +172,7 @@ def test_target_releases_with_bundled_kernels(target, expected):
 
 
 # The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
-BUNDLED_KERNEL_RELEASES = ("2.11", "2.15", "2.18", "2.19", "2.20", "2.21")
+BUNDLED_KERNEL_RELEASES = ("2.11", "2.13", "2.14", "2.15", "2.16", "2.17", "2.18", "2.19", "2.20", "2.21")
 
 
 def test_bundled_kernel_releases():
@@ -202,8 +204,8 @@ def test_min_tf_takes_the_bundled_kernels_into_account(tmp_path):
     path = tmp_path / "range.pbtxt"
     path.write_text(HALF_RANGE)
     result = min_tf(path)
-    assert result.release == "2.16"  # 2.15's CPU kernels lack it, 2.18's have it; 2.16 and 2.17 are not bundled
-    assert ("2.16", ("kernel Range[Tidx=half] on CPU",)) in result.needs
+    assert result.release == "2.18"  # the CPU kernels of 2.17 and older lack it, 2.18's have it
+    assert ("2.18", ("kernel Range[Tidx=half] on CPU",)) in result.needs
     off = min_tf(path, {"rules": {RULE: "off"}})
     assert all("kernel" not in reason for _, reasons in off.needs for reason in reasons)
     nowhere = tmp_path / "matmul.pbtxt"
