@@ -27,12 +27,17 @@ graph_def {
     attr { key: "Tout" value { list { type: DT_FLOAT type: DT_INT32 } } } }
   node { name: "unused" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
   node { name: "init" op: "NoOp" }
-  node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } } attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape {} string_val: "m" } } } }
+  node { name: "save/Const" op: "Const" attr { key: "dtype" value { type: DT_STRING } }
+    attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape {} string_val: "m" } } } }
   node { name: "save/restore_all" op: "NoOp" input: "^save/Const" }
-  library { function { signature { name: "f" input_arg { name: "a" type: DT_FLOAT } output_arg { name: "y" type: DT_FLOAT } output_arg { name: "z" type: DT_INT64 } }
+  library { function {
+    signature { name: "f" input_arg { name: "a" type: DT_FLOAT }
+      output_arg { name: "y" type: DT_FLOAT } output_arg { name: "z" type: DT_INT64 } }
     node_def { name: "n" op: "Neg" input: "a" attr { key: "T" value { type: DT_FLOAT } } }
-    node_def { name: "g" op: "PartitionedCall" input: "a" attr { key: "f" value { func { name: "h" } } } attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { } } } }
-    node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_INT64 } } attr { key: "value" value { tensor { dtype: DT_INT64 tensor_shape {} int64_val: 1 } } } }
+    node_def { name: "g" op: "PartitionedCall" input: "a" attr { key: "f" value { func { name: "h" } } }
+      attr { key: "Tin" value { list { type: DT_FLOAT } } } attr { key: "Tout" value { list { } } } }
+    node_def { name: "c" op: "Const" attr { key: "dtype" value { type: DT_INT64 } }
+      attr { key: "value" value { tensor { dtype: DT_INT64 tensor_shape {} int64_val: 1 } } } }
     ret { key: "y" value: "n:y:0" } ret { key: "z" value: "c:output:0" } }
    function { signature { name: "h" input_arg { name: "b" type: DT_FLOAT } } }
    function { signature { name: "dead" } } }
@@ -41,8 +46,10 @@ saver_def { filename_tensor_name: "save/Const:0" restore_op_name: "save/restore_
 signature_def { key: "serving_default" value {
   inputs { key: "x" value { name: "x:0" dtype: DT_FLOAT } }
   outputs { key: "y" value { name: "call:0" dtype: DT_FLOAT } }
-  outputs { key: "s" value { coo_sparse { values_tensor_name: "call:1" indices_tensor_name: "x:0" dense_shape_tensor_name: "x" } } } } }
-signature_def { key: "__saved_model_init_op" value { outputs { key: "__saved_model_init_op" value { name: "init" } } } }
+  outputs { key: "s" value { coo_sparse {
+    values_tensor_name: "call:1" indices_tensor_name: "x:0" dense_shape_tensor_name: "x" } } } } }
+signature_def { key: "__saved_model_init_op" value {
+  outputs { key: "__saved_model_init_op" value { name: "init" } } } }
 """
 
 
