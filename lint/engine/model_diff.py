@@ -530,42 +530,62 @@ def read_weights(diff: ModelDiff, old_artifact: Any, new_artifact: Any) -> None:
     """Read what the diff needs of the weights' contents, each a piece at a time, never one whole.
 
     A weight of the same form on both sides is compared byte for byte (no hash: exact, and the cheapest
-    read there is); only when it differs is it read again to say how much its values moved. A weight
-    removed or added is hashed, to find the renamed ones.
+    read there is), except two checkpoint entries, which are the same when the CRC-32C TensorFlow stored
+    for each is (a collision is a chance of 2^-32): their data is not read at all. Only a weight that
+    differs is read again, to say how much its values moved. A weight removed or added is hashed, to
+    find the renamed ones.
     """
-    from tflint.engine.review import weight_pieces
-    from tflint.read.weights import compare, content_hash, same_content
+    from tflint.engine.review import weight_content
+    from tflint.read.tensor_bundle import BundleIndex
+    from tflint.read.weights import EntryContent, ShardReader, compare_contents, equal_contents, hash_of
 
-    for a, b in diff.weights_unread:
-        old_pieces = weight_pieces(diff.old, old_artifact, a)
-        new_pieces = weight_pieces(diff.new, new_artifact, b)
-        if old_pieces is None or new_pieces is None:
-            continue  # no content on either side (a graph's variables without a checkpoint): form only
-        if not same_content(old_pieces, new_pieces):
-            diff.weights_changed.append(WeightChange(a, b, None))
-    diff.weights_unread = []
-    diff.weights_changed.sort(key=lambda item: item.old.name)
-    measured = []
-    for item in diff.weights_changed:
-        a, b = item.old, item.new
-        change = item.change
-        if change is None and a.dtype == b.dtype and a.size == b.size:
-            old_pieces = weight_pieces(diff.old, old_artifact, a)
-            new_pieces = weight_pieces(diff.new, new_artifact, b)
-            if old_pieces is not None and new_pieces is not None:
-                change = compare(old_pieces, new_pieces, a.dtype, a.size)
-        measured.append(WeightChange(a, b, change))
-    diff.weights_changed = measured
-    if diff.weights_removed and diff.weights_added:
-        for side, view, artifact in (("removed", diff.old, old_artifact), ("added", diff.new, new_artifact)):
-            hashed = []
-            for weight in getattr(diff, f"weights_{side}"):
-                pieces = weight_pieces(view, artifact, weight) if weight.digest is None else None
-                if pieces is not None:
-                    weight = replace(weight, digest=content_hash(pieces))
-                hashed.append(weight)
-            setattr(diff, f"weights_{side}", hashed)
-        pair_renamed_weights(diff)
+    readers: dict[int, ShardReader] = {}
+
+    def reader_of(index: BundleIndex) -> ShardReader:
+        return readers.setdefault(id(index), ShardReader(index))
+
+    def contents(a: Weight, b: Weight) -> tuple[Any, Any] | None:
+        old = weight_content(diff.old, old_artifact, reader_of, a)
+        new = weight_content(diff.new, new_artifact, reader_of, b)
+        return None if old is None or new is None else (old, new)
+
+    try:
+        for a, b in diff.weights_unread:
+            pair = contents(a, b)
+            if pair is None:
+                continue  # no content on either side (a graph's variables without a checkpoint): form only
+            old, new = pair
+            if isinstance(old, EntryContent) and isinstance(new, EntryContent):
+                same = old.entry.crc32c == new.entry.crc32c and old.size == new.size
+            else:
+                same = equal_contents(old, new)
+            if not same:
+                diff.weights_changed.append(WeightChange(a, b, None))
+        diff.weights_unread = []
+        diff.weights_changed.sort(key=lambda item: item.old.name)
+        measured = []
+        for item in diff.weights_changed:
+            a, b = item.old, item.new
+            change = item.change
+            if change is None and a.dtype == b.dtype and a.size == b.size:
+                pair = contents(a, b)
+                if pair is not None:
+                    change = compare_contents(pair[0], pair[1], a.dtype)
+            measured.append(WeightChange(a, b, change))
+        diff.weights_changed = measured
+        if diff.weights_removed and diff.weights_added:
+            for side, view, artifact in (("removed", diff.old, old_artifact), ("added", diff.new, new_artifact)):
+                hashed = []
+                for weight in getattr(diff, f"weights_{side}"):
+                    content = weight_content(view, artifact, reader_of, weight) if weight.digest is None else None
+                    if content is not None:
+                        weight = replace(weight, digest=hash_of(content))
+                    hashed.append(weight)
+                setattr(diff, f"weights_{side}", hashed)
+            pair_renamed_weights(diff)
+    finally:
+        for reader in readers.values():
+            reader.close()
 
 
 def diff_models(

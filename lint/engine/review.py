@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tflint.engine.run import build_index
@@ -37,7 +37,7 @@ from tflint.errors import UsageError
 from tflint.read.load import Artifact, load_path
 from tflint.read.saved_model import OBJECT_GRAPH_KEY, saved_model_files
 from tflint.read.tensor_bundle import BundleIndex
-from tflint.read.weights import ShardReader, content_hash
+from tflint.read.weights import BytesContent, Content, EntryContent, MappedContent, ShardReader, content_hash, hash_of
 from tflint.records import record
 from tflint.tf.checkpoint import saved_variables
 from tflint.tf.cost import (
@@ -54,7 +54,7 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.node import parse_input
 from tflint.tf.op_signatures import dtype_name
 from tflint.tf.registry import OpRegistry
-from tflint.tf.tensors import content_chunks, tensor_content
+from tflint.tf.tensors import MappedBytes, tensor_content
 
 # A Const of at most this many elements shows its values; a larger one is a weight (summarised).
 INLINE_ELEMENTS = 16
@@ -204,7 +204,7 @@ class GraphView:
 class ModelView:
     """A graph artifact as a reviewer sees it (see the module docstring).
 
-    `contents` holds the TensorProto of each Const weight, to read its content again (weight_pieces).
+    `contents` holds the TensorProto of each Const weight, to read its content again (weight_content).
     """
 
     path: str
@@ -290,7 +290,7 @@ def view_of(
     """The ModelView of a loaded artifact."""
     graphs: list[GraphView] = []
     weights: dict[str, Weight] = {}
-    contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_pieces)
+    contents: dict[str, Any] = {}  # a Const weight's TensorProto, to read its content again (weight_content)
     metas: list[Any] = []
     for source in artifact.graphs:
         index = build_index(source, registry, artifact)
@@ -662,7 +662,7 @@ def tensor_text(tensor: Any, weight: bool = False) -> str:
     if weight:
         return f"{head} (weight)"
     if len(content):
-        return f"{head} {len(content)} bytes #{content_hash(content_chunks(content))}"
+        return f"{head} {len(content)} bytes #{_content_digest(content)}"
     digest = content_hash([tensor.SerializeToString(deterministic=True)])
     return f"{head} #{digest}"
 
@@ -700,7 +700,7 @@ def _const_weight(node: Any, name: str, hashes: bool) -> Weight | None:
     digest = None
     if hashes:
         if len(content):
-            digest = content_hash(content_chunks(content))
+            digest = _content_digest(content)
         else:
             digest = content_hash([tensor.SerializeToString(deterministic=True)])
     where = f"node {node.name}" if node.function is None else f"node {node.name} in {node.function}"
@@ -755,7 +755,7 @@ def _bundle_weights(index: BundleIndex, by_key: Mapping[str, str], hashes: bool)
         with ShardReader(index) as reader:
             for name, key in keys_of.items():
                 weight = found[name]
-                digest = content_hash(reader.pieces(index.entries[key]))
+                digest = hash_of(EntryContent(reader, index.entries[key]))
                 found[name] = Weight(name, weight.dtype, weight.shape, weight.size, digest, weight.source)
     return found
 
@@ -778,14 +778,24 @@ def _dtype_number(name: str) -> int:
     return 0
 
 
-def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterator[bytes] | None:
-    """The content of a weight, in pieces (None when it cannot be read: a variable of a graph without a checkpoint)."""
+def _content_digest(content: bytes | MappedBytes) -> str:
+    """content_hash of a Const's content; one left in its file is read into a reused buffer (hash_of)."""
+    return hash_of(MappedContent(content)) if isinstance(content, MappedBytes) else content_hash([content])
+
+
+def weight_content(
+    view: ModelView, artifact: Artifact, reader_of: Callable[[BundleIndex], ShardReader], weight: Weight
+) -> Content | None:
+    """Where a weight's bytes are, to be read by position (None when they cannot be: a variable of a graph
+    without a checkpoint). `reader_of` gives the ShardReader of a checkpoint (the caller closes them)."""
     tensor = view.contents.get(weight.name)
     if tensor is not None:
         content = tensor_content(tensor)
+        if isinstance(content, MappedBytes):
+            return MappedContent(content)
         if len(content):
-            return iter(content_chunks(content))
-        return iter([tensor.SerializeToString(deterministic=True)])
+            return BytesContent(content)
+        return BytesContent(tensor.SerializeToString(deterministic=True))
     source = weight.source
     files = saved_model_files(artifact) if source.startswith("checkpoint ") else None
     index = files.checkpoint if files is not None else None
@@ -794,15 +804,7 @@ def weight_pieces(view: ModelView, artifact: Artifact, weight: Weight) -> Iterat
     entry = index.entries.get(source.removeprefix("checkpoint "))
     if entry is None:
         return None
-    reader = ShardReader(index)
-
-    def pieces() -> Iterator[bytes]:
-        try:
-            yield from reader.pieces(entry)
-        finally:
-            reader.close()
-
-    return pieces()
+    return EntryContent(reader_of(index), entry)
 
 
 __all__ = [
@@ -820,5 +822,5 @@ __all__ = [
     "node_view",
     "tensor_text",
     "view_of",
-    "weight_pieces",
+    "weight_content",
 ]

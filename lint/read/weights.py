@@ -1,14 +1,17 @@
 """A model's weights for review: contents hashed and compared a piece at a time, never held whole.
 
 Two homes hold weights. A frozen graph keeps them in its Consts' `tensor_content`
-(left in the mapped file for a big binary graph: `tflint.tf.tensors.content_chunks`
-reads it a piece at a time). A SavedModel keeps its variables in a tensor bundle,
-whose index `tflint.read.tensor_bundle` reads; `ShardReader` reads an entry's bytes
-from its data file, PIECE_BYTES at a time, after checking them against the file.
+(left in the mapped file for a big binary graph: `tflint.tf.tensors.MappedBytes`). A
+SavedModel keeps its variables in a tensor bundle, whose index `tflint.read.tensor_bundle`
+reads; `ShardReader` reads an entry's bytes from its data file, after checking the entry
+against the file's size.
 
-Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read,
-two versions of a tensor are compared byte for byte (`same_content`) and measured
-on an even sample (`compare`) the same way, so memory does not grow with the model.
+Either is read through a `Content` (bytes read by position), PIECE_BYTES at a time into
+buffers reused from piece to piece: a fresh bytes object per piece costs ten times as
+much. Nothing here keeps a weight: a content is hashed (BLAKE2b, 16 bytes) as it is read
+(`hash_of`), two versions of a tensor are compared with one memcmp per piece
+(`equal_contents`, stopping at the first difference) and measured on an even sample
+(`compare_contents`), so memory does not grow with the model.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import math
 import os
 from array import array
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from tflint.errors import UsageError
 from tflint.read.guarded import open_regular
@@ -36,17 +39,6 @@ _NUMERIC_FORMATS = {1: "f", 2: "d", 3: "i", 9: "q", 4: "B", 6: "b", 5: "h", 17: 
 # -- reading contents in pieces ----------------------------------------------------------------
 
 
-def _pieces(handle: BinaryIO, offset: int, size: int) -> Iterator[bytes]:
-    handle.seek(offset)
-    left = size
-    while left > 0:
-        piece = handle.read(min(PIECE_BYTES, left))
-        if not piece:
-            raise UsageError(f"{handle.name}: ends inside a tensor ({left} bytes missing)")
-        left -= len(piece)
-        yield piece
-
-
 def content_hash(pieces: Iterable[bytes | memoryview]) -> str:
     """A short hash of a content given in pieces (the same for the same bytes, however they are cut)."""
     digest = hashlib.blake2b(digest_size=16)
@@ -62,8 +54,23 @@ class ShardReader:
         self.index = index
         self._open: dict[int, tuple[BinaryIO, int]] = {}
 
-    def pieces(self, entry: BundleEntry) -> Iterator[bytes]:
-        """The bytes of `entry`, PIECE_BYTES at a time; UsageError when its shard is missing or too short."""
+    def read_into(self, entry: BundleEntry, start: int, buffer: memoryview) -> None:
+        """Fill `buffer` with `entry`'s bytes from `start` on (within its size).
+
+        UsageError when its shard is missing, or shorter than the index says.
+        """
+        if start < 0 or start + len(buffer) > entry.size:
+            raise ValueError(f"bytes {start}+{len(buffer)} of an entry of {entry.size}")
+        handle = self._shard(entry)
+        handle.seek(entry.offset + start)
+        done = 0
+        while done < len(buffer):
+            got = handle.readinto(buffer[done:])  # type: ignore[attr-defined]
+            if not got:
+                raise UsageError(f"{handle.name}: ends inside a tensor ({len(buffer) - done} bytes missing)")
+            done += got
+
+    def _shard(self, entry: BundleEntry) -> BinaryIO:
         header = self.index.header
         if header is None or not 0 <= entry.shard_id < header.num_shards or entry.offset < 0 or entry.size < 0:
             raise UsageError(f"{self.index.path}: entry {entry.key!r} names shard {entry.shard_id}")
@@ -73,7 +80,7 @@ class ShardReader:
         handle, length = self._open[entry.shard_id]
         if entry.offset + entry.size > length:
             raise UsageError(f"{handle.name}: entry {entry.key!r} points past the end of the file")
-        return _pieces(handle, entry.offset, entry.size)
+        return handle
 
     def close(self) -> None:
         for handle, _ in self._open.values():
@@ -87,20 +94,102 @@ class ShardReader:
         self.close()
 
 
-def same_content(old: Iterable[bytes], new: Iterable[bytes]) -> bool:
-    """Whether two contents given in pieces (cut anywhere) hold the same bytes; stops at the first difference."""
-    old_rest = new_rest = b""
-    old_iter, new_iter = iter(old), iter(new)
-    while True:
-        old_piece, new_piece = next(old_iter, None), next(new_iter, None)
-        if old_piece is None and new_piece is None:
-            return old_rest == new_rest
-        old_rest += old_piece or b""
-        new_rest += new_piece or b""
-        usable = min(len(old_rest), len(new_rest))
-        if old_rest[:usable] != new_rest[:usable]:
-            return False
-        old_rest, new_rest = old_rest[usable:], new_rest[usable:]
+# -- reading contents into reused buffers ---------------------------------------------------------
+
+
+class Content(Protocol):
+    """A weight's bytes where they lie: `size` of them, read by position into a caller's buffer."""
+
+    @property
+    def size(self) -> int: ...
+
+    def read_into(self, start: int, buffer: memoryview) -> None: ...
+
+
+class BytesContent:
+    """A content already in memory (a small Const's `tensor_content`, or a serialized TensorProto)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def read_into(self, start: int, buffer: memoryview) -> None:
+        buffer[:] = memoryview(self.data)[start : start + len(buffer)]
+
+
+class MappedContent:
+    """A Const's `tensor_content` left in its file (tflint.tf.tensors.MappedBytes), read by position."""
+
+    __slots__ = ("mapped",)
+
+    def __init__(self, mapped: Any) -> None:
+        self.mapped = mapped
+
+    @property
+    def size(self) -> int:
+        return int(self.mapped.length)
+
+    def read_into(self, start: int, buffer: memoryview) -> None:
+        self.mapped.read_into(start, buffer)
+
+
+class EntryContent:
+    """A checkpoint entry's bytes in its data file, read through a ShardReader (which the caller closes)."""
+
+    __slots__ = ("reader", "entry")
+
+    def __init__(self, reader: ShardReader, entry: BundleEntry) -> None:
+        self.reader = reader
+        self.entry = entry
+
+    @property
+    def size(self) -> int:
+        return self.entry.size
+
+    def read_into(self, start: int, buffer: memoryview) -> None:
+        self.reader.read_into(self.entry, start, buffer)
+
+
+def _piece_pairs(old: Content, new: Content, size: int) -> Iterator[tuple[bytearray | bytes, bytearray | bytes]]:
+    """The first `size` bytes of two contents, PIECE_BYTES at a time, side by side.
+
+    Both pieces of a pair live in two buffers reused from one pair to the next (a pair is only valid until the
+    next one is asked for): allocating a fresh piece per read costs ten times the copy. A short last pair is a
+    copy, so that `a == b` is always a memcmp (a memoryview compares element by element).
+    """
+    old_buffer, new_buffer = bytearray(min(PIECE_BYTES, size)), bytearray(min(PIECE_BYTES, size))
+    old_view, new_view = memoryview(old_buffer), memoryview(new_buffer)
+    for start in range(0, size, PIECE_BYTES):
+        length = min(PIECE_BYTES, size - start)
+        old.read_into(start, old_view[:length])
+        new.read_into(start, new_view[:length])
+        if length == len(old_buffer):
+            yield old_buffer, new_buffer
+        else:
+            yield bytes(old_view[:length]), bytes(new_view[:length])
+
+
+def equal_contents(old: Content, new: Content) -> bool:
+    """Whether two contents hold the same bytes, compared a piece at a time; stops at the first difference."""
+    if old.size != new.size:
+        return False
+    return all(a == b for a, b in _piece_pairs(old, new, old.size))
+
+
+def hash_of(content: Content) -> str:
+    """content_hash of a content, read a piece at a time into one reused buffer."""
+    digest = hashlib.blake2b(digest_size=16)
+    buffer = memoryview(bytearray(min(PIECE_BYTES, content.size)))
+    for start in range(0, content.size, PIECE_BYTES):
+        piece = buffer[: min(PIECE_BYTES, content.size - start)]
+        content.read_into(start, piece)
+        digest.update(piece)
+    return digest.hexdigest()[:HASH_CHARS]
 
 
 @record(frozen=True)
@@ -127,32 +216,41 @@ class Change:
 MAX_COMPARED = 1 << 18
 
 
-def compare(old: Iterable[bytes], new: Iterable[bytes], dtype: int, size: int) -> Change:
-    """How two contents of `size` bytes and `dtype`, given in pieces, differ (a piece of each at a time)."""
+def compare_contents(old: Content, new: Content, dtype: int) -> Change:
+    """How two contents of the same size and `dtype` differ, read a piece at a time into two reused buffers."""
     code = _NUMERIC_FORMATS.get(dtype)
     width = array(code).itemsize if code else 1
+    size = min(old.size, new.size)
+    return _measure(_piece_pairs(old, new, size), code, width, size)
+
+
+def _sampled(piece: bytes | bytearray, usable: int, code: str, first: int, step: int) -> list[float]:
+    """Elements first, first + step, ... of a piece's first `usable` bytes read as `code` (a strided view: no copy)."""
+    view: Any = memoryview(piece)[:usable]  # Any: cast() is typed for literal formats only
+    with view.cast(code) as elements:
+        sample: list[float] = elements[first::step].tolist()
+    return sample
+
+
+def _measure(
+    pairs: Iterable[tuple[bytes | bytearray, bytes | bytearray]], code: str | None, width: int, size: int
+) -> Change:
+    """The Change over pairs of pieces (each a whole number of elements, the two of a pair as long)."""
     count = size // width
     step = max(1, -(-count // MAX_COMPARED))
     total = compared = differing = 0
     moved = base = 0.0
-    old_rest = new_rest = b""
-    old_iter, new_iter = iter(old), iter(new)
-    while True:
-        old_piece, new_piece = next(old_iter, None), next(new_iter, None)
-        if old_piece is None and new_piece is None:
-            break
-        old_rest += old_piece or b""
-        new_rest += new_piece or b""
-        usable = min(len(old_rest), len(new_rest)) // width * width
-        a, b, old_rest, new_rest = old_rest[:usable], new_rest[:usable], old_rest[usable:], new_rest[usable:]
+    for a, b in pairs:
+        usable = len(a) // width * width
         if code is None or not usable:
             total += usable // width
             continue
         first = -total % step  # the sample continues across pieces: elements total + first, + step, ...
         total += usable // width
-        left, right = array(code, a)[first::step], array(code, b)[first::step]
+        # Only the sampled elements become Python numbers (a strided view: no copy of the piece).
+        left, right = _sampled(a, usable, code, first, step), _sampled(b, usable, code, first, step)
         compared += len(left)
-        if a == b:
+        if a == b:  # bytes or bytearray: a memcmp
             base += math.fsum(x * x for x in left)
             continue
         for x, y in zip(left, right):

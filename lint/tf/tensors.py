@@ -226,6 +226,10 @@ class MappedBytes:
         for start in range(self.offset, end, size):
             yield self.source.read(start, min(size, end - start))
 
+    def read_into(self, start: int, buffer: memoryview) -> None:
+        """Fill `buffer` with the content's bytes from `start` on (the caller keeps within `length`)."""
+        self.source.read_into(self.offset + start, buffer)
+
     def count(self, value: int) -> int:
         """How many bytes equal `value` (bytes.count, a piece at a time)."""
         return sum(chunk.count(value) for chunk in self.chunks())

@@ -218,3 +218,60 @@ def test_saved_twice_numbers_its_functions_apart():
         for case, side in (("same_model_saved_twice", "old"), ("same_model_saved_twice", "new"))
     ]
     assert names[0] != names[1]
+
+
+def test_checkpoint_entries_with_the_same_stored_checksum_are_not_read(tmp_path):
+    """Equality of a variable is TensorFlow's CRC-32C in the index: bytes altered behind it go unseen, by design."""
+    shutil.copytree(PAIRS / "retrained" / "old", tmp_path / "a")
+    shutil.copytree(PAIRS / "retrained" / "old", tmp_path / "b")
+    from tflint.read.tensor_bundle import read_bundle_index
+
+    index = read_bundle_index(str(tmp_path / "b" / "variables" / "variables.index"))
+    kernel = next(entry for entry in index.entries.values() if entry.dtype == 1 and entry.size >= 64)
+    data = tmp_path / "b" / "variables" / "variables.data-00000-of-00001"
+    with open(data, "r+b") as file:  # a float kernel's bytes zeroed, its size kept: only a read could tell
+        file.seek(kernel.offset)
+        file.write(bytes(kernel.size))
+    assert not diff_models(tmp_path / "a", tmp_path / "b").changed
+    retrained = diff_models(PAIRS / "retrained" / "old", PAIRS / "retrained" / "new")  # checksums differ: read
+    assert retrained.weights_changed and all(item.change is not None for item in retrained.weights_changed)
+
+
+def _frozen(path, weights: dict[str, bytes]) -> None:
+    graph = protos.GraphDef()
+    graph.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+    for name, content in weights.items():
+        node = graph.node.add(name=name, op="Const")
+        node.attr["dtype"].type = 1
+        tensor = node.attr["value"].tensor
+        tensor.dtype = 1
+        tensor.tensor_shape.dim.add(size=len(content) // 4)
+        tensor.tensor_content = content
+    path.write_bytes(graph.SerializeToString())
+
+
+def test_weights_left_in_mapped_files_are_compared_in_pieces(tmp_path, monkeypatch):
+    from array import array
+
+    from tflint.read import mapped, weights
+    from tflint.tf import tensors
+
+    monkeypatch.setattr(mapped, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(mapped, "STRIP_MIN_BYTES", 1)
+    monkeypatch.setattr(weights, "PIECE_BYTES", 64)
+    values = array("f", range(1000)).tobytes()
+    moved = array("f", [v * 2 if v == 999 else v for v in range(1000)]).tobytes()
+    _frozen(tmp_path / "old.pb", {"same": values, "moved": values})
+    _frozen(tmp_path / "new.pb", {"same": values, "moved": moved})
+    reads = []
+    read_into = tensors.MappedBytes.read_into
+    monkeypatch.setattr(
+        tensors.MappedBytes, "read_into", lambda self, *args: reads.append(args) or read_into(self, *args)
+    )
+    diff = diff_models(tmp_path / "old.pb", tmp_path / "new.pb")
+    assert (
+        len(reads) == 2 * (4000 // 64 + 1) * 3
+    )  # by position: both compared whole (the change is in the last piece), "moved" again to measure
+    assert [item.old.name for item in diff.weights_changed] == ["moved"]
+    change = diff.weights_changed[0].change
+    assert (change.total, change.compared, change.changed) == (1000, 1000, 0.001)

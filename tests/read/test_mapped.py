@@ -399,3 +399,17 @@ def test_a_content_in_a_file_grown_shorter_is_file_changed(tmp_path):
             writer.truncate(5000)
         with pytest.raises(mapped.FileChanged, match=r"^model.pb: the file changed while it was read: it ends before"):
             bytes(content)
+
+
+def test_a_content_read_into_a_buffer_from_a_file_grown_shorter_is_file_changed(tmp_path):
+    path = tmp_path / "model.pb"
+    path.write_bytes(bytes(range(256)) * 64)
+    with open(path, "rb") as file:
+        content = MappedBytes(None, mapped.FileSource(file, "model.pb", 16384), 1000, 10_000)
+        buffer = bytearray(4000)
+        content.read_into(6000, memoryview(buffer))
+        assert bytes(buffer) == (bytes(range(256)) * 64)[7000:11_000]
+        with open(path, "r+b") as writer:
+            writer.truncate(9000)
+        with pytest.raises(mapped.FileChanged, match=r"^model.pb: the file changed while it was read: it ends before"):
+            content.read_into(6000, memoryview(buffer))
