@@ -173,7 +173,6 @@ def test_tests_mirror_the_rooms():
 TF_TESTED_ELSEWHERE = {
     "checkpoint.py": "tests/rules/test_checkpoint_*.py (a checkpoint's index, shards, keys, checksums)",
     "kernels.py": "tests/test_kernel_verdicts.py (TF 2.21's verdicts replayed) and tests/rules/test_missing_kernel.py",
-    "placement.py": "tests/test_kernel_verdicts.py and tests/rules/test_missing_kernel.py (the placer's verdicts)",
     "warmup.py": "tests/rules/test_warmup_*.py (warm-up request records)",
 }
 
