@@ -359,8 +359,9 @@ def fix_paths(
 
     The files are those `lint_paths` would read (the same excludes, `force_exclude` and ignore
     files). A text file keeps every byte not removed; every file is replaced atomically, only if
-    it still holds what was analysed; symbolic links, read-only files and files reached from
-    outside `paths` are left alone (`FixResult.problem`). `write=False` changes nothing and fills
+    it still holds what was analysed; symbolic links, files reached through a symlinked directory
+    (even one of `paths`), read-only files and files reached from outside `paths` are left alone
+    (`FixResult.problem`). `write=False` changes nothing and fills
     `diff` (a unified diff for text, a summary for binary). Files that do not parse are left alone
     (`FixResult.unread`).
     How: tflint.engine.fix.

@@ -440,6 +440,7 @@ def _main(argv: list[str]) -> int:
     if args.version:
         print(version_text())
         return EXIT_OK
+    _check_modes(args)
     if args.show_settings:
         return _show_settings(args)
     if not args.paths:
@@ -458,8 +459,40 @@ def _main(argv: list[str]) -> int:
         if failed:
             return EXIT_USAGE
         if args.diff:
-            return EXIT_FINDINGS if changed else EXIT_OK
+            return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_OK
     return _lint(args)
+
+
+# Each mode replaces the lint run, so a flag of the lint run (or another mode) next to it would be
+# silently ignored: a usage error instead. `--fix` alone still lints afterwards, so it keeps the lint flags.
+_MODE_FLAGS = ("show_settings", "show_files", "min_tf", "diff", "fix")
+_REPORT_FLAGS = ("output", "statistics", "baseline", "write_baseline", "prune_baseline", "fail_on", "max_warnings")
+_IGNORED_BY_MODE: dict[str, tuple[str, ...]] = {
+    "show_settings": ("show_files", "min_tf", "diff", "fix", *_REPORT_FLAGS),
+    "show_files": ("min_tf", "diff", "fix", *_REPORT_FLAGS),
+    "min_tf": ("diff", "fix", *_REPORT_FLAGS),
+    "diff": _REPORT_FLAGS,  # --exit-zero keeps its meaning: show the diff, do not fail
+}
+# A diff is a patch, not a report: no machine format has a place for it. `auto` is the default in CI.
+_MODE_FORMATS = {"min_tf": ("text", "json", "auto"), "diff": ("text", "auto")}
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def _check_modes(args: argparse.Namespace) -> None:
+    """Refuse a mode next to a flag it would ignore (`--diff --min-tf`, `--diff --format sarif`)."""
+    for mode in _MODE_FLAGS:
+        if getattr(args, mode) == _DEFAULTS[mode]:
+            continue
+        for other in _IGNORED_BY_MODE.get(mode, ()):
+            if getattr(args, other) not in (_DEFAULTS[other], False):  # False: --no-baseline, which asks nothing
+                raise _UsageExit(f"argument {_flag(mode)}: not allowed with argument {_flag(other)}")
+        formats = _MODE_FORMATS.get(mode)
+        if formats is not None and args.format not in formats:
+            allowed = ", ".join(formats)
+            raise _UsageExit(f"argument {_flag(mode)}: not allowed with --format {args.format} (only {allowed})")
 
 
 def _fix(args: argparse.Namespace) -> tuple[bool, bool]:

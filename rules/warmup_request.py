@@ -16,7 +16,17 @@ found in signature: x_typo`), dtype (`Expects arg[0] to be float but int32
 is provided`), shape (`Matrix size-incompatible: In[0]: [1,4], In[1]:
 [3,4]`), and a classify request on a predict signature: each refuses the
 model at load. A string tensor of rank 2 fed to a `[None]` lookup runs
-fine, and passes. One finding per request (at most 20).
+fine, and passes. A request's tensor is built the way TF Serving builds it
+(C++ `Tensor::FromProto`), which refuses it (`tensor parsing error: x`) for
+a dtype it has no tensor for (none, a reference type, an unknown number),
+more than 254 dimensions, a negative dimension, an element count past
+int64, or a `tensor_content` of another size than the elements need. It
+accepts a typed `float_val`, `int_val`, `string_val`, ... list of any
+count (a short one is padded with its last value, a long one's surplus is
+dropped, a list in another dtype's field reads as zeros), so those pass
+here too, although Python's `tf.make_ndarray` refuses a long list. A tensor
+too large for the server's memory also fails; that depends on the server
+and is not judged. One finding per request (at most 20).
 
 Needs the SavedModel *directory*; reported on the meta graph TF Serving
 loads (tags `{ serve }`). Records that cannot be read are `warmup-record`'s.

@@ -110,3 +110,52 @@ def test_pre_commit_hook_tflint_fix_runs_tflint_fix():
     hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["tflint-fix"]["entry"] == "tflint --fix --force-exclude"  # excluded files are not edited
     assert hooks["tflint-fix"]["files"] == hooks["tflint"]["files"] and hooks["tflint-fix"]["require_serial"]
+
+
+# Each pair was silently half-ignored before (`--diff --min-tf` printed the releases, no diff).
+IGNORED_COMBINATIONS = [
+    (["--diff", "--min-tf"], "argument --min-tf: not allowed with argument --diff"),
+    (["--fix", "--min-tf"], "argument --min-tf: not allowed with argument --fix"),
+    (["--fix", "--show-files"], "argument --show-files: not allowed with argument --fix"),
+    (["--diff", "--show-files"], "argument --show-files: not allowed with argument --diff"),
+    (["--min-tf", "--show-files"], "argument --show-files: not allowed with argument --min-tf"),
+    (["--diff", "--write-baseline", "b.json"], "argument --diff: not allowed with argument --write-baseline"),
+    (["--diff", "--statistics"], "argument --diff: not allowed with argument --statistics"),
+    (["--diff", "--output", "out.txt"], "argument --diff: not allowed with argument --output"),
+    (["--min-tf", "--write-baseline", "b.json"], "argument --min-tf: not allowed with argument --write-baseline"),
+    (["--diff", "--baseline", "b.json"], "argument --diff: not allowed with argument --baseline"),
+    (["--diff", "--fail-on", "error"], "argument --diff: not allowed with argument --fail-on"),
+    (["--diff", "--max-warnings", "3"], "argument --diff: not allowed with argument --max-warnings"),
+    (["--min-tf", "--output", "out.txt"], "argument --min-tf: not allowed with argument --output"),
+    (["--show-files", "--statistics"], "argument --show-files: not allowed with argument --statistics"),
+    (["--show-settings", "g.pbtxt", "--diff"], "argument --show-settings: not allowed with argument --diff"),
+    (["--diff", "--format", "sarif"], "argument --diff: not allowed with --format sarif (only text, auto)"),
+    (["--diff", "--format", "json"], "argument --diff: not allowed with --format json (only text, auto)"),
+    (["--diff", "--format", "github"], "argument --diff: not allowed with --format github (only text, auto)"),
+    (["--min-tf", "--format", "junit"], "argument --min-tf: not allowed with --format junit (only text, json, auto)"),
+]
+
+
+def test_a_mode_next_to_a_flag_it_would_ignore_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "g.pbtxt"
+    path.write_text(TEXT)
+    for flags, message in IGNORED_COMBINATIONS:
+        assert main([*flags, str(path)]) == 2, flags
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and message in err, (flags, err)
+        assert path.read_text() == TEXT and sorted(p.name for p in tmp_path.iterdir()) == ["g.pbtxt"]
+
+
+def test_combinations_that_mean_something_still_run(tmp_path, capsys):
+    path = tmp_path / "g.pbtxt"
+    path.write_text(TEXT)
+    assert main(["--diff", "--format", "text", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("---")
+    assert main(["--diff", "--no-baseline", "--exit-zero", str(path)]) == 0  # shown, not failed
+    assert capsys.readouterr().out.startswith("---")
+    assert main(["--min-tf", "--format", "json", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("[")
+    # --fix lints afterwards, so the lint flags keep their meaning
+    assert main(["--fix", "--format", "json", "--write-baseline", str(tmp_path / "b.json"), str(path)]) == 0
+    assert path.read_text() == FIXED and (tmp_path / "b.json").exists()

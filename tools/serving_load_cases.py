@@ -174,6 +174,17 @@ def classify_log() -> bytes:
     ).SerializeToString()
 
 
+def val_tensor(dtype, dims: list, field: str, values: list):  # type: ignore[no-untyped-def]
+    """A TensorProto of `dtype` and shape `dims` whose values are in the typed list `field` (no tensor_content)."""
+    proto = tf.make_tensor_proto([], dtype)
+    proto.tensor_shape.Clear()
+    for size in dims:
+        proto.tensor_shape.dim.add(size=size)
+    proto.ClearField("tensor_content")
+    getattr(proto, field).extend(values)
+    return proto
+
+
 def write_records(path: str, records: list[bytes]) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tf.io.TFRecordWriter(path) as writer:
@@ -295,6 +306,30 @@ def cases(valid: dict) -> list[dict]:
                 "warmup": [("predict", {key: tf.make_tensor_proto(flat, tf.float32)}, "")],
             }
         )
+    # Typed `*_val` lists whose count is not the shape's: TensorFlow's C++ Tensor::FromProto (what TF
+    # Serving calls) pads a short list with its last value, ignores the surplus of a long one, and
+    # reads a list in another dtype's field as zeros; tf.make_ndarray (Python) refuses a long list.
+    for suffix, field, values in [
+        ("val-empty", "float_val", []),
+        ("val-broadcast", "float_val", [1.0]),
+        ("val-short", "float_val", [1.0, 2.0]),
+        ("val-long", "float_val", [1.0, 2.0, 3.0, 4.0, 5.0]),
+        ("val-other-field", "int_val", [1, 2, 3]),
+    ]:
+        out.append(
+            {
+                "case": f"tf2_module-warmup-{suffix}",
+                "base": "tf2_module",
+                "warmup": [("predict", {"x": val_tensor(tf.float32, [1, 3], field, values)}, "")],
+            }
+        )
+    out.append(
+        {
+            "case": "tf2_lookup-warmup-val-long",
+            "base": "tf2_lookup",
+            "warmup": [("predict", {"words": val_tensor(tf.string, [2], "string_val", [b"a", b"b", b"c"])}, "")],
+        }
+    )
     out.append(
         {
             "case": "tf2_lookup-warmup-wrong-dtype",

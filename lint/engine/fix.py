@@ -6,7 +6,8 @@ What is removed is decided by tflint.tf.strip; this module makes the edit safe f
 - each file is read once (read/guarded.read_unlinked: the file itself, never through a symbolic
   link), and what is analysed, what is edited and what the diff shows are those same bytes;
 - only regular files inside the paths given are edited: a symbolic link, a file reached through
-  one from outside those paths, or a read-only file is reported and left alone;
+  one (a symlinked directory, even one named on the command line, or a link from outside those
+  paths), or a read-only file is reported and left alone;
 - a text file keeps every byte not removed (a byte-order mark, CRLF line ends, comments, layout);
   a binary one is re-serialized;
 - the new content is written next to the file and renamed over it: an unnamed temporary file
@@ -111,8 +112,9 @@ def _fix_one(path: str, inside: _Roots, write: bool, input_type: str | None, swe
         target, input_type = found, input_type or "savedmodel"
     if os.path.islink(target):
         return FixResult(target, (), problem="a symbolic link, not followed: fix the file it points to")
-    if not inside.holds(target):
-        return FixResult(target, (), problem="reached through a symbolic link from outside the paths given: not edited")
+    outside = inside.problem(target)
+    if outside is not None:
+        return FixResult(target, (), problem=outside)
     try:
         data, status = read_unlinked(target)
     except UnreadableFile as error:
@@ -228,14 +230,40 @@ def _without_path(message: str, path: str) -> str:
 
 
 class _Roots:
-    """The real paths of what was asked to be fixed: a file is edited only if it is one of them or under one."""
+    """The paths asked to be fixed: a file is edited only if it is one of them or under one, reached
+    without a symbolic link on the way.
+
+    The components checked are the ones the user named (those below the working directory, or else
+    the path's last one: `../models`, `/abs/models`), never the directories above them: a home
+    directory or a /tmp that is a symbolic link is not the user's choice, a symlinked `models/`
+    named on the command line is.
+    """
 
     def __init__(self, roots: Sequence[str]) -> None:
+        here = os.path.abspath(os.curdir)
+        self._named: list[tuple[str, str]] = []  # (the root, absolute and normalized; where checking starts)
+        for root in roots:
+            named = os.path.abspath(root)
+            self._named.append((named, here if _under(named, here) else os.path.dirname(named)))
         self._real = [os.path.realpath(root) for root in roots]
 
-    def holds(self, path: str) -> bool:
+    def problem(self, path: str) -> str | None:
+        """Why the file at `path` must not be edited (outside the roots, through a symlink), or None."""
         real = os.path.realpath(path)
-        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self._real)
+        if not any(_under(real, root) for root in self._real):
+            return "reached through a symbolic link from outside the paths given: not edited"
+        named = os.path.abspath(path)
+        for root, anchor in self._named:
+            # Resolving the anchor, then the components below it as written, gives the file's real
+            # path only if none of those components is a symbolic link (nor a `..` after one).
+            if _under(named, root) and real == os.path.join(os.path.realpath(anchor), os.path.relpath(named, anchor)):
+                return None
+        return "reached through a symbolic link to a directory, not followed: fix the files it points to"
+
+
+def _under(path: str, directory: str) -> bool:
+    """Whether the normalized absolute `path` is `directory` or inside it."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 class _Changed(Exception):

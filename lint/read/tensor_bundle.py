@@ -209,9 +209,12 @@ class ChecksumResult:
     entry: BundleEntry
     actual: int | None
     problem: str | None
+    damaged: bool  # the problem is in the entry's own bytes (TensorFlow fails reading them), not a short shard
 
-    def __init__(self, entry: BundleEntry, actual: int | None, problem: str | None = None) -> None:
-        vars(self).update(entry=entry, actual=actual, problem=problem)
+    def __init__(
+        self, entry: BundleEntry, actual: int | None, problem: str | None = None, damaged: bool = False
+    ) -> None:
+        vars(self).update(entry=entry, actual=actual, problem=problem, damaged=damaged)
 
     @property
     def matches(self) -> bool:
@@ -234,16 +237,20 @@ def verify_entries(index: BundleIndex, progress: Callable[[int, int], None] | No
     total = sum(entry.size for entry in ordered if entry.size > 0)
     done = 0
     for entry in ordered:
-        if entry.dtype == DT_VARIANT:
-            # A variant tensor's CRC covers its elements' encodings in a way tflint does not reproduce.
-            yield ChecksumResult(entry, None, "a DT_VARIANT tensor: its checksum is not checked")
-            continue
         try:
             with _open_shard(index, entry) as shard:
                 shard.seek(entry.offset)
                 reader = _ChecksumReader(shard, entry.size, progress, done, total)
-                crc = _string_crc(reader, entry) if entry.dtype == DT_STRING else reader.rest(0)
+                if entry.dtype == DT_STRING:
+                    crc = _string_crc(reader, entry)
+                elif entry.dtype == DT_VARIANT:
+                    crc = _variant_crc(reader, entry)
+                else:
+                    crc = reader.rest(0)
                 done = reader.done
+        except _Damaged as error:
+            yield ChecksumResult(entry, None, str(error), damaged=True)
+            continue
         except (BundleError, OSError, ValueError) as error:
             yield ChecksumResult(entry, None, str(error))
             continue
@@ -306,6 +313,57 @@ def _string_crc(reader: _ChecksumReader, entry: BundleEntry) -> int:
         crc = crc32c.extend(crc, length.to_bytes(4 if length <= 0xFFFFFFFF else 8, "little"))
     crc = crc32c.extend(crc, head[position:])
     return reader.rest(crc)
+
+
+# The smallest stored variant element: a 1-byte varint length, no bytes, its 4-byte checksum.
+MIN_VARIANT_BYTES = 5
+
+
+def _variant_crc(reader: _ChecksumReader, entry: BundleEntry) -> int:
+    """A variant tensor's CRC as TensorFlow computes it when writing and restoring (tensor_bundle.cc).
+
+    Each element is stored as the varint length of its serialized VariantTensorDataProto, those
+    bytes, then the masked running CRC so far (4 bytes, little-endian). The running CRC is taken
+    over each length as an 8-byte little-endian number (not the varint), the element's bytes, and
+    the 4 stored checksum bytes; the entry's CRC is the last running CRC. TensorFlow's reader
+    checks each element's stored checksum too ("The checksum after Variant N does not match").
+    """
+    count = 1
+    for dim in entry.shape or ():
+        count *= max(dim, 0)
+    if count * MIN_VARIANT_BYTES > entry.size:
+        raise _Damaged(f"its shape has {count:,} variant elements, which cannot fit in its {entry.size:,} bytes")
+    crc = 0
+    for number in range(count):
+        length = shift = 0
+        while True:
+            if shift > 63:
+                raise _Damaged(f"the length of variant {number} is not a varint")
+            byte = reader.read(1)
+            if not byte:
+                raise _Damaged(f"the entry ends inside variant {number}")
+            length |= (byte[0] & 0x7F) << shift
+            shift += 7
+            if byte[0] < 0x80:
+                break
+        if length > reader.remaining:
+            raise _Damaged(f"variant {number} has {length:,} bytes, past the entry's end")
+        crc = crc32c.extend(crc, length.to_bytes(8, "little"))
+        while length > 0:
+            chunk = reader.read(min(length, CHUNK_BYTES))
+            crc = crc32c.extend(crc, chunk)
+            length -= len(chunk)
+        stored = reader.read(4)
+        if len(stored) < 4:
+            raise _Damaged(f"the entry ends inside variant {number}")
+        if int.from_bytes(stored, "little") != crc32c.mask(crc):
+            raise _Damaged(f"The checksum after Variant {number} does not match")
+        crc = crc32c.extend(crc, stored)
+    return crc
+
+
+class _Damaged(BundleError):
+    """An entry whose own bytes TensorFlow cannot read (its shard is long enough)."""
 
 
 def _open_shard(index: BundleIndex, entry: BundleEntry) -> BinaryIO:

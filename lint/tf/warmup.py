@@ -24,11 +24,12 @@ from tflint.tf.index import GraphIndex
 from tflint.tf.serving import base_type, output_types, resolve_tensor
 from tflint.tf.shapes.algebra import Shape, shape_text
 from tflint.tf.shapes.inference import ShapeInference, infer_shapes
-from tflint.tf.tensors import DTYPE_SIZE, element_count, tensor_content
+from tflint.tf.tensors import DT_STRING, DTYPE_SIZE, INT64_MAX, MAX_DIMS, string_content_problem, tensor_content
 
 WARMUP_FILE = "assets.extra/tf_serving_warmup_requests"
 DEFAULT_SIGNATURE = "serving_default"
 METHODS = {"classify": "tensorflow/serving/classify", "regress": "tensorflow/serving/regress"}
+DT_RESOURCE, DT_VARIANT = 20, 21  # no tensor_content size (DTYPE_SIZE has neither)
 # Distinct (signature, input shapes) runs of shape inference per graph: a warm-up file repeats a few.
 MAX_SHAPE_RUNS = 8
 
@@ -109,23 +110,42 @@ def _judge_predict(graph: GraphIndex, name: str, signature: Any, inputs: Sequenc
                 f"Expects arg[{position}] to be {type_name(expected)} but {type_name(tensor.dtype)} is provided",
                 at_run=True,
             )
-        if not tensor.tensor_shape.unknown_rank:
-            feeds[(resolved.node.name, resolved.index)] = tuple(dim.size for dim in tensor.tensor_shape.dim)
+        # TensorFlow builds the tensor from the dimensions even when `unknown_rank` is set (none: a scalar).
+        feeds[(resolved.node.name, resolved.index)] = tuple(dim.size for dim in tensor.tensor_shape.dim)
     return _shape_refusal(graph, name, feeds)
 
 
 def _unparsable(tensor: Any) -> bool:
-    """Whether TensorFlow cannot make a tensor of this TensorProto: a dimension below 0, or bytes of another size."""
-    if tensor.tensor_shape.unknown_rank:
-        return False
-    dims = [dim.size for dim in tensor.tensor_shape.dim]
-    if any(size < 0 for size in dims):
+    """Whether TensorFlow's C++ Tensor::FromProto (what TF Serving calls) refuses this TensorProto.
+
+    Checked with TF 2.21 through TF_TensorFromProto: it refuses a dtype it has no tensor for (none,
+    a reference type, an unknown number), more than 254 dimensions, a dimension below 0, an element
+    count past int64 (multiplied left to right: a 0 before the overflow saves it), and a non-empty
+    `tensor_content` of another size than the elements need (strings: varint lengths, then bytes).
+    It accepts a typed `*_val` list of any count (a short list is padded with its last value, a long
+    one's surplus is dropped, a list in another dtype's field reads as zeros), and `unknown_rank`
+    (the dimensions are used). A tensor too large to allocate fails too, but where depends on the
+    server's memory: it is not judged here.
+    """
+    if tensor.dtype not in DTYPE_SIZE and tensor.dtype not in (DT_STRING, DT_RESOURCE, DT_VARIANT):
         return True
-    size = DTYPE_SIZE.get(tensor.dtype)
+    dims = tensor.tensor_shape.dim
+    if len(dims) > MAX_DIMS:
+        return True
+    count = 1
+    for dim in dims:
+        if dim.size < 0:
+            return True
+        count *= dim.size
+        if count > INT64_MAX:
+            return True
     content = tensor_content(tensor)
-    if not content or size is None:
-        return False
-    return len(content) != element_count(dims) * size
+    if not content or not count:
+        return False  # no elements: TensorFlow reads nothing
+    if tensor.dtype == DT_STRING:
+        return string_content_problem(content, count) is not None
+    size = DTYPE_SIZE.get(tensor.dtype)
+    return size is not None and len(content) != count * size
 
 
 def _fed_dtype(graph: GraphIndex, node: Any, index: int, declared: int) -> int:

@@ -389,3 +389,65 @@ def test_a_directory_is_searched_for_old_temporary_files_once_per_run(tmp_path, 
     monkeypatch.setattr(fix.os, "listdir", lambda directory: listed.append(directory) or [])
     assert all(result.written for result in fix_paths([tmp_path]))
     assert listed == [str(tmp_path)]  # not once per file: a folder of N graphs would cost N listings of N names
+
+
+def _linked_models(tmp_path):
+    """repo/models -> outside (a directory holding g.pbtxt), and outside/sub -> inner (another one)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _graph(outside)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "models").symlink_to(outside)
+    return repo, outside
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["models", "models/", "models/g.pbtxt", "./models/./g.pbtxt", "ABS/models", "ABS/models/g.pbtxt"],
+)
+def test_a_file_reached_through_a_symlinked_directory_named_explicitly_is_not_edited(
+    tmp_path, monkeypatch, capsys, named
+):
+    repo, outside = _linked_models(tmp_path)
+    monkeypatch.chdir(repo)
+    named = named.replace("ABS", str(repo))
+    assert main(["--fix", named]) == 0
+    assert (outside / "g.pbtxt").read_text() == GRAPH
+    err = capsys.readouterr().err
+    assert (
+        "not fixed: reached through a symbolic link to a directory, not followed: fix the files it points to\n" in err
+    )
+    assert "fixed" not in err.replace("not fixed", "")
+    assert _leftovers(outside) == []
+
+
+def test_a_symlinked_directory_below_the_path_given_is_not_edited_either(tmp_path, monkeypatch):
+    # outside/sub -> outside/inner: inside the path given, but only through a link
+    repo, outside = _linked_models(tmp_path)
+    inner = outside / "inner"
+    inner.mkdir()
+    _graph(inner)
+    (outside / "sub").symlink_to(inner)
+    monkeypatch.chdir(tmp_path)
+    [result] = fix.fix_files(["outside/sub/g.pbtxt"], ["outside"], write=True)
+    assert result.problem == "reached through a symbolic link to a directory, not followed: fix the files it points to"
+    assert (inner / "g.pbtxt").read_text() == GRAPH
+
+
+def test_a_symlink_above_the_paths_named_does_not_stop_the_fix(tmp_path, monkeypatch):
+    # The user's checkout may live under a symlinked home or /tmp: only what was named is checked.
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "repo").mkdir()
+    _graph(real / "repo")
+    (tmp_path / "home").symlink_to(real)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    [result] = fix_paths([str(tmp_path / "home" / "repo")])
+    assert (result.problem, result.written) == (None, True)
+    monkeypatch.chdir(tmp_path / "home" / "repo")
+    _graph(real / "repo")
+    [result] = fix_paths(["g.pbtxt"])
+    assert (result.problem, result.written) == (None, True)
+    assert (real / "repo" / "g.pbtxt").read_text() == FIXED

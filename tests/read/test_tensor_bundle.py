@@ -10,8 +10,10 @@ import pytest
 from tflint.read import crc32c
 from tflint.read.tensor_bundle import (
     MAX_BLOCK_BYTES,
+    BundleEntry,
     BundleError,
     BundleHeader,
+    BundleIndex,
     header_problem,
     parse_bundle_index,
     read_bundle_index,
@@ -333,3 +335,41 @@ def test_more_entries_than_tflint_reads_is_a_problem(monkeypatch):
     index = parse_bundle_index(table([(b"", header()), (b"a", entry()), (b"b", entry()), (b"c", entry())]))
     assert str(index.problem).startswith("more than 2 entries (tflint reads no more)")
     assert list(index.entries) == ["a", "b"]
+
+
+VARIANT = pathlib.Path(__file__).resolve().parents[1] / "data" / "checkpoint_variant"
+
+
+def test_variant_entries_checksum_as_tensorflow_writes_them():
+    index = read_bundle_index(str(VARIANT / "ckpt.index"))
+    results = {result.entry.key: result for result in verify_entries(index)}
+    variants = [key for key, entry in index.entries.items() if entry.dtype == 21]
+    assert sorted(variants) == ["it/.ATTRIBUTES/ITERATOR_STATE", "tl/.ATTRIBUTES/VARIABLE_VALUE"]
+    assert [key for key, result in results.items() if not result.matches] == []
+
+
+def test_a_flipped_variant_byte_fails_where_tensorflow_fails(tmp_path):
+    """tools/gen_variant_checkpoint.py recorded, per shard byte flipped, whether TF 2.21's RestoreV2 read each entry."""
+    import json
+
+    verdicts = json.loads((VARIANT / "verdicts.json").read_text(encoding="utf-8"))["entries"]
+    (tmp_path / "ckpt.index").write_bytes((VARIANT / "ckpt.index").read_bytes())
+    shard = (VARIANT / "ckpt.data-00000-of-00001").read_bytes()
+    index = read_bundle_index(str(tmp_path / "ckpt.index"))
+    for key, verdict in verdicts.items():
+        assert verdict["intact"] == "ok"
+        entry = index.entries[key]
+        for position in range(entry.offset, entry.offset + entry.size):
+            data = bytearray(shard)
+            data[position] ^= 0xFF
+            (tmp_path / "ckpt.data-00000-of-00001").write_bytes(bytes(data))
+            (result,) = [result for result in verify_entries(index) if result.entry.key == key]
+            assert result.matches is (position not in verdict["refused"]), (key, position, result.problem)
+
+
+def test_a_variant_count_that_cannot_fit_is_a_problem(tmp_path):
+    index = read_bundle_index(str(VARIANT / "ckpt.index"))
+    entry = index.entries["tl/.ATTRIBUTES/VARIABLE_VALUE"]
+    wide = BundleEntry(entry.key, entry.dtype, (1 << 62,), entry.shard_id, entry.offset, entry.size, entry.crc32c, ())
+    (result,) = verify_entries(BundleIndex(index.path, index.header, {entry.key: wide}, None))
+    assert result.problem is not None and "cannot fit" in result.problem

@@ -83,3 +83,32 @@ def test_the_progress_line_names_the_read():
     progress.file(1, 1, "export/1")
     progress.work("checksums of variables/", 3 << 20, 2048 << 20)
     assert stream.getvalue().endswith("tflint: [1/1] export/1 (checksums of variables/ 3/2,048 MB)")
+
+
+VARIANT = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "checkpoint_variant"
+TL = "tl/.ATTRIBUTES/VARIABLE_VALUE"  # a TensorList variable's DT_VARIANT entry, 87 bytes at offset 508
+
+
+@pytest.mark.parametrize(
+    "where, expected",
+    [
+        pytest.param(None, None, id="intact"),
+        pytest.param(509, "The checksum after Variant 0 does not match", id="element-bytes"),
+        pytest.param(591, "The checksum after Variant 0 does not match", id="element-checksum"),
+        pytest.param(508, "variant 0 has", id="element-length"),
+    ],
+)
+def test_a_variant_entry_tensorflow_wrote(where, expected, tmp_path):
+    text = restoring_meta_graph([(TL, "DT_VARIANT")])
+    model = write_model(tmp_path / "m", text, {"w": ("DT_FLOAT", [2])})
+    for name in ("variables.index", SHARD):
+        (model / "variables" / name).write_bytes((VARIANT / name.replace("variables", "ckpt")).read_bytes())
+    if where is not None:
+        flip(model / "variables" / SHARD, where)
+    findings = [f for f in lint_file(model, config=ON).findings if f.rule == RULE]
+    if expected is None:
+        assert [f.message for f in findings] == []
+    else:
+        (finding,) = findings
+        assert finding.message.startswith(f"Checkpoint key '{TL}' (87 bytes in shard 0): {expected}"), finding.message
+        assert finding.message.endswith("; every loader fails at load")

@@ -124,21 +124,6 @@ def test_off_by_default():
     assert [f for f in lint_text(_graph(tensor("float", float_val=[math.nan]))) if f.rule == RULE] == []
 
 
-def test_large_weights_are_scanned_a_chunk_not_a_value_at_a_time(monkeypatch):
-    """What makes 16 MB fast, pinned without a clock: Python work per chunk of bytes, never per value."""
-    from tflint.rules import non_finite_constant
-    from tflint.tf.tensors import CHUNK_BYTES
-
-    scanned = []
-    real_scan = non_finite_constant._piece_non_finite
-    monkeypatch.setattr(
-        non_finite_constant, "_piece_non_finite", lambda raw, *args: scanned.append(len(raw)) or real_scan(raw, *args)
-    )
-    big = tensor("float", struct.pack("<f", 0.5) * 4_000_000 + struct.pack("<f", math.nan))
-    assert non_finite(big) == (1, 4_000_000, "nan")
-    assert sum(scanned) == 4 * 4_000_001 and len(scanned) == -(-4 * 4_000_001 // CHUNK_BYTES)
-
-
 def test_real_graph_special_values():
     findings = [f for f in lint_file(require(DATA / "real" / "tf1_misc_ops.pbtxt"), ON).findings if f.rule == RULE]
     assert {"c_nan", "c_inf", "c_neg_inf"} <= {f.node for f in findings}

@@ -98,3 +98,83 @@ def test_a_tensor_tensorflow_cannot_build_is_a_parsing_error(tmp_path):
     (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
     (finding,) = [f for f in lint_file(model).findings if f.rule == RULE]
     assert "TF Serving refuses it: tensor parsing error: x" in finding.message
+
+
+def _tensor(dtype=1, dims=(1, 3), field=None, values=(), content=None, unknown_rank=False):
+    from tflint.protos import TensorProto
+
+    tensor = TensorProto(dtype=dtype)
+    tensor.tensor_shape.unknown_rank = unknown_rank
+    for size in dims:
+        tensor.tensor_shape.dim.add().size = size
+    if field:
+        getattr(tensor, field).extend(values)
+    if content is not None:
+        tensor.tensor_content = content
+    return tensor
+
+
+# What TF 2.21's C++ Tensor::FromProto (TF_TensorFromProto) did with each TensorProto; tools/serving_load_cases.py
+# records the typed-list cases end to end through a warm-up (tests/test_serving_load.py replays them).
+@pytest.mark.parametrize(
+    "tensor, refused",
+    [
+        pytest.param(_tensor(field="float_val"), False, id="val-empty-zeros"),
+        pytest.param(_tensor(field="float_val", values=[1.0]), False, id="val-one-broadcast"),
+        pytest.param(_tensor(field="float_val", values=[1.0, 2.0]), False, id="val-short-padded"),
+        pytest.param(_tensor(field="float_val", values=[1.0] * 5), False, id="val-long-truncated"),
+        pytest.param(_tensor(field="int_val", values=[1, 2, 3]), False, id="val-other-field-zeros"),
+        pytest.param(_tensor(field="half_val", values=[70000]), False, id="half-val-any-int"),
+        pytest.param(_tensor(dims=(2**62,), field="float_val", values=[1.0]), False, id="huge-but-int64"),
+        pytest.param(_tensor(dims=(0, 2**62, 4)), False, id="zero-before-overflow"),
+        pytest.param(_tensor(dims=(0,), content=b"abcd"), False, id="no-elements-content-ignored"),
+        pytest.param(_tensor(dims=(3,), unknown_rank=True), False, id="unknown-rank-uses-dims"),
+        pytest.param(_tensor(dtype=7, dims=(1,), content=b"\x01a"), False, id="string-content"),
+        pytest.param(_tensor(dtype=7, dims=(1,), content=b"abc"), True, id="string-content-bad"),
+        pytest.param(_tensor(dtype=7, dims=(2**62,), content=b"\x01a"), True, id="string-content-huge-count"),
+        pytest.param(_tensor(dims=(2**62, 2, 0)), True, id="overflow-before-zero"),
+        pytest.param(_tensor(dims=(2**31, 2**31, 4), field="float_val", values=[1.0]), True, id="count-past-int64"),
+        pytest.param(_tensor(dims=(1,) * 255), True, id="rank-255"),
+        pytest.param(_tensor(dims=(0,) + (1,) * 254), True, id="rank-255-empty"),
+        pytest.param(_tensor(dims=(3,), content=bytes(8), field="float_val", values=[1.0]), True, id="content-wins"),
+        pytest.param(_tensor(dtype=0, dims=(0,)), True, id="dt-invalid"),
+        pytest.param(_tensor(dtype=101, dims=(1,), field="float_val", values=[1.0]), True, id="ref-type"),
+        pytest.param(_tensor(dtype=999, dims=(0,)), True, id="unknown-dtype"),
+    ],
+)  # fmt: skip
+def test_what_tensorflow_can_build_from_a_tensor_proto(tensor, refused):
+    from tflint.tf.warmup import _unparsable
+
+    assert _unparsable(tensor) is refused
+
+
+def test_a_long_val_list_serves(tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    tensor = _tensor(dims=(2, 3), field="float_val", values=[1.0] * 1000)
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    assert [f.message for f in lint_file(model).findings if f.rule == RULE] == []
+
+
+@pytest.mark.parametrize(
+    "tensor, expected",
+    [
+        pytest.param(_tensor(dims=(2**61, 3), field="float_val", values=[1.0]), [], id="2^61-rows-runs-shape-inference"),
+        pytest.param(_tensor(dims=(2**61, 2)), ["fed x:0 [2305843009213693952,2]"], id="2^61-rows-wrong-width"),
+        pytest.param(_tensor(dims=(2**62, 3)), ["tensor parsing error: x"], id="3x2^62-past-int64"),
+        pytest.param(_tensor(dims=(1,) * 100_000), ["tensor parsing error: x"], id="100k-dims"),
+        pytest.param(_tensor(field="float_val", values=[1.0] * 1_000_000), [], id="a-million-values"),
+    ],
+)  # fmt: skip
+def test_hostile_tensors_are_bounded(tensor, expected, tmp_path):
+    from savedmodel_files import field, tfrecord
+
+    request = field(2, field(1, b"x") + field(2, tensor.SerializeToString()))
+    model = write_model(tmp_path / "m", TEXT, warmup=[])
+    (model / "assets.extra" / "tf_serving_warmup_requests").write_bytes(tfrecord(field(6, field(1, request))))
+    messages = [f.message for f in lint_file(model).findings if f.rule == RULE]
+    assert len(messages) == len(expected), messages
+    for message, text in zip(messages, expected):
+        assert text in message
