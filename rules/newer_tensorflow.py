@@ -20,9 +20,9 @@ may need more of it:
 
 The rule's levels, unless you configure one. Both versions' own
 `stripped_op_list`s are compared, so no per-release registry is needed for
-attrs; which TensorFlow release first registered an op is not known to the
-bundled registry (`tflint.tf.compat.op_added_in` is where per-release
-registries plug in).
+attrs. An op new in a version is named with the first bundled TensorFlow
+release that registers it ("TensorFlow 2.10+"), unless every bundled release
+(1.15 on) has it.
 
 How to fix: upgrade the servers' TensorFlow before rolling out the new
 version, or export it with the TensorFlow they run.

@@ -168,6 +168,30 @@ def test_tests_mirror_the_rooms():
     assert len(names) == len(set(names)), "test module names are unique across folders (pytest imports by name)"
 
 
+# Modules of tf/ without a test module of their own in tests/tf/, and where they are tested instead.
+# The list only shrinks: a new tf/ module comes with tests/tf/test_<module>.py.
+TF_TESTED_ELSEWHERE = {
+    "checkpoint.py": "tests/rules/test_checkpoint_*.py (a checkpoint's index, shards, keys, checksums)",
+    "kernels.py": "tests/test_kernel_verdicts.py (TF 2.21's verdicts replayed) and tests/rules/test_missing_kernel.py",
+    "warmup.py": "tests/rules/test_warmup_*.py (warm-up request records)",
+}
+
+
+def test_tf_modules_have_their_own_tests():
+    """ARCHITECTURE.md, Tests: each module of tf/ has tests/tf/test_<module>.py (or test_tf_<module>.py when a
+    top-level test has the plain name), except those listed above; the shape functions are tested by the replays."""
+    tests = {path.name for path in (REPO / "tests" / "tf").glob("test_*.py")}
+    untested = [
+        path.name
+        for path in sorted((REPO / "lint" / "tf").glob("*.py"))
+        if path.name != "__init__.py"
+        and not {f"test_{path.name}", f"test_tf_{path.name}"} & tests
+        and path.name not in TF_TESTED_ELSEWHERE
+    ]
+    assert untested == [], "add tests/tf/test_<module>.py for these tf/ modules"
+    assert all((REPO / "lint" / "tf" / name).is_file() for name in TF_TESTED_ELSEWHERE)
+
+
 def _ruff(*args: str) -> subprocess.CompletedProcess:
     ruff = Path(sys.executable).with_name("ruff")
     if not ruff.exists():

@@ -452,12 +452,15 @@ def output_shape_change(old: tuple[int, ...] | None, new: tuple[int, ...] | None
 
 
 def op_added_in(op: str) -> str | None:
-    """The first TensorFlow release that registers `op`, when known (None: unknown).
+    """The first bundled TensorFlow release that registers `op` (None: not bundled, or already in the oldest).
 
-    The hook for per-release op registries: with them, an op new in a
-    model version can be told apart from one every server already has.
+    An op every bundled release has (1.15 on) says nothing about the server's release, so it is
+    None too; the release registries are read only when a version uses ops the other does not.
     """
-    return None
+    from tflint.tf import releases  # loads the per-release registries, which most runs never need
+
+    first = releases.first_release_with_op(op)
+    return None if first is None or first == releases.known_releases()[0] else first
 
 
 def new_attrs(old_op: Any, new_op: Any) -> list[tuple[str, bool]]:

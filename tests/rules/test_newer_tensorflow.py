@@ -64,3 +64,22 @@ def test_attr_messages():
         "op Identity has attr 'mode' in version 2's OpDef but not in version 1's: the TensorFlow that wrote "
         "version 1 does not know it, and it rejects every Identity node of version 2 (the attr has no default)",
     ]
+
+
+DISABLE_COPY_ON_READ = 'op { name: "DisableCopyOnRead" is_stateful: true }'
+
+
+@pytest.mark.parametrize(
+    "ops, shown",
+    [
+        # First registered by TensorFlow 2.10 (the bundled registries, taken from the wheels).
+        pytest.param(DISABLE_COPY_ON_READ, "DisableCopyOnRead (TensorFlow 2.10+)", id="new-in-2.10"),
+        # Every bundled release has Erf (1.15 on): no release to name.
+        pytest.param(ERF, "Erf", id="in-every-release"),
+    ],
+)
+def test_a_new_op_is_named_with_the_release_that_first_registers_it(ops, shown):
+    from conftest import compat_text
+
+    messages = [f.message for f in compat_text(_model(ops=IDENTITY), _model(ops=IDENTITY + ops)) if f.rule == RULE]
+    assert len(messages) == 1 and f"uses ops version 1 does not: {shown};" in messages[0], messages
