@@ -172,7 +172,20 @@ def test_target_releases_with_bundled_kernels(target, expected):
 
 
 # The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
-BUNDLED_KERNEL_RELEASES = ("2.11", "2.13", "2.14", "2.15", "2.16", "2.17", "2.18", "2.19", "2.20", "2.21")
+BUNDLED_KERNEL_RELEASES = (
+    "2.10",
+    "2.11",
+    "2.12",
+    "2.13",
+    "2.14",
+    "2.15",
+    "2.16",
+    "2.17",
+    "2.18",
+    "2.19",
+    "2.20",
+    "2.21",
+)
 
 
 def test_bundled_kernel_releases():
