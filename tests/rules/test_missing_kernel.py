@@ -173,6 +173,11 @@ def test_target_releases_with_bundled_kernels(target, expected):
 
 # The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
 BUNDLED_KERNEL_RELEASES = (
+    "2.5",
+    "2.6",
+    "2.7",
+    "2.8",
+    "2.9",
     "2.10",
     "2.11",
     "2.12",
@@ -194,7 +199,7 @@ def test_bundled_kernel_releases():
     assert releases_with_kernels() == BUNDLED_KERNEL_RELEASES
     assert builds() == tuple(f"{release}-{build}" for release in BUNDLED_KERNEL_RELEASES for build in ("cpu", "gpu"))
     assert build_for("2.21", ("CPU", "GPU")) == "2.21-gpu"
-    assert build_for("2.4", ("CPU",)) is None
+    assert build_for("1.14", ("CPU",)) is None
 
 
 def test_one_finding_per_device_string_the_server_lacks():
