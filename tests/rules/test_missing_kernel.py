@@ -156,7 +156,7 @@ HALF_RANGE = _graph(
     [
         pytest.param(None, [], id="newest"),
         pytest.param("2.15", [(RULE, "r", 2)], id="target-with-kernels"),
-        pytest.param("2.4", [], id="target-without-kernels"),
+        pytest.param("2.4", [(RULE, "r", 2)], id="old-target-with-kernels"),
         pytest.param("2.11", [(RULE, "r", 2)], id="older-target-with-kernels"),
         pytest.param("2.17", [(RULE, "r", 2)], id="last-release-without-the-kernel"),
         pytest.param("2.18", [], id="first-release-with-the-kernel"),
@@ -173,6 +173,10 @@ def test_target_releases_with_bundled_kernels(target, expected):
 
 # The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
 BUNDLED_KERNEL_RELEASES = (
+    "2.1",
+    "2.2",
+    "2.3",
+    "2.4",
     "2.5",
     "2.6",
     "2.7",
