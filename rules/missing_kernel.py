@@ -29,13 +29,12 @@ bodies of called functions are placed softly either way (TF2 functions).
 Top-level nodes and the bodies of called functions are checked; an op no
 bundled wheel has a CPU or GPU kernel for (TPU ops) is not judged.
 
-Kernels are bundled for TensorFlow 2.1 to 2.21, from the `tensorflow-cpu`
+Kernels are bundled for TensorFlow 1.15 to 2.21, from the `tensorflow-cpu`
 wheel for a CPU-only server (`tensorflow` for 1.15 and 2.0) and from the
 GPU-built `tensorflow` wheel (`tensorflow-gpu` for 1.15 and 2.0) when the
-server's devices include `GPU` (`tflint.tf.kernels`). A `target-tf` release
-whose kernels are bundled is judged by them; other targets (1.15 and 2.0)
-are judged by the 2.21 kernels only (kernels are seldom removed, so this
-misses a kernel a release had not yet gained, never the other way).
+server's devices include `GPU` (`tflint.tf.kernels`): every `target-tf`
+release is judged by its own kernels too (a release with none bundled would
+be judged by the 2.21 kernels only).
 
 Options: `devices` (the server's device types, default `[CPU]`; `--devices
 CPU,GPU`), `soft-placement` (default true, false in the `serving` preset;

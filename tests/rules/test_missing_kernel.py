@@ -156,6 +156,7 @@ HALF_RANGE = _graph(
     [
         pytest.param(None, [], id="newest"),
         pytest.param("2.15", [(RULE, "r", 2)], id="target-with-kernels"),
+        pytest.param("1.15", [(RULE, "r", 2)], id="oldest-target"),
         pytest.param("2.4", [(RULE, "r", 2)], id="old-target-with-kernels"),
         pytest.param("2.11", [(RULE, "r", 2)], id="older-target-with-kernels"),
         pytest.param("2.17", [(RULE, "r", 2)], id="last-release-without-the-kernel"),
@@ -173,6 +174,8 @@ def test_target_releases_with_bundled_kernels(target, expected):
 
 # The releases whose two wheels (tensorflow-cpu, GPU-built tensorflow) tools/gen_kernels.py dumped, oldest first.
 BUNDLED_KERNEL_RELEASES = (
+    "1.15",
+    "2.0",
     "2.1",
     "2.2",
     "2.3",
