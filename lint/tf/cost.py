@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tflint.tf.serving import upstream_names
 from tflint.tf.tensors import DTYPE_SIZE
 
 Shape = tuple[int, ...] | None
@@ -307,17 +308,7 @@ def batch_feeds(graph: Any, tensors: Sequence[tuple[str, int]], batch: int) -> d
 
 def reached(graph: Any, tensors: Sequence[tuple[str, int]]) -> list[Any]:
     """The top-level nodes that run to compute `tensors` (node, output): their ancestors, in graph order."""
-    seen: set[str] = set()
-    stack = [name for name, _ in tensors]
-    while stack:
-        name = stack.pop()
-        if name in seen:
-            continue
-        node = graph.node(name)
-        if node is None:
-            continue
-        seen.add(name)
-        stack.extend(item.node for item in node.inputs)
+    seen = upstream_names(graph, [name for name, _ in tensors])
     return [node for node in graph.nodes if node.name in seen]
 
 

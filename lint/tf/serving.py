@@ -381,7 +381,7 @@ def alive_nodes(graph: GraphIndex) -> set[str]:
         )
         known = graph.main.by_name
         roots.extend(name for name in collection_strings(meta) if name in known)
-        cache["alive"] = _backward(graph, roots)
+        cache["alive"] = upstream_names(graph, roots)
     return cast("set[str]", cache["alive"])
 
 
@@ -405,7 +405,7 @@ def _saver_roots(meta: Any, save: bool) -> Iterator[str]:
             yield parse_input(name).node
 
 
-def _backward(graph: GraphIndex, roots: Iterable[str]) -> set[str]:
+def upstream_names(graph: GraphIndex, roots: Iterable[str]) -> set[str]:
     """Top-level node names upstream of `roots` (data and control inputs), roots included."""
     by_name = graph.main.by_name
     seen: set[str] = set()
@@ -424,7 +424,7 @@ def _backward(graph: GraphIndex, roots: Iterable[str]) -> set[str]:
 
 def _closure(graph: GraphIndex, roots: Iterable[str]) -> Reach:
     """The nodes upstream of `roots`, and every library function they (transitively) call."""
-    nodes = _backward(graph, roots)
+    nodes = upstream_names(graph, roots)
     functions: set[str] = set()
     scopes = {scope.name: scope for scope in graph.function_scopes}
     if not scopes:
