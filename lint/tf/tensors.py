@@ -21,6 +21,7 @@ IsValidShape`, running Consts built from hand-written TensorProtos):
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 import sys
@@ -288,25 +289,27 @@ def unmap_contents(keys: Iterable[int]) -> None:
 # weight costs little and one left in a mapped file is never in memory whole.
 
 
-def _table(test: Any) -> bytes:
-    """A bytes.translate table mapping each byte to 1 where `test(byte)` holds, else 0."""
-    return bytes(1 if test(value) else 0 for value in range(256))
+@functools.cache
+def _table(mask: int, value: int) -> bytes:
+    """A bytes.translate table mapping each byte b to 1 where `b & mask == value`, else 0 (built on first use)."""
+    return bytes(1 if byte & mask == value else 0 for byte in range(256))
 
 
-# Per dtype: element width in bytes, and (byte offset, translate table) conditions on the
-# little-endian bytes of each value that together mean "exponent all ones" (NaN or infinity).
-_EXPONENT_ALL_ONES: dict[int, tuple[int, tuple[tuple[int, bytes], ...]]] = {
-    1: (4, ((3, _table(lambda b: b & 0x7F == 0x7F)), (2, _table(lambda b: b & 0x80 == 0x80)))),  # float
-    8: (4, ((3, _table(lambda b: b & 0x7F == 0x7F)), (2, _table(lambda b: b & 0x80 == 0x80)))),  # complex64 parts
-    2: (8, ((7, _table(lambda b: b & 0x7F == 0x7F)), (6, _table(lambda b: b & 0xF0 == 0xF0)))),  # double
-    18: (8, ((7, _table(lambda b: b & 0x7F == 0x7F)), (6, _table(lambda b: b & 0xF0 == 0xF0)))),  # complex128 parts
-    19: (2, ((1, _table(lambda b: b & 0x7C == 0x7C)),)),  # half
-    14: (2, ((1, _table(lambda b: b & 0x7F == 0x7F)), (0, _table(lambda b: b & 0x80 == 0x80)))),  # bfloat16
-    24: (1, ((0, _table(lambda b: b & 0x7C == 0x7C)),)),  # float8_e5m2 (IEEE-like: inf and NaN)
-    25: (1, ((0, _table(lambda b: b & 0x7F == 0x7F)),)),  # float8_e4m3fn (NaN only)
-    26: (1, ((0, _table(lambda b: b == 0x80)),)),  # float8_e4m3fnuz (NaN is 0x80)
-    27: (1, ((0, _table(lambda b: b == 0x80)),)),  # float8_e4m3b11fnuz
-    28: (1, ((0, _table(lambda b: b == 0x80)),)),  # float8_e5m2fnuz
+# Per dtype: element width in bytes, and (byte offset, mask, value) conditions on the little-endian
+# bytes of each value that together mean "exponent all ones" (NaN or infinity). The translate tables
+# they stand for are built when a tensor of the dtype is first scanned, not at import.
+_EXPONENT_ALL_ONES: dict[int, tuple[int, tuple[tuple[int, int, int], ...]]] = {
+    1: (4, ((3, 0x7F, 0x7F), (2, 0x80, 0x80))),  # float
+    8: (4, ((3, 0x7F, 0x7F), (2, 0x80, 0x80))),  # complex64 parts
+    2: (8, ((7, 0x7F, 0x7F), (6, 0xF0, 0xF0))),  # double
+    18: (8, ((7, 0x7F, 0x7F), (6, 0xF0, 0xF0))),  # complex128 parts
+    19: (2, ((1, 0x7C, 0x7C),)),  # half
+    14: (2, ((1, 0x7F, 0x7F), (0, 0x80, 0x80))),  # bfloat16
+    24: (1, ((0, 0x7C, 0x7C),)),  # float8_e5m2 (IEEE-like: inf and NaN)
+    25: (1, ((0, 0x7F, 0x7F),)),  # float8_e4m3fn (NaN only)
+    26: (1, ((0, 0xFF, 0x80),)),  # float8_e4m3fnuz (NaN is 0x80)
+    27: (1, ((0, 0xFF, 0x80),)),  # float8_e4m3b11fnuz
+    28: (1, ((0, 0xFF, 0x80),)),  # float8_e5m2fnuz
 }
 _COMPLEX = frozenset({8, 18})
 NON_FINITE_DTYPES = frozenset(_EXPONENT_ALL_ONES)
@@ -319,7 +322,8 @@ def non_finite(tensor: Any) -> tuple[int, int, str] | None:
     weight left in a mapped file is never in memory whole.
     """
     dtype = tensor.dtype
-    width, conditions = _EXPONENT_ALL_ONES[dtype]
+    width, spec = _EXPONENT_ALL_ONES[dtype]
+    conditions = tuple((offset, _table(mask, value)) for offset, mask, value in spec)
     content = tensor_content(tensor)
     pieces = content_chunks(content) if content else (_stored_values(tensor),)
     count = 0
